@@ -1,0 +1,71 @@
+/* ttc/base.h - status codes and version shared by the whole public API.
+ *
+ * Every fallible function returns a ttc_status. Messages travel separately:
+ * compile diagnostics live on the ttc_kernel, runtime errors on the ttc_device
+ * (or in a caller-provided buffer where no object exists yet). */
+#ifndef TTC_BASE_H
+#define TTC_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TTC_BUILDING_LIBRARY) && defined(__GNUC__)
+#define TTC_API __attribute__((visibility("default")))
+#else
+#define TTC_API
+#endif
+
+#define TTC_VERSION_MAJOR 0
+#define TTC_VERSION_MINOR 1
+#define TTC_VERSION_PATCH 0
+#define TTC_VERSION_STRING "0.1.0"
+
+typedef enum ttc_status {
+  TTC_OK = 0,
+  TTC_ERROR_INPUT,     /* the kernel source or signature is wrong (see diagnostics) */
+  TTC_ERROR_ARGUMENT,  /* an API argument is invalid (NULL, out of range, mismatch) */
+  TTC_ERROR_UNSUPPORTED, /* valid input that ttc does not support yet */
+  TTC_ERROR_IO,        /* a file could not be read or written */
+  TTC_ERROR_TOOL,      /* an external tool (ptxas) failed or is missing */
+  TTC_ERROR_LLVM,      /* LLVM rejected the generated module (internal bug) */
+  TTC_ERROR_NO_DEVICE, /* no CUDA driver or no GPU */
+  TTC_ERROR_CUDA,      /* a CUDA driver call failed */
+  TTC_ERROR_OUT_OF_MEMORY,
+  TTC_ERROR_INTERNAL
+} ttc_status;
+
+/* A static string naming the status ("ok", "input error", ...). Never NULL. */
+TTC_API const char *ttc_status_string(ttc_status status);
+
+/* The library version, e.g. "0.1.0". Static storage. */
+TTC_API const char *ttc_version(void);
+
+/* Scalar and element types of kernel parameters (Triton's spelling in comments). */
+typedef enum ttc_type {
+  TTC_TYPE_PTR,  /* *T: a 64-bit global pointer */
+  TTC_TYPE_I1,   /* i1 */
+  TTC_TYPE_I8,   /* i8 */
+  TTC_TYPE_I16,  /* i16 */
+  TTC_TYPE_I32,  /* i32 */
+  TTC_TYPE_I64,  /* i64 */
+  TTC_TYPE_U8,   /* u8 */
+  TTC_TYPE_U16,  /* u16 */
+  TTC_TYPE_U32,  /* u32 */
+  TTC_TYPE_U64,  /* u64 */
+  TTC_TYPE_F16,  /* fp16 */
+  TTC_TYPE_BF16, /* bf16 */
+  TTC_TYPE_F32,  /* fp32 */
+  TTC_TYPE_F64   /* fp64 */
+} ttc_type;
+
+/* Triton's name of a type ("fp32", "i32", "*" for pointers). Static storage. */
+TTC_API const char *ttc_type_name(ttc_type type);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,93 @@
+/* ttc/compile.h - compile a Triton kernel file into a ttc_kernel.
+ *
+ * A ttc_kernel holds the text (or bytes) of every level the compile reached
+ * (ttir, ttgir, LLVM IR, PTX, cubin), the kernel's metadata and every
+ * diagnostic. It is created even when compilation fails, so that the caller
+ * can read the diagnostics; the caller frees it with ttc_kernel_destroy. */
+#ifndef TTC_COMPILE_H
+#define TTC_COMPILE_H
+
+#include "ttc/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ttc_level {
+  TTC_LEVEL_TTIR,  /* block-level IR after the ttir passes (text) */
+  TTC_LEVEL_TTGIR, /* IR with GPU layouts after the ttgir passes (text) */
+  TTC_LEVEL_LLIR,  /* LLVM IR after O3 (text) */
+  TTC_LEVEL_PTX,   /* PTX assembly (text) */
+  TTC_LEVEL_CUBIN  /* ptxas output (binary ELF) */
+} ttc_level;
+
+#define TTC_NUM_LEVELS 5
+
+/* Triton's name of a level: "ttir", "ttgir", "llir", "ptx", "cubin". */
+TTC_API const char *ttc_level_name(ttc_level level);
+
+typedef struct ttc_compile_options {
+  int num_warps;        /* warps per program, a power of two in 1..32; default 4 */
+  int num_stages;       /* software pipelining depth; default 3 */
+  const char *arch;     /* "sm_80", "sm_90", "sm_90a", ...; default "sm_90" */
+  ttc_level stop_after; /* last level produced; default TTC_LEVEL_CUBIN */
+  const char *ptxas;    /* ptxas path; NULL: $TTC_PTXAS, PATH, /usr/local/cuda/bin */
+  int emit_locations;   /* nonzero: ttir/ttgir text carries loc(...) entries */
+} ttc_compile_options;
+
+/* Fills *opts with the defaults above. */
+TTC_API void ttc_compile_options_init(ttc_compile_options *opts);
+
+typedef struct ttc_kernel ttc_kernel;
+
+/* Compiles the @triton.jit function `name` of a kernel file held in memory.
+ * `source` need not be NUL-terminated; `filename` names it in diagnostics.
+ * `signature` uses Triton's AOT format, one entry per parameter:
+ * "*fp32:16,*fp32:16,*fp32:16,i32,1024". `opts` may be NULL (defaults).
+ * On return *out is a new kernel owned by the caller (also on failure, unless
+ * memory ran out or an argument was NULL, in which case *out is NULL). */
+TTC_API ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
+                               const char *name, const char *signature,
+                               const ttc_compile_options *opts, ttc_kernel **out);
+
+/* Same, reading the kernel file from `path`. */
+TTC_API ttc_status ttc_compile_file(const char *path, const char *name, const char *signature,
+                                    const ttc_compile_options *opts, ttc_kernel **out);
+
+/* Frees the kernel and everything it owns (outputs, diagnostics, metadata).
+ * NULL is accepted. Modules loaded from it (ttc_module) stay valid. */
+TTC_API void ttc_kernel_destroy(ttc_kernel *kernel);
+
+/* The status the compile returned. */
+TTC_API ttc_status ttc_kernel_status(const ttc_kernel *kernel);
+
+/* All diagnostics, rendered as "file:line:col: error: msg", source line and
+ * caret, one after the other; "" when there are none. Borrowed from the kernel. */
+TTC_API const char *ttc_kernel_diagnostics(const ttc_kernel *kernel);
+
+/* The output of one level, or NULL if the compile did not reach it. Text
+ * levels are NUL-terminated (the size excludes the NUL). Borrowed. */
+TTC_API const void *ttc_kernel_output(const ttc_kernel *kernel, ttc_level level, size_t *size);
+
+/* Metadata as a JSON object (entry name, num_warps, num_stages, shared bytes,
+ * target, parameters, constexprs, compiler version, hash). Borrowed; NULL
+ * before the compile produced LLVM IR. */
+TTC_API const char *ttc_kernel_metadata_json(const ttc_kernel *kernel);
+
+/* The kernel's entry name (the function name). Borrowed. */
+TTC_API const char *ttc_kernel_name(const ttc_kernel *kernel);
+
+/* Launch shape facts. */
+TTC_API int ttc_kernel_num_warps(const ttc_kernel *kernel);
+TTC_API int ttc_kernel_shared_bytes(const ttc_kernel *kernel);
+
+/* The runtime parameters: the non-constexpr arguments in declaration order. */
+TTC_API int ttc_kernel_num_params(const ttc_kernel *kernel);
+/* Type of parameter i (0-based); for pointers, *pointee receives the element
+ * type (pointee may be NULL). Returns TTC_TYPE_I32 for an out-of-range i. */
+TTC_API ttc_type ttc_kernel_param_type(const ttc_kernel *kernel, int i, ttc_type *pointee);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,84 @@
+/* ttc/runtime.h - run compiled kernels on a GPU through the CUDA driver.
+ *
+ * libcuda.so.1 is opened at run time: programs link and start on machines
+ * without a GPU, and ttc_device_open reports TTC_ERROR_NO_DEVICE there.
+ * Nothing here prints or exits; each failure returns a status and leaves a
+ * message naming the failing driver call (ttc_device_error). */
+#ifndef TTC_RUNTIME_H
+#define TTC_RUNTIME_H
+
+#include "ttc/base.h"
+#include "ttc/compile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ttc_device ttc_device;
+typedef struct ttc_module ttc_module;
+
+/* Opens GPU `ordinal`. Uses the calling thread's current CUDA context when it
+ * belongs to that device, else the device's primary context (retained until
+ * ttc_device_destroy). On failure *out is NULL and, when err is not NULL, a
+ * NUL-terminated message is written to err (at most errlen bytes). */
+TTC_API ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errlen);
+
+/* Releases the primary context if it was retained. NULL is accepted. */
+TTC_API void ttc_device_destroy(ttc_device *dev);
+
+/* The message of the last failed call on this device, "" if none. Borrowed. */
+TTC_API const char *ttc_device_error(const ttc_device *dev);
+
+/* Device name ("NVIDIA H100 80GB HBM3") and "sm_XY" architecture. Borrowed. */
+TTC_API const char *ttc_device_name(const ttc_device *dev);
+TTC_API const char *ttc_device_arch(const ttc_device *dev);
+
+/* Device memory, addressed by 64-bit device pointers. */
+TTC_API ttc_status ttc_device_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr);
+TTC_API ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr);
+TTC_API ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes);
+TTC_API ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes);
+TTC_API ttc_status ttc_device_synchronize(ttc_device *dev);
+
+/* Events for timing on a stream (NULL: the default stream). */
+typedef struct ttc_event ttc_event;
+TTC_API ttc_status ttc_event_create(ttc_device *dev, ttc_event **out);
+TTC_API void ttc_event_destroy(ttc_device *dev, ttc_event *ev);
+TTC_API ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream);
+/* Milliseconds between two recorded events; waits for `end`. */
+TTC_API ttc_status ttc_event_elapsed(ttc_device *dev, ttc_event *start, ttc_event *end, float *ms);
+
+/* One launch argument. Its type must match the kernel's parameter type: a
+ * mismatch is TTC_ERROR_ARGUMENT naming the parameter. */
+typedef struct ttc_arg {
+  ttc_type type;
+  union {
+    uint64_t ptr;
+    int64_t i; /* I1..I64, U8..U64: the value, truncated to the parameter width */
+    double f;  /* F16, BF16, F32, F64: converted to the parameter type */
+  } v;
+} ttc_arg;
+
+static inline ttc_arg ttc_arg_ptr(uint64_t p) { ttc_arg a; a.type = TTC_TYPE_PTR; a.v.ptr = p; return a; }
+static inline ttc_arg ttc_arg_i32(int32_t x) { ttc_arg a; a.type = TTC_TYPE_I32; a.v.i = x; return a; }
+static inline ttc_arg ttc_arg_i64(int64_t x) { ttc_arg a; a.type = TTC_TYPE_I64; a.v.i = x; return a; }
+static inline ttc_arg ttc_arg_f32(float x) { ttc_arg a; a.type = TTC_TYPE_F32; a.v.f = x; return a; }
+static inline ttc_arg ttc_arg_f64(double x) { ttc_arg a; a.type = TTC_TYPE_F64; a.v.f = x; return a; }
+
+/* Loads the kernel's cubin into the device's context (its PTX through the
+ * driver JIT when the cubin is absent or rejected). The module does not keep
+ * a reference to `kernel`; it must not outlive `dev`. Caller frees with
+ * ttc_module_destroy. */
+TTC_API ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out);
+TTC_API void ttc_module_destroy(ttc_module *mod);
+
+/* Launches the kernel on a grid of programs (grid[0..2], each >= 1) with
+ * num_warps * 32 threads per program, on `stream` (a CUstream; NULL: the
+ * default stream). Arguments are checked against the parameter types. */
+TTC_API ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stream,
+                                     const ttc_arg *args, size_t nargs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

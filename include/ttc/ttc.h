@@ -1,0 +1,7 @@
+/* ttc/ttc.h - the whole public API of ttc, the Triton kernel compiler in C. */
+#ifndef TTC_TTC_H
+#define TTC_TTC_H
+#include "ttc/base.h"
+#include "ttc/compile.h"
+#include "ttc/runtime.h"
+#endif

@@ -1,0 +1,235 @@
+/* cg.h - the internal header of lib/codegen-llvm: ttgir to LLVM IR through
+ * the LLVM C API, LLVM O3, NVPTX to PTX, ptxas to cubin, kernel metadata.
+ *
+ * Each tensor value lowers to a C array of LLVMValueRef, one per element the
+ * calling thread holds (the "registers" of its layout); a scalar is an array
+ * of one. Sections follow the defining files. Hidden from the shared library. */
+#ifndef TTC_CG_H
+#define TTC_CG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir-tt/ir.h"
+
+/* LLVM's opaque handles, spelled as llvm-c/Types.h does (C11 allows the
+ * repeated typedef), so that users of this header, such as the unit tests,
+ * need no LLVM include path. The .c files include llvm-c themselves. */
+typedef struct LLVMOpaqueContext *LLVMContextRef;
+typedef struct LLVMOpaqueModule *LLVMModuleRef;
+typedef struct LLVMOpaqueType *LLVMTypeRef;
+typedef struct LLVMOpaqueValue *LLVMValueRef;
+typedef struct LLVMOpaqueBuilder *LLVMBuilderRef;
+typedef struct LLVMOpaqueBasicBlock *LLVMBasicBlockRef;
+
+/* ---- driver interface (emit.c, ptxas.c) -------------------------------- */
+
+typedef struct cg_options {
+  const char *arch; /* "sm_90a", "sm_90", "sm_80"; NULL: "sm_90" */
+  int num_warps;    /* used only when the module lacks "ttg.num-warps"; 0: 4 */
+  int opt_level;    /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
+  int ptx_version;  /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
+} cg_options;
+
+/* ttgir -> optimized LLVM IR text and PTX text (both NUL-terminated, caller
+ * frees with free()). Returns false after emitting a located diagnostic on
+ * the module's context (then *llir and *ptx are NULL). Deterministic: the
+ * same module and options give byte-identical outputs. */
+bool cg_emit_ptx(const ir_module *ttgir, const cg_options *opts, char **llir, char **ptx);
+
+/* PTX -> cubin bytes (caller frees with free()). `ptxas` may be NULL: then
+ * $TTC_PTXAS, `ptxas` on PATH, TTC_DEFAULT_CUDA_HOME/bin/ptxas in that order.
+ * On failure emits "ptxas failed: <its stderr>" (or why it could not run) on
+ * ctx with an unknown location and returns false. Prints nothing itself. */
+bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
+                  void **cubin, size_t *cubin_size);
+
+/* ---- metadata.c: kernel metadata JSON ----------------------------------- */
+
+typedef struct cg_param_info {
+  const char *name; /* parameter name ("x_ptr") */
+  const char *type; /* Triton signature spelling ("*fp32:16", "i32", "fp32");
+                       a ":N" suffix becomes "divisibility": N */
+} cg_param_info;
+
+typedef struct cg_constexpr_info {
+  const char *name;  /* "BLOCK_SIZE" */
+  const char *value; /* the value's text ("1024", "1.5", "true"), written as a
+                        JSON string */
+} cg_constexpr_info;
+
+typedef struct cg_metadata {
+  const char *name;   /* entry name */
+  int num_warps, num_stages;
+  int shared;         /* dynamic shared bytes the launch must pass (0: static only) */
+  const char *target; /* "cuda:90" */
+  const char *arch;   /* "sm_90a" */
+  int nparams;
+  const cg_param_info *params;
+  int nconstexprs;
+  const cg_constexpr_info *constexprs;
+  const char *version; /* compiler version ("0.1.0") */
+  const char *ptx;     /* hashed with FNV-1a 64 into "hash"; may be NULL (hash of "") */
+} cg_metadata;
+
+/* One JSON object, keys in the fixed order name, num_warps, num_stages, shared,
+ * target ({"backend": "cuda", "arch": 90, "name": "sm_90a"} from target and
+ * arch), params, constexprs, version, hash. Caller frees; NULL on OOM. */
+char *cg_metadata_json(const cg_metadata *md);
+/* FNV-1a 64 of n bytes. */
+uint64_t cg_fnv1a64(const void *data, size_t n);
+
+/* ---- layout.c: per-thread element ownership ----------------------------- */
+
+/* A tensor layout resolved for one shape. Slices are peeled down to their root
+ * blocked layout; "root dims" are that layout's dims. A thread's registers are
+ * numbered j = kpart + (product of nk) * reppart, where kpart enumerates the
+ * in-tile offsets k[d] in [0, nk[d]) over root dims in `order` (order[0]
+ * fastest) and reppart enumerates the tile repetitions rep[d] in [0, nrep[d])
+ * the same way. Element index along root dim d:
+ *   (rep*tile + warp_d*tpw*spt + lane_d*spt + k) mod pshape[d]
+ * so a layout larger than the shape wraps (several threads, or several
+ * registers of one thread, hold the same element: broadcast). */
+typedef struct cg_layout {
+  int rank;                      /* tensor rank */
+  const ir_attr *root;           /* the blocked layout under the slices */
+  int prank;                     /* root rank */
+  int64_t pshape[IR_MAX_RANK];   /* shape per root dim (1 for sliced dims) */
+  bool sliced[IR_MAX_RANK];      /* root dim removed by a slice */
+  int tdim[IR_MAX_RANK];         /* root dim -> tensor dim, -1 when sliced */
+  int64_t tile[IR_MAX_RANK];     /* spt*tpw*wpc per root dim */
+  int64_t nk[IR_MAX_RANK];       /* registers per tile along d (spt; 1 when sliced) */
+  int64_t nrep[IR_MAX_RANK];     /* tiles along d (1 when sliced or shape <= tile) */
+  int64_t nelems;                /* registers per thread */
+} cg_layout;
+
+/* Resolves `enc` (blocked or slice of ... of blocked) for a shape. Returns
+ * false when the encoding is missing or not supported, or ranks disagree. */
+bool cg_layout_init(cg_layout *l, const ir_attr *enc, int rank, const int64_t *shape);
+/* Register j -> (k, rep) per root dim, and back. */
+void cg_layout_reg_coords(const cg_layout *l, int64_t j, int64_t *k, int64_t *rep);
+int64_t cg_layout_reg_number(const cg_layout *l, const int64_t *k, const int64_t *rep);
+/* True when register (k, rep) of d holds an element no lower (k, rep) of the
+ * same thread already holds (the first copy under wrapping). */
+bool cg_layout_reg_is_first(const cg_layout *l, int d, int64_t k, int64_t rep);
+/* Per root dim, lane and warp coordinates of thread `tid`, and its offset
+ * (warp_d*tpw*spt + lane_d*spt). */
+void cg_layout_thread_offsets(const cg_layout *l, unsigned tid, int64_t *off);
+/* Tensor-dim index of register j of thread tid. */
+void cg_layout_elem_index(const cg_layout *l, unsigned tid, int64_t j, int64_t *idx);
+/* Lane / warp strides and counts of root dim d (for shuffles): lanes of d
+ * are (lane / lane_stride) % tpw[d]. */
+unsigned cg_layout_lane_stride(const cg_layout *l, int d);
+unsigned cg_layout_warp_stride(const cg_layout *l, int d);
+
+/* Convenience on a bare blocked (or slice) layout, used by the unit tests:
+ * registers per thread, and the multi-dim index of register j of thread tid
+ * (lane = tid % 32, warp = tid / 32). */
+int64_t cg_blocked_num_elems(const ir_attr *layout, int rank, const int64_t *shape);
+void cg_blocked_elem_index(const ir_attr *layout, int rank, const int64_t *shape, unsigned tid,
+                           unsigned j, int64_t *idx);
+
+/* ---- lower.c: the lowering context and op dispatch ---------------------- */
+
+typedef struct cg_vals {
+  int n;             /* registers (1 for scalars) */
+  LLVMValueRef *v;   /* arena-owned */
+} cg_vals;
+
+typedef struct cg_map_entry {
+  const ir_value *key;
+  cg_vals vals;
+} cg_map_entry;
+
+typedef struct cg {
+  ir_context *ictx;
+  const ir_module *im;
+  ir_arena arena;            /* value arrays and scratch; freed at the end */
+  ir_arena axis_arena;       /* the axis analysis */
+  const ir_axis_analysis *axis;
+  LLVMContextRef lc;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  int num_warps;
+  LLVMValueRef tid, lane, warp; /* i32, computed in the entry block */
+  LLVMValueRef smem;         /* addrspace(3) static buffer, created on first use */
+  uint64_t smem_bytes;       /* largest scratch need seen so far */
+  bool smem_dirty;           /* shared memory may still be read by some thread */
+  cg_map_entry *map;         /* open addressing, malloc-owned */
+  size_t map_cap, map_len;
+  bool failed;
+} cg;
+
+/* Value map: set replaces; get returns NULL-v vals when absent. */
+void cg_map_set(cg *c, const ir_value *v, cg_vals vals);
+cg_vals cg_map_get(const cg *c, const ir_value *v);
+/* Looks up an operand; emits an internal error diagnostic when missing. */
+bool cg_get(cg *c, const ir_op *op, int i, cg_vals *out);
+cg_vals cg_vals_new(cg *c, int n);
+/* LLVM type of a scalar IR type (tensor: its element). */
+LLVMTypeRef cg_type(cg *c, const ir_type *t);
+/* Registers a value of type t holds in this thread (1 for scalars); -1 with a
+ * located diagnostic when the layout is unsupported. */
+int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc);
+bool cg_layout_of(cg *c, const ir_type *t, ir_loc loc, cg_layout *l);
+/* Builds the LLVM module for the kernel into c->mod (c->lc, c->b set up by
+ * cg_emit_ptx); false after a diagnostic. */
+bool cg_build_module(cg *c, const ir_module *m);
+/* Lowers every op of a block but its terminator, which is returned (NULL if
+ * the block has none). False when an op failed (diagnosed). */
+bool cg_lower_block(cg *c, ir_block *blk, ir_op **term);
+bool cg_unsupported(cg *c, const ir_op *op);
+/* Calls an intrinsic by name with overload types. */
+LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *otys, unsigned notys,
+                          LLVMValueRef *args, unsigned nargs);
+LLVMValueRef cg_i32(cg *c, int64_t v);
+/* The shared scratch buffer, grown to at least `bytes`. */
+LLVMValueRef cg_smem(cg *c, uint64_t bytes);
+void cg_barrier(cg *c);
+/* Before writing the scratch buffer: a barrier unless no thread can still be
+ * reading an earlier use. After reading it, call cg_smem_read_done. Control
+ * flow marks it dirty (lower_scf.c), since a loop revisits earlier reads. */
+void cg_smem_begin_write(cg *c);
+void cg_smem_read_done(cg *c);
+
+/* ---- lower_tensor.c: program id, make_range, splat, broadcast, expand_dims,
+ *      constants, convert_layout ----------------------------------------- */
+
+/* Emits, per tensor dim, the i32 index of each register (idx[d][j]). */
+bool cg_emit_indices(cg *c, const ir_type *t, ir_loc loc, LLVMValueRef **idx);
+/* i1 "this thread holds the first copy of its elements" for a value of type t
+ * (scalars: tid == 0), or NULL when every thread holds distinct elements.
+ * Registers repeated within one thread are found with cg_layout_reg_is_first. */
+LLVMValueRef cg_owner_pred(cg *c, const ir_type *t, ir_loc loc);
+bool cg_lower_tensor_op(cg *c, ir_op *op);
+
+/* ---- lower_arith.c: elementwise arith, math, casts --------------------- */
+
+bool cg_lower_elementwise(cg *c, ir_op *op);
+/* One scalar instance of an elementwise op on LLVM values (used by
+ * cg_lower_elementwise and by reduce combiners). */
+LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *args);
+
+/* ---- lower_memory.c: addptr, load, store ------------------------------- */
+
+bool cg_lower_memory_op(cg *c, ir_op *op);
+
+/* ---- lower_atomic.c: tt.atomic_rmw, tt.atomic_cas ---------------------- */
+
+bool cg_lower_atomic(cg *c, ir_op *op);
+
+/* ---- lower_dot.c: tt.dot through shared memory and FMAs ---------------- */
+
+bool cg_lower_dot(cg *c, ir_op *op);
+
+/* ---- lower_scf.c: scf.for, scf.if, scf.while --------------------------- */
+
+bool cg_lower_scf_op(cg *c, ir_op *op);
+
+/* ---- lower_reduce.c: tt.reduce ------------------------------------------ */
+
+bool cg_lower_reduce(cg *c, ir_op *op);
+
+#endif

@@ -1,0 +1,163 @@
+/* emit.c - cg_emit_ptx: sets up the NVPTX target machine (triple
+ * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
+ * fresh LLVM context, verifies it, runs default<ON> and prints both the
+ * optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+static const char cg_triple[] = "nvptx64-nvidia-cuda";
+
+/* "sm_" digits, optionally 'a' or 'f': anything else would make LLVM print
+ * an "unrecognized processor" warning on stderr. */
+static bool arch_ok(const char *arch) {
+  if (strncmp(arch, "sm_", 3) != 0 || !isdigit((unsigned char)arch[3])) return false;
+  const char *p = arch + 3;
+  while (isdigit((unsigned char)*p)) p++;
+  if (*p == 'a' || *p == 'f') p++;
+  return *p == '\0' && atoi(arch + 3) >= 50;
+}
+
+/* LLVM reports codegen problems (bad inline asm, ...) through the context;
+ * without a handler it would print and exit. Errors become diagnostics. */
+static void on_llvm_diag(LLVMDiagnosticInfoRef info, void *user) {
+  cg *c = user;
+  if (LLVMGetDiagInfoSeverity(info) != LLVMDSError) return;
+  char *msg = LLVMGetDiagInfoDescription(info);
+  ir_loc none = {0};
+  ir_error(c->ictx, none, "internal error: LLVM: %s", msg);
+  LLVMDisposeMessage(msg);
+  c->failed = true;
+}
+
+static char *dup_n(const char *s, size_t n) {
+  char *r = malloc(n + 1);
+  if (!r) return NULL;
+  memcpy(r, s, n);
+  r[n] = '\0';
+  return r;
+}
+
+static bool optimize(cg *c, LLVMTargetMachineRef tm, int level) {
+  char pipeline[32];
+  snprintf(pipeline, sizeof pipeline, "default<O%d>", level < 0 ? 0 : level > 3 ? 3 : level);
+  LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef err = LLVMRunPasses(c->mod, pipeline, tm, pbo);
+  LLVMDisposePassBuilderOptions(pbo);
+  if (!err) return true;
+  char *msg = LLVMGetErrorMessage(err);
+  ir_loc none = {0};
+  ir_error(c->ictx, none, "internal error: LLVM passes failed: %s", msg);
+  LLVMDisposeErrorMessage(msg);
+  return false;
+}
+
+static bool emit_ptx_text(cg *c, LLVMTargetMachineRef tm, char **ptx) {
+  char *err = NULL;
+  LLVMMemoryBufferRef buf = NULL;
+  ir_loc none = {0};
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, c->mod, LLVMAssemblyFile, &err, &buf)) {
+    ir_error(c->ictx, none, "internal error: PTX emission failed: %s", err ? err : "?");
+    LLVMDisposeMessage(err);
+    return false;
+  }
+  *ptx = dup_n(LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
+  LLVMDisposeMemoryBuffer(buf);
+  return *ptx != NULL && !c->failed;
+}
+
+/* The kernel's threads: the module's "ttg.num-warps", else the option. */
+static int module_num_warps(const ir_module *m, const cg_options *opts) {
+  int64_t nw = ir_op_get_int(m->op, "ttg.num-warps", 0);
+  if (nw <= 0) nw = opts && opts->num_warps > 0 ? opts->num_warps : 4;
+  return (int)nw;
+}
+
+bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char **ptx) {
+  *llir = NULL;
+  *ptx = NULL;
+  const char *arch = opts && opts->arch ? opts->arch : "sm_90";
+  int ptx_version = opts && opts->ptx_version > 0 ? opts->ptx_version : 87;
+  int level = opts ? opts->opt_level : 3;
+  ir_loc none = {0};
+  if (!arch_ok(arch)) {
+    ir_error(m->ctx, none, "unsupported target architecture '%s', expected sm_NN[a]", arch);
+    return false;
+  }
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+  LLVMTargetRef target;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(cg_triple, &target, &err)) {
+    ir_error(m->ctx, none, "internal error: no NVPTX target in LLVM: %s", err ? err : "?");
+    LLVMDisposeMessage(err);
+    return false;
+  }
+  char features[32];
+  snprintf(features, sizeof features, "+ptx%d", ptx_version);
+  LLVMTargetMachineRef tm =
+      LLVMCreateTargetMachine(target, cg_triple, arch, features, LLVMCodeGenLevelAggressive,
+                              LLVMRelocDefault, LLVMCodeModelDefault);
+
+  cg c;
+  memset(&c, 0, sizeof c);
+  c.ictx = m->ctx;
+  c.im = m;
+  c.num_warps = module_num_warps(m, opts);
+  ir_arena_init(&c.arena);
+  ir_arena_init(&c.axis_arena);
+  c.lc = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(c.lc, on_llvm_diag, &c);
+  c.mod = LLVMModuleCreateWithNameInContext("ttc", c.lc);
+  c.b = LLVMCreateBuilderInContext(c.lc);
+  LLVMSetTarget(c.mod, cg_triple);
+  LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(c.mod, dl);
+  LLVMDisposeTargetData(dl);
+  /* As Triton: libdevice's __nvvm_reflect("__CUDA_FTZ") answers 1. */
+  LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(c.lc), 1, 0);
+  LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                    LLVMValueAsMetadata(one));
+
+  bool ok = cg_build_module(&c, m);
+  if (ok) {
+    char *msg = NULL;
+    if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &msg)) {
+      ir_error(m->ctx, none, "internal error: invalid LLVM IR from codegen: %s", msg);
+      ok = false;
+    }
+    LLVMDisposeMessage(msg);
+  }
+  ok = ok && optimize(&c, tm, level);
+  if (ok) {
+    char *text = LLVMPrintModuleToString(c.mod);
+    *llir = dup_n(text, strlen(text));
+    LLVMDisposeMessage(text);
+    ok = *llir != NULL && emit_ptx_text(&c, tm, ptx);
+  }
+  if (!ok) {
+    free(*llir);
+    free(*ptx);
+    *llir = *ptx = NULL;
+  }
+  LLVMDisposeBuilder(c.b);
+  LLVMDisposeModule(c.mod);
+  LLVMContextDispose(c.lc);
+  LLVMDisposeTargetMachine(tm);
+  free(c.map);
+  ir_arena_free(&c.arena);
+  ir_arena_free(&c.axis_arena);
+  return ok;
+}

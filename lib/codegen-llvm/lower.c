@@ -1,0 +1,303 @@
+/* lower.c - the lowering driver: builds the kernel function (ptx_kernel,
+ * nvvm.reqntid, global pointer params), keeps the map from IR values to
+ * per-thread register arrays, and dispatches each op to its family's file.
+ * Needs a ttgir module with one tt.func; leaves an unoptimized LLVM module. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+/* ---- value map ---------------------------------------------------------- */
+
+static size_t map_slot(const void *key, size_t cap) {
+  uintptr_t h = (uintptr_t)key;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 7) & (cap - 1);
+}
+
+static void map_grow(cg *c) {
+  size_t ncap = c->map_cap ? c->map_cap * 2 : 256;
+  cg_map_entry *nmap = calloc(ncap, sizeof *nmap);
+  if (!nmap) IR_UNREACHABLE("out of memory");
+  for (size_t i = 0; i < c->map_cap; i++) {
+    if (!c->map[i].key) continue;
+    size_t s = map_slot(c->map[i].key, ncap);
+    while (nmap[s].key) s = (s + 1) & (ncap - 1);
+    nmap[s] = c->map[i];
+  }
+  free(c->map);
+  c->map = nmap;
+  c->map_cap = ncap;
+}
+
+void cg_map_set(cg *c, const ir_value *v, cg_vals vals) {
+  if ((c->map_len + 1) * 2 > c->map_cap) map_grow(c);
+  size_t s = map_slot(v, c->map_cap);
+  while (c->map[s].key && c->map[s].key != v) s = (s + 1) & (c->map_cap - 1);
+  if (!c->map[s].key) c->map_len++;
+  c->map[s].key = v;
+  c->map[s].vals = vals;
+}
+
+cg_vals cg_map_get(const cg *c, const ir_value *v) {
+  cg_vals none = {0, NULL};
+  if (!c->map_cap) return none;
+  size_t s = map_slot(v, c->map_cap);
+  while (c->map[s].key) {
+    if (c->map[s].key == v) return c->map[s].vals;
+    s = (s + 1) & (c->map_cap - 1);
+  }
+  return none;
+}
+
+bool cg_get(cg *c, const ir_op *op, int i, cg_vals *out) {
+  *out = cg_map_get(c, op->operands[i]);
+  if (out->v) return true;
+  ir_error(c->ictx, op->loc, "internal error: operand %d of '%s' was not lowered", i,
+           ir_op_name(op));
+  return false;
+}
+
+cg_vals cg_vals_new(cg *c, int n) {
+  cg_vals r;
+  r.n = n;
+  r.v = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(n > 0 ? n : 1));
+  if (!r.v) IR_UNREACHABLE("out of memory");
+  return r;
+}
+
+/* ---- small helpers ------------------------------------------------------ */
+
+LLVMTypeRef cg_type(cg *c, const ir_type *t) {
+  t = ir_type_scalar(t);
+  switch (t->kind) {
+  case IR_TY_INT: return LLVMIntTypeInContext(c->lc, t->width);
+  case IR_TY_FLOAT:
+    if (t->width == 16) return t->is_bf16 ? LLVMBFloatTypeInContext(c->lc)
+                                          : LLVMHalfTypeInContext(c->lc);
+    return t->width == 64 ? LLVMDoubleTypeInContext(c->lc) : LLVMFloatTypeInContext(c->lc);
+  case IR_TY_PTR: return LLVMPointerTypeInContext(c->lc, (unsigned)t->addrspace);
+  case IR_TY_TENSOR: break;
+  }
+  IR_UNREACHABLE("tensor of tensors");
+}
+
+bool cg_layout_of(cg *c, const ir_type *t, ir_loc loc, cg_layout *l) {
+  if (cg_layout_init(l, t->layout, t->rank, t->shape)) return true;
+  ir_error(c->ictx, loc, "unsupported in codegen: tensor layout %s",
+           t->layout ? "other than #ttg.blocked or its slices" : "missing (expected ttgir)");
+  return false;
+}
+
+int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc) {
+  cg_layout l;
+  if (!ir_type_is_tensor(t)) return 1;
+  return cg_layout_of(c, t, loc, &l) ? l.nelems : -1;
+}
+
+LLVMValueRef cg_i32(cg *c, int64_t v) {
+  return LLVMConstInt(LLVMInt32TypeInContext(c->lc), (unsigned long long)v, 1);
+}
+
+LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *otys, unsigned notys,
+                          LLVMValueRef *args, unsigned nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id) IR_UNREACHABLE("unknown intrinsic %s", name);
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->mod, id, otys, notys);
+  LLVMTypeRef fty = LLVMIntrinsicGetType(c->lc, id, otys, notys);
+  return LLVMBuildCall2(c->b, fty, f, args, nargs, "");
+}
+
+LLVMValueRef cg_smem(cg *c, uint64_t bytes) {
+  if (bytes > c->smem_bytes) c->smem_bytes = bytes;
+  if (!c->smem) {
+    /* Sized in cg_build_module once every user is known. */
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
+    c->smem = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(i8, 0), "cg_smem", 3);
+  }
+  return c->smem;
+}
+
+void cg_barrier(cg *c) {
+  LLVMValueRef zero = cg_i32(c, 0);
+  cg_intrinsic(c, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
+}
+
+void cg_smem_begin_write(cg *c) {
+  if (c->smem_dirty) cg_barrier(c);
+}
+
+void cg_smem_read_done(cg *c) { c->smem_dirty = true; }
+
+bool cg_unsupported(cg *c, const ir_op *op) {
+  ir_error(c->ictx, op->loc, "unsupported in codegen: '%s'", ir_op_name(op));
+  return false;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+static bool lower_op(cg *c, ir_op *op) {
+  switch (op->kind) {
+  case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI:
+  case IR_OP_ARITH_DIVSI: case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI:
+  case IR_OP_ARITH_REMUI: case IR_OP_ARITH_ANDI: case IR_OP_ARITH_ORI:
+  case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI:
+  case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI:
+  case IR_OP_ARITH_MAXUI: case IR_OP_ARITH_MINUI: case IR_OP_ARITH_ADDF:
+  case IR_OP_ARITH_SUBF: case IR_OP_ARITH_MULF: case IR_OP_ARITH_DIVF:
+  case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF: case IR_OP_ARITH_MINNUMF:
+  case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF: case IR_OP_ARITH_NEGF:
+  case IR_OP_ARITH_CMPI: case IR_OP_ARITH_CMPF: case IR_OP_ARITH_SELECT:
+  case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI: case IR_OP_ARITH_TRUNCI:
+  case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF: case IR_OP_ARITH_SITOFP:
+  case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI: case IR_OP_ARITH_FPTOUI:
+  case IR_OP_ARITH_BITCAST:
+  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
+  case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI:
+  case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
+  case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA:
+  case IR_OP_TT_BITCAST: case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT:
+  case IR_OP_TT_FP_TO_FP: case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT:
+  case IR_OP_TT_PRECISE_DIVF: case IR_OP_TT_CLAMPF:
+    return cg_lower_elementwise(c, op);
+
+  case IR_OP_ARITH_CONSTANT: case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS:
+  case IR_OP_TT_MAKE_RANGE: case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST:
+  case IR_OP_TT_EXPAND_DIMS: case IR_OP_TTG_CONVERT_LAYOUT: case IR_OP_TT_RESHAPE:
+    return cg_lower_tensor_op(c, op);
+
+  case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD: case IR_OP_TT_STORE:
+    return cg_lower_memory_op(c, op);
+
+  case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE:
+    return cg_lower_scf_op(c, op);
+
+  case IR_OP_TT_REDUCE:
+    return cg_lower_reduce(c, op);
+
+  case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS:
+    return cg_lower_atomic(c, op);
+
+  case IR_OP_TT_DOT:
+    return cg_lower_dot(c, op);
+
+  case IR_OP_TT_RETURN:
+    LLVMBuildRetVoid(c->b);
+    return true;
+
+  /* Terminators other than tt.return are consumed by their parent op. */
+  case IR_OP_SCF_YIELD: case IR_OP_SCF_CONDITION: case IR_OP_TT_REDUCE_RETURN:
+  case IR_OP_TT_SCAN_RETURN:
+  case IR_OP_MODULE: case IR_OP_TT_FUNC: case IR_OP_TT_TRANS: case IR_OP_TT_SCAN:
+  case IR_OP_TT_JOIN:
+  case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT: case IR_OP_TT_PRINT:
+  case IR_NUM_OPS:
+    return cg_unsupported(c, op);
+  }
+  return cg_unsupported(c, op);
+}
+
+bool cg_lower_block(cg *c, ir_block *blk, ir_op **term) {
+  *term = NULL;
+  for (ir_op *op = blk->first; op; op = op->next) {
+    bool is_term = (ir_op_info_of(op)->traits & IR_T_TERMINATOR) != 0;
+    if (is_term && op->kind != IR_OP_TT_RETURN) {
+      *term = op;
+      return true;
+    }
+    if (!lower_op(c, op)) return false;
+    if (is_term) {
+      *term = op;
+      return true;
+    }
+  }
+  return true;
+}
+
+/* ---- the kernel function ------------------------------------------------ */
+
+static ir_op *find_func(const ir_module *m) {
+  for (ir_op *op = ir_module_body(m)->first; op; op = op->next)
+    if (op->kind == IR_OP_TT_FUNC) return op;
+  return NULL;
+}
+
+static void add_fn_string_attr(cg *c, const char *k, const char *v) {
+  LLVMAttributeRef a =
+      LLVMCreateStringAttribute(c->lc, k, (unsigned)strlen(k), v, (unsigned)strlen(v));
+  LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, a);
+}
+
+static void add_fn_enum_attr(cg *c, const char *k) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(k, strlen(k));
+  LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->lc, kind, 0));
+}
+
+bool cg_build_module(cg *c, const ir_module *m) {
+  ir_op *func = find_func(m);
+  if (!func) {
+    ir_error(c->ictx, m->op->loc, "no tt.func in the module");
+    return false;
+  }
+  const ir_attr *name_attr = ir_op_get_attr(func, "sym_name");
+  const char *name = name_attr && name_attr->s ? name_attr->s : "kernel";
+  ir_block *entry = ir_region_entry(&func->regions[0]);
+  if (!entry) {
+    ir_error(c->ictx, func->loc, "tt.func '%s' has no body", name);
+    return false;
+  }
+  c->axis = ir_axis_analyze(func, &c->axis_arena);
+
+  /* Parameters: the function's arguments, pointers in their address space. */
+  int nargs = entry->nargs;
+  LLVMTypeRef *ptys = ir_arena_alloc(&c->arena, sizeof(LLVMTypeRef) * (size_t)(nargs + 1));
+  for (int i = 0; i < nargs; i++) {
+    if (ir_type_is_tensor(entry->args[i]->type)) {
+      ir_error(c->ictx, func->loc, "unsupported in codegen: tensor kernel argument %d", i);
+      return false;
+    }
+    ptys[i] = cg_type(c, entry->args[i]->type);
+  }
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->lc), ptys, (unsigned)nargs, 0);
+  c->fn = LLVMAddFunction(c->mod, name, fty);
+  LLVMSetFunctionCallConv(c->fn, LLVMPTXKernelCallConv);
+  char nthreads[32];
+  snprintf(nthreads, sizeof nthreads, "%d", c->num_warps * 32);
+  add_fn_string_attr(c, "nvvm.reqntid", nthreads);
+  add_fn_enum_attr(c, "nounwind");
+
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->lc, c->fn, "entry");
+  LLVMPositionBuilderAtEnd(c->b, bb);
+  for (int i = 0; i < nargs; i++) {
+    cg_vals v = cg_vals_new(c, 1);
+    v.v[0] = LLVMGetParam(c->fn, (unsigned)i);
+    if (entry->args[i]->name) LLVMSetValueName2(v.v[0], entry->args[i]->name,
+                                                strlen(entry->args[i]->name));
+    cg_map_set(c, entry->args[i], v);
+  }
+  c->tid = cg_intrinsic(c, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0, NULL, 0);
+  c->lane = LLVMBuildAnd(c->b, c->tid, cg_i32(c, 31), "lane");
+  c->warp = LLVMBuildLShr(c->b, c->tid, cg_i32(c, 5), "warp");
+
+  ir_op *term = NULL;
+  if (!cg_lower_block(c, entry, &term)) return false;
+  if (!term || term->kind != IR_OP_TT_RETURN) LLVMBuildRetVoid(c->b);
+
+  if (c->smem) {
+    /* Replace the placeholder with a buffer of the final size. */
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
+    LLVMTypeRef aty = LLVMArrayType2(i8, c->smem_bytes);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(c->mod, aty, "global_smem", 3);
+    LLVMSetInitializer(g, LLVMGetUndef(aty));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, 16);
+    LLVMReplaceAllUsesWith(c->smem, g);
+    LLVMDeleteGlobal(c->smem);
+    c->smem = g;
+  }
+  return !c->failed;
+}

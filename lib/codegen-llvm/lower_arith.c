@@ -1,0 +1,201 @@
+/* lower_arith.c - elementwise ops (arith, math, casts, tt elementwise) on
+ * per-thread register arrays: register j of the result is the scalar op on
+ * register j of each operand. Math follows Triton's fast paths: exp(x) is
+ * ex2.approx(x * log2 e), log(x) is lg2.approx(x) * ln 2, f32 divf is
+ * div.full; f16/bf16 transcendental math runs in f32. */
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+/* MLIR cmpi order (eq ne slt sle sgt sge ult ule ugt uge) -> LLVM. */
+static const LLVMIntPredicate cmpi_map[] = {
+    LLVMIntEQ,  LLVMIntNE,  LLVMIntSLT, LLVMIntSLE, LLVMIntSGT,
+    LLVMIntSGE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+/* MLIR cmpf order (false oeq ogt oge olt ole one ord ueq ugt uge ult ule une
+ * uno true) -> LLVM, whose order differs after `ord`. */
+static const LLVMRealPredicate cmpf_map[] = {
+    LLVMRealPredicateFalse, LLVMRealOEQ, LLVMRealOGT, LLVMRealOGE, LLVMRealOLT, LLVMRealOLE,
+    LLVMRealONE, LLVMRealORD, LLVMRealUEQ, LLVMRealUGT, LLVMRealUGE, LLVMRealULT,
+    LLVMRealULE, LLVMRealUNE, LLVMRealUNO, LLVMRealPredicateTrue};
+
+static LLVMValueRef call1(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef x) {
+  return cg_intrinsic(c, name, &ty, ty ? 1 : 0, &x, 1);
+}
+
+static LLVMValueRef call2(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef x,
+                          LLVMValueRef y) {
+  LLVMValueRef a[2] = {x, y};
+  return cg_intrinsic(c, name, &ty, 1, a, 2);
+}
+
+/* Transcendental f32 fast paths; f64 uses the .d intrinsics where NVVM has
+ * them; narrower floats are widened to f32 and narrowed back. */
+static LLVMValueRef math_op(cg *c, ir_op_kind k, const ir_type *et, LLVMValueRef x) {
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(c->lc), ty = cg_type(c, et);
+  bool is_f64 = et->width == 64, is_narrow = et->width < 32;
+  if (is_narrow) x = LLVMBuildFPExt(c->b, x, f32, "");
+  LLVMTypeRef cty = is_f64 ? ty : f32;
+  const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
+  LLVMValueRef r = NULL;
+  if (k == IR_OP_MATH_EXP) {
+    x = LLVMBuildFMul(c->b, x, LLVMConstReal(cty, log2e), "");
+    r = call1(c, "llvm.nvvm.ex2.approx", cty, x);
+  } else if (k == IR_OP_MATH_EXP2) {
+    r = call1(c, "llvm.nvvm.ex2.approx", cty, x);
+  } else if (k == IR_OP_MATH_LOG || k == IR_OP_MATH_LOG2) {
+    r = call1(c, is_f64 ? "llvm.nvvm.lg2.approx.d" : "llvm.nvvm.lg2.approx.f", NULL, x);
+    if (k == IR_OP_MATH_LOG) r = LLVMBuildFMul(c->b, r, LLVMConstReal(cty, ln2), "");
+  } else if (k == IR_OP_MATH_RSQRT) {
+    r = call1(c, is_f64 ? "llvm.nvvm.rsqrt.approx.d" : "llvm.nvvm.rsqrt.approx.f", NULL, x);
+  } else if (k == IR_OP_MATH_SIN) {
+    if (is_f64) return NULL;
+    r = call1(c, "llvm.nvvm.sin.approx.f", NULL, x);
+  } else if (k == IR_OP_MATH_COS) {
+    if (is_f64) return NULL;
+    r = call1(c, "llvm.nvvm.cos.approx.f", NULL, x);
+  } else {
+    return NULL;
+  }
+  return is_narrow ? LLVMBuildFPTrunc(c->b, r, ty, "") : r;
+}
+
+/* Triton compiles with fp fusion on: a*b+c may become one fma, and NVPTX
+ * then prints add.f32 rather than add.rn.f32 (which would forbid ptxas to fuse). */
+static LLVMValueRef contract(LLVMValueRef v) {
+  if (LLVMCanValueUseFastMathFlags(v)) LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+  return v;
+}
+
+static LLVMValueRef divf(cg *c, const ir_type *et, LLVMValueRef x, LLVMValueRef y) {
+  if (et->width == 32 && !et->is_bf16) {
+    LLVMValueRef a[2] = {x, y};
+    return cg_intrinsic(c, "llvm.nvvm.div.full", NULL, 0, a, 2);
+  }
+  return LLVMBuildFDiv(c->b, x, y, "");
+}
+
+static LLVMValueRef convert_fp(cg *c, LLVMValueRef x, const ir_type *from, const ir_type *to) {
+  LLVMTypeRef rty = cg_type(c, to);
+  if (from->width < to->width) return LLVMBuildFPExt(c->b, x, rty, "");
+  if (from->width > to->width) return LLVMBuildFPTrunc(c->b, x, rty, "");
+  if (from->is_bf16 == to->is_bf16) return x;
+  x = LLVMBuildFPExt(c->b, x, LLVMFloatTypeInContext(c->lc), "");
+  return LLVMBuildFPTrunc(c->b, x, rty, "");
+}
+
+LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
+  LLVMBuilderRef b = c->b;
+  const ir_type *et = ir_type_scalar(op->noperands ? op->operands[0]->type : op->results[0].type);
+  const ir_type *rt = op->nresults ? ir_type_scalar(op->results[0].type) : et;
+  LLVMTypeRef rty = cg_type(c, rt), ety = cg_type(c, et);
+  switch (op->kind) {
+  case IR_OP_ARITH_ADDI: return LLVMBuildAdd(b, a[0], a[1], "");
+  case IR_OP_ARITH_SUBI: return LLVMBuildSub(b, a[0], a[1], "");
+  case IR_OP_ARITH_MULI: return LLVMBuildMul(b, a[0], a[1], "");
+  case IR_OP_ARITH_DIVSI: return LLVMBuildSDiv(b, a[0], a[1], "");
+  case IR_OP_ARITH_DIVUI: return LLVMBuildUDiv(b, a[0], a[1], "");
+  case IR_OP_ARITH_REMSI: return LLVMBuildSRem(b, a[0], a[1], "");
+  case IR_OP_ARITH_REMUI: return LLVMBuildURem(b, a[0], a[1], "");
+  case IR_OP_ARITH_ANDI: return LLVMBuildAnd(b, a[0], a[1], "");
+  case IR_OP_ARITH_ORI: return LLVMBuildOr(b, a[0], a[1], "");
+  case IR_OP_ARITH_XORI: return LLVMBuildXor(b, a[0], a[1], "");
+  case IR_OP_ARITH_SHLI: return LLVMBuildShl(b, a[0], a[1], "");
+  case IR_OP_ARITH_SHRSI: return LLVMBuildAShr(b, a[0], a[1], "");
+  case IR_OP_ARITH_SHRUI: return LLVMBuildLShr(b, a[0], a[1], "");
+  case IR_OP_ARITH_MAXSI: return call2(c, "llvm.smax", ety, a[0], a[1]);
+  case IR_OP_ARITH_MINSI: return call2(c, "llvm.smin", ety, a[0], a[1]);
+  case IR_OP_ARITH_MAXUI: return call2(c, "llvm.umax", ety, a[0], a[1]);
+  case IR_OP_ARITH_MINUI: return call2(c, "llvm.umin", ety, a[0], a[1]);
+  case IR_OP_ARITH_ADDF: return contract(LLVMBuildFAdd(b, a[0], a[1], ""));
+  case IR_OP_ARITH_SUBF: return contract(LLVMBuildFSub(b, a[0], a[1], ""));
+  case IR_OP_ARITH_MULF: return contract(LLVMBuildFMul(b, a[0], a[1], ""));
+  case IR_OP_ARITH_DIVF: return divf(c, et, a[0], a[1]);
+  case IR_OP_ARITH_REMF: return LLVMBuildFRem(b, a[0], a[1], "");
+  case IR_OP_ARITH_MAXNUMF: return call2(c, "llvm.maxnum", ety, a[0], a[1]);
+  case IR_OP_ARITH_MINNUMF: return call2(c, "llvm.minnum", ety, a[0], a[1]);
+  case IR_OP_ARITH_MAXIMUMF: return call2(c, "llvm.maximum", ety, a[0], a[1]);
+  case IR_OP_ARITH_MINIMUMF: return call2(c, "llvm.minimum", ety, a[0], a[1]);
+  case IR_OP_ARITH_NEGF: return LLVMBuildFNeg(b, a[0], "");
+  case IR_OP_ARITH_CMPI: {
+    int64_t p = ir_op_get_int(op, "predicate", 0);
+    if (p < 0 || p > IR_CMPI_UGE) return NULL;
+    return LLVMBuildICmp(b, cmpi_map[p], a[0], a[1], "");
+  }
+  case IR_OP_ARITH_CMPF: {
+    int64_t p = ir_op_get_int(op, "predicate", 0);
+    if (p < 0 || p > IR_CMPF_TRUE) return NULL;
+    return LLVMBuildFCmp(b, cmpf_map[p], a[0], a[1], "");
+  }
+  case IR_OP_ARITH_SELECT: return LLVMBuildSelect(b, a[0], a[1], a[2], "");
+  case IR_OP_ARITH_EXTSI: return LLVMBuildSExt(b, a[0], rty, "");
+  case IR_OP_ARITH_EXTUI: return LLVMBuildZExt(b, a[0], rty, "");
+  case IR_OP_ARITH_TRUNCI: return LLVMBuildTrunc(b, a[0], rty, "");
+  case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF: case IR_OP_TT_FP_TO_FP:
+    return convert_fp(c, a[0], et, rt);
+  case IR_OP_ARITH_SITOFP: return LLVMBuildSIToFP(b, a[0], rty, "");
+  case IR_OP_ARITH_UITOFP: return LLVMBuildUIToFP(b, a[0], rty, "");
+  case IR_OP_ARITH_FPTOSI: return LLVMBuildFPToSI(b, a[0], rty, "");
+  case IR_OP_ARITH_FPTOUI: return LLVMBuildFPToUI(b, a[0], rty, "");
+  case IR_OP_ARITH_BITCAST: case IR_OP_TT_BITCAST:
+    if (et->kind == IR_TY_PTR && rt->kind == IR_TY_PTR)
+      return et->addrspace == rt->addrspace ? a[0] : LLVMBuildAddrSpaceCast(b, a[0], rty, "");
+    return LLVMBuildBitCast(b, a[0], rty, "");
+  case IR_OP_TT_INT_TO_PTR: return LLVMBuildIntToPtr(b, a[0], rty, "");
+  case IR_OP_TT_PTR_TO_INT: return LLVMBuildPtrToInt(b, a[0], rty, "");
+  case IR_OP_TT_MULHIUI: {
+    LLVMTypeRef wide = LLVMIntTypeInContext(c->lc, et->width * 2);
+    LLVMValueRef x = LLVMBuildZExt(b, a[0], wide, ""), y = LLVMBuildZExt(b, a[1], wide, "");
+    LLVMValueRef p = LLVMBuildMul(b, x, y, "");
+    p = LLVMBuildLShr(b, p, LLVMConstInt(wide, et->width, 0), "");
+    return LLVMBuildTrunc(b, p, rty, "");
+  }
+  case IR_OP_TT_PRECISE_SQRT: case IR_OP_MATH_SQRT: return call1(c, "llvm.sqrt", ety, a[0]);
+  case IR_OP_TT_PRECISE_DIVF: return LLVMBuildFDiv(b, a[0], a[1], "");
+  case IR_OP_TT_CLAMPF:
+    return call2(c, "llvm.minnum", ety, call2(c, "llvm.maxnum", ety, a[0], a[1]), a[2]);
+  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
+  case IR_OP_MATH_RSQRT: case IR_OP_MATH_SIN: case IR_OP_MATH_COS:
+    return math_op(c, op->kind, et, a[0]);
+  case IR_OP_MATH_ABSF: return call1(c, "llvm.fabs", ety, a[0]);
+  case IR_OP_MATH_ABSI: return call2(c, "llvm.abs", ety, a[0], LLVMConstInt(LLVMInt1TypeInContext(c->lc), 0, 0));
+  case IR_OP_MATH_FLOOR: return call1(c, "llvm.floor", ety, a[0]);
+  case IR_OP_MATH_CEIL: return call1(c, "llvm.ceil", ety, a[0]);
+  case IR_OP_MATH_FMA: {
+    LLVMValueRef args[3] = {a[0], a[1], a[2]};
+    return cg_intrinsic(c, "llvm.fma", &ety, 1, args, 3);
+  }
+  /* Not elementwise, or no lowering yet (erf needs libdevice). */
+  case IR_OP_MATH_ERF:
+  case IR_OP_MODULE: case IR_OP_ARITH_CONSTANT: case IR_OP_TT_FUNC: case IR_OP_TT_RETURN:
+  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_MAKE_RANGE:
+  case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS:
+  case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS: case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD:
+  case IR_OP_TT_STORE: case IR_OP_TT_REDUCE: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN:
+  case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW:
+  case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT:
+  case IR_OP_TT_PRINT: case IR_OP_SCF_FOR: case IR_OP_SCF_WHILE: case IR_OP_SCF_CONDITION:
+  case IR_OP_SCF_IF: case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT: case IR_NUM_OPS:
+    return NULL;
+  }
+  return NULL;
+}
+
+bool cg_lower_elementwise(cg *c, ir_op *op) {
+  cg_vals in[3];
+  if (op->noperands > 3) return cg_unsupported(c, op);
+  for (int i = 0; i < op->noperands; i++)
+    if (!cg_get(c, op, i, &in[i])) return false;
+  int64_t n = cg_num_regs(c, op->results[0].type, op->loc);
+  if (n < 0) return false;
+  cg_vals r = cg_vals_new(c, (int)n);
+  for (int64_t j = 0; j < n; j++) {
+    LLVMValueRef args[3];
+    for (int i = 0; i < op->noperands; i++) args[i] = in[i].v[in[i].n == 1 ? 0 : j];
+    r.v[j] = cg_scalar_op(c, op, args);
+    if (!r.v[j]) return cg_unsupported(c, op);
+  }
+  cg_map_set(c, &op->results[0], r);
+  return true;
+}

@@ -1,0 +1,233 @@
+/* lower_reduce.c - tt.reduce along one dim of a blocked (or sliced) tensor,
+ * as Triton: combine the registers a thread holds, then butterfly shuffles
+ * (llvm.nvvm.shfl.sync.bfly) across the lanes of that dim, then, when several
+ * warps span the dim, one partial per warp through shared memory. The
+ * combiner region is re-emitted inline for every combine. Copies created by
+ * layout wrapping are skipped so that sums count each element once. */
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+/* Emits the combiner on (acc, x) for every operand; results into acc. */
+static bool combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef *acc,
+                    LLVMValueRef *x) {
+  for (int i = 0; i < nop; i++) {
+    cg_vals a = cg_vals_new(c, 1), b = cg_vals_new(c, 1);
+    a.v[0] = acc[i];
+    b.v[0] = x[i];
+    cg_map_set(c, blk->args[i], a);
+    cg_map_set(c, blk->args[nop + i], b);
+  }
+  ir_op *term;
+  if (!cg_lower_block(c, blk, &term)) return false;
+  if (!term || term->kind != IR_OP_TT_REDUCE_RETURN || term->noperands != nop) {
+    ir_error(c->ictx, op->loc, "internal error: malformed tt.reduce combiner");
+    return false;
+  }
+  for (int i = 0; i < nop; i++) {
+    cg_vals r;
+    if (!cg_get(c, term, i, &r)) return false;
+    acc[i] = r.v[0];
+  }
+  return true;
+}
+
+/* Butterfly shuffle of any scalar through 32-bit pieces. */
+static LLVMValueRef shuffle_xor(cg *c, LLVMValueRef v, unsigned lane_mask) {
+  LLVMTypeRef ty = LLVMTypeOf(v), i32 = LLVMInt32TypeInContext(c->lc);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc);
+  LLVMTypeKind kind = LLVMGetTypeKind(ty);
+  bool is_ptr = kind == LLVMPointerTypeKind;
+  unsigned bits = is_ptr ? 64 : LLVMGetTypeKind(ty) == LLVMIntegerTypeKind
+                                    ? LLVMGetIntTypeWidth(ty)
+                                    : kind == LLVMDoubleTypeKind ? 64
+                                    : kind == LLVMFloatTypeKind ? 32 : 16;
+  LLVMTypeRef ity = LLVMIntTypeInContext(c->lc, bits);
+  LLVMValueRef x = is_ptr ? LLVMBuildPtrToInt(c->b, v, ity, "")
+                          : kind == LLVMIntegerTypeKind ? v : LLVMBuildBitCast(c->b, v, ity, "");
+  LLVMValueRef args[4] = {cg_i32(c, -1), NULL, cg_i32(c, lane_mask), cg_i32(c, 31)};
+  LLVMValueRef r;
+  if (bits == 64) {
+    LLVMValueRef lo = LLVMBuildTrunc(c->b, x, i32, "");
+    LLVMValueRef hi = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, x, LLVMConstInt(i64, 32, 0), ""),
+                                     i32, "");
+    args[1] = lo;
+    lo = cg_intrinsic(c, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
+    args[1] = hi;
+    hi = cg_intrinsic(c, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
+    r = LLVMBuildOr(c->b, LLVMBuildZExt(c->b, lo, i64, ""),
+                    LLVMBuildShl(c->b, LLVMBuildZExt(c->b, hi, i64, ""),
+                                 LLVMConstInt(i64, 32, 0), ""), "");
+  } else {
+    args[1] = bits < 32 ? LLVMBuildZExt(c->b, x, i32, "") : x;
+    r = cg_intrinsic(c, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
+    if (bits < 32) r = LLVMBuildTrunc(c->b, r, ity, "");
+  }
+  if (is_ptr) return LLVMBuildIntToPtr(c->b, r, ty, "");
+  return kind == LLVMIntegerTypeKind ? r : LLVMBuildBitCast(c->b, r, ty, "");
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Row-major linear index of each output register (0 for a scalar result). */
+static bool out_linear(cg *c, const ir_type *rt, ir_loc loc, int64_t n, LLVMValueRef *lin) {
+  if (!ir_type_is_tensor(rt)) {
+    lin[0] = cg_i32(c, 0);
+    return true;
+  }
+  LLVMValueRef *idx[IR_MAX_RANK];
+  if (!cg_emit_indices(c, rt, loc, idx)) return false;
+  for (int64_t j = 0; j < n; j++) {
+    LLVMValueRef v = idx[0][j];
+    for (int d = 1; d < rt->rank; d++)
+      v = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, v, cg_i32(c, rt->shape[d]), ""), idx[d][j], "");
+    lin[j] = v;
+  }
+  return true;
+}
+
+/* Cross-warp step: each warp's partial goes to shared memory at
+ * [operand][out element][warp along the dim]; then every thread combines the
+ * partials of its output elements in warp order. */
+static bool across_warps(cg *c, const ir_op *op, ir_block *blk, const cg_layout *sl, int rd,
+                         int64_t nwarps, int64_t nout, LLVMValueRef **acc) {
+  int nop = op->noperands;
+  const ir_type *rt = op->results[0].type;
+  int64_t numel = ir_type_is_tensor(rt) ? ir_type_numel(rt) : 1;
+  LLVMValueRef *lin = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)nout);
+  if (!out_linear(c, rt, op->loc, nout, lin)) return false;
+  LLVMValueRef wd = LLVMBuildUDiv(c->b, c->warp, cg_i32(c, cg_layout_warp_stride(sl, rd)), "");
+  wd = LLVMBuildURem(c->b, wd, cg_i32(c, sl->root->warps_per_cta[rd]), "");
+  wd = LLVMBuildURem(c->b, wd, cg_i32(c, nwarps), ""); /* wrapped warps hold copies */
+  uint64_t base[8], total = 0;
+  LLVMTypeRef mty[8];
+  for (int i = 0; i < nop; i++) {
+    const ir_type *et = ir_type_scalar(op->operands[i]->type);
+    bool is_bool = et->kind == IR_TY_INT && et->width == 1;
+    mty[i] = is_bool ? LLVMInt8TypeInContext(c->lc) : cg_type(c, et);
+    total = (total + 7) & ~(uint64_t)7;
+    base[i] = total;
+    total += (uint64_t)numel * (uint64_t)nwarps * ir_type_bytes(et);
+  }
+  if (total > 48 * 1024) {
+    ir_error(c->ictx, op->loc, "unsupported in codegen: tt.reduce needing %llu bytes of shared "
+             "memory", (unsigned long long)total);
+    return false;
+  }
+  LLVMValueRef smem = cg_smem(c, total);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
+  LLVMValueRef **slot = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef *) * (size_t)nop);
+  for (int i = 0; i < nop; i++) {
+    /* Byte offset of operand i's area, as a typed base pointer. */
+    LLVMValueRef off = cg_i32(c, (int64_t)base[i]);
+    LLVMValueRef p = LLVMBuildGEP2(c->b, i8, smem, &off, 1, "");
+    slot[i] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nout * (nwarps + 1)));
+    for (int64_t j = 0; j < nout; j++) {
+      LLVMValueRef row = LLVMBuildMul(c->b, lin[j], cg_i32(c, nwarps), "");
+      for (int64_t w = 0; w <= nwarps; w++) {
+        LLVMValueRef e = LLVMBuildAdd(c->b, row, w < nwarps ? cg_i32(c, w) : wd, "");
+        slot[i][j * (nwarps + 1) + w] = LLVMBuildGEP2(c->b, mty[i], p, &e, 1, "");
+      }
+    }
+  }
+  cg_smem_begin_write(c);
+  for (int i = 0; i < nop; i++) {
+    bool is_bool = LLVMGetTypeKind(LLVMTypeOf(acc[0][i])) == LLVMIntegerTypeKind &&
+                   LLVMGetIntTypeWidth(LLVMTypeOf(acc[0][i])) == 1;
+    for (int64_t j = 0; j < nout; j++) {
+      LLVMValueRef v = acc[j][i];
+      if (is_bool) v = LLVMBuildZExt(c->b, v, i8, "");
+      LLVMBuildStore(c->b, v, slot[i][j * (nwarps + 1) + nwarps]);
+    }
+  }
+  cg_barrier(c);
+  LLVMValueRef x[8];
+  for (int64_t j = 0; j < nout; j++) {
+    for (int64_t w = 0; w < nwarps; w++) {
+      for (int i = 0; i < nop; i++) {
+        LLVMValueRef v = LLVMBuildLoad2(c->b, mty[i], slot[i][j * (nwarps + 1) + w], "");
+        if (LLVMTypeOf(acc[j][i]) != mty[i])
+          v = LLVMBuildTrunc(c->b, v, LLVMTypeOf(acc[j][i]), "");
+        x[i] = v;
+      }
+      if (w == 0) {
+        for (int i = 0; i < nop; i++) acc[j][i] = x[i];
+      } else if (!combine(c, op, blk, nop, acc[j], x)) {
+        return false;
+      }
+    }
+  }
+  cg_smem_read_done(c);
+  return true;
+}
+
+bool cg_lower_reduce(cg *c, ir_op *op) {
+  int nop = op->noperands;
+  const ir_type *st = op->operands[0]->type, *rt = op->results[0].type;
+  ir_block *blk = ir_region_entry(&op->regions[0]);
+  int64_t axis = ir_op_get_int(op, "axis", 0);
+  cg_layout sl, dl;
+  if (nop > 8 || op->nresults != nop || !blk || blk->nargs != 2 * nop ||
+      !ir_type_is_tensor(st) || axis < 0 || axis >= st->rank)
+    return cg_unsupported(c, op);
+  if (!cg_layout_of(c, st, op->loc, &sl)) return false;
+  int rd = -1;
+  for (int d = 0; d < sl.prank; d++)
+    if (sl.tdim[d] == axis) rd = d;
+  int64_t nout = 1;
+  if (ir_type_is_tensor(rt)) {
+    if (!cg_layout_of(c, rt, op->loc, &dl)) return false;
+    if (dl.root != sl.root || !dl.sliced[rd]) {
+      ir_error(c->ictx, op->loc, "unsupported in codegen: tt.reduce result layout is not a "
+               "slice of the operand layout along the reduced dim");
+      return false;
+    }
+    nout = dl.nelems;
+  }
+  cg_vals in[8];
+  for (int i = 0; i < nop; i++)
+    if (!cg_get(c, op, i, &in[i])) return false;
+
+  /* 1. Within the thread, in register order. */
+  LLVMValueRef **acc = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef *) * (size_t)nout);
+  bool *seen = ir_arena_alloc(&c->arena, sizeof(bool) * (size_t)nout);
+  for (int64_t j = 0; j < nout; j++)
+    acc[j] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)nop);
+  for (int64_t j = 0; j < sl.nelems; j++) {
+    int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];
+    cg_layout_reg_coords(&sl, j, k, rep);
+    if (!cg_layout_reg_is_first(&sl, rd, k[rd], rep[rd])) continue;
+    k[rd] = rep[rd] = 0;
+    int64_t o = ir_type_is_tensor(rt) ? cg_layout_reg_number(&dl, k, rep) : 0;
+    LLVMValueRef x[8];
+    for (int i = 0; i < nop; i++) x[i] = in[i].v[j];
+    if (!seen[o]) {
+      for (int i = 0; i < nop; i++) acc[o][i] = x[i];
+      seen[o] = true;
+    } else if (!combine(c, op, blk, nop, acc[o], x)) {
+      return false;
+    }
+  }
+  /* 2. Across the lanes spanning the dim (copies beyond them are skipped). */
+  const ir_attr *b = sl.root;
+  int64_t nlanes = clamp64(sl.pshape[rd] / b->size_per_thread[rd], 1, b->threads_per_warp[rd]);
+  unsigned lstride = cg_layout_lane_stride(&sl, rd);
+  for (int64_t m = nlanes / 2; m >= 1; m /= 2) {
+    for (int64_t j = 0; j < nout; j++) {
+      LLVMValueRef x[8];
+      for (int i = 0; i < nop; i++) x[i] = shuffle_xor(c, acc[j][i], (unsigned)m * lstride);
+      if (!combine(c, op, blk, nop, acc[j], x)) return false;
+    }
+  }
+  /* 3. Across the warps spanning the dim. */
+  int64_t nwarps = clamp64(sl.pshape[rd] / ((int64_t)b->size_per_thread[rd] *
+                                            b->threads_per_warp[rd]), 1, b->warps_per_cta[rd]);
+  if (nwarps > 1 && !across_warps(c, op, blk, &sl, rd, nwarps, nout, acc)) return false;
+
+  for (int i = 0; i < nop; i++) {
+    cg_vals r = cg_vals_new(c, (int)nout);
+    for (int64_t j = 0; j < nout; j++) r.v[j] = acc[j][i];
+    cg_map_set(c, &op->results[i], r);
+  }
+  return true;
+}

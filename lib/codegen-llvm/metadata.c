@@ -1,0 +1,107 @@
+/* metadata.c - the kernel's metadata as one JSON object with a fixed key
+ * order (name, num_warps, num_stages, shared, target {backend, arch, name},
+ * params [{name, type, divisibility}], constexprs {NAME: "text"}, version,
+ * hash), so equal inputs give byte-equal text. The hash is FNV-1a 64 of the
+ * PTX, as 16 lowercase hex digits. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+uint64_t cg_fnv1a64(const void *data, size_t n) {
+  const unsigned char *p = data;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/* A JSON string literal, escaping quotes, backslashes and control bytes. */
+static void put_str(ir_strbuf *sb, const char *s) {
+  ir_sb_putc(sb, '"');
+  for (; s && *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') {
+      ir_sb_putc(sb, '\\');
+      ir_sb_putc(sb, (char)ch);
+    } else if (ch < 0x20) {
+      ir_sb_printf(sb, "\\u%04x", ch);
+    } else {
+      ir_sb_putc(sb, (char)ch);
+    }
+  }
+  ir_sb_putc(sb, '"');
+}
+
+/* "cuda:90" -> backend "cuda", arch 90. */
+static void put_target(ir_strbuf *sb, const char *target, const char *arch) {
+  const char *colon = target ? strchr(target, ':') : NULL;
+  ir_sb_puts(sb, "{\"backend\": ");
+  if (colon) {
+    char backend[32];
+    snprintf(backend, sizeof backend, "%.*s", (int)(colon - target), target);
+    put_str(sb, backend);
+    ir_sb_printf(sb, ", \"arch\": %d", atoi(colon + 1));
+  } else {
+    put_str(sb, target ? target : "cuda");
+    ir_sb_puts(sb, ", \"arch\": 0");
+  }
+  ir_sb_puts(sb, ", \"name\": ");
+  put_str(sb, arch);
+  ir_sb_putc(sb, '}');
+}
+
+/* {"name": N, "type": "*fp32", "divisibility": 16} from "*fp32:16". */
+static void put_param(ir_strbuf *sb, const cg_param_info *p) {
+  const char *type = p->type ? p->type : "";
+  const char *colon = strchr(type, ':');
+  ir_sb_puts(sb, "{\"name\": ");
+  put_str(sb, p->name);
+  ir_sb_puts(sb, ", \"type\": ");
+  if (colon) {
+    char base[32];
+    snprintf(base, sizeof base, "%.*s", (int)(colon - type), type);
+    put_str(sb, base);
+    ir_sb_printf(sb, ", \"divisibility\": %d", atoi(colon + 1));
+  } else {
+    put_str(sb, type);
+  }
+  ir_sb_putc(sb, '}');
+}
+
+char *cg_metadata_json(const cg_metadata *md) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_sb_puts(&sb, "{\"name\": ");
+  put_str(&sb, md->name);
+  ir_sb_printf(&sb, ", \"num_warps\": %d, \"num_stages\": %d, \"shared\": %d, \"target\": ",
+               md->num_warps, md->num_stages, md->shared);
+  put_target(&sb, md->target, md->arch);
+  ir_sb_puts(&sb, ", \"params\": [");
+  for (int i = 0; i < md->nparams; i++) {
+    if (i) ir_sb_puts(&sb, ", ");
+    put_param(&sb, &md->params[i]);
+  }
+  ir_sb_puts(&sb, "], \"constexprs\": {");
+  for (int i = 0; i < md->nconstexprs; i++) {
+    if (i) ir_sb_puts(&sb, ", ");
+    put_str(&sb, md->constexprs[i].name);
+    ir_sb_puts(&sb, ": ");
+    put_str(&sb, md->constexprs[i].value ? md->constexprs[i].value : "");
+  }
+  ir_sb_puts(&sb, "}, \"version\": ");
+  put_str(&sb, md->version);
+  const char *ptx = md->ptx ? md->ptx : "";
+  ir_sb_printf(&sb, ", \"hash\": \"%016" PRIx64 "\"}", cg_fnv1a64(ptx, strlen(ptx)));
+  if (sb.failed) {
+    ir_sb_free(&sb);
+    return NULL;
+  }
+  return ir_sb_take(&sb);
+}

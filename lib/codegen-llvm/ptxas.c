@@ -1,0 +1,163 @@
+/* ptxas.c - cg_run_ptxas: PTX text to a cubin by running NVIDIA's ptxas in a
+ * private temporary directory with posix_spawn (no shell). ptxas is found as
+ * the explicit path, $TTC_PTXAS, `ptxas` on PATH, then the CUDA home. Its
+ * stderr becomes the diagnostic on failure; nothing is printed here. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+#ifndef TTC_DEFAULT_CUDA_HOME
+#define TTC_DEFAULT_CUDA_HOME "/usr/local/cuda"
+#endif
+
+extern char **environ;
+
+static bool is_executable(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Fills buf with the ptxas to run; false when none is found. */
+static bool find_ptxas(const char *explicit_path, char *buf, size_t cap) {
+  if (explicit_path && *explicit_path) {
+    snprintf(buf, cap, "%s", explicit_path);
+    return is_executable(buf);
+  }
+  const char *env = getenv("TTC_PTXAS");
+  if (env && *env) {
+    snprintf(buf, cap, "%s", env);
+    return is_executable(buf);
+  }
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *end = strchr(path, ':');
+    size_t len = end ? (size_t)(end - path) : strlen(path);
+    if (len > 0 && len + 7 < cap) {
+      snprintf(buf, cap, "%.*s/ptxas", (int)len, path);
+      if (is_executable(buf)) return true;
+    }
+    path = end ? end + 1 : NULL;
+  }
+  snprintf(buf, cap, "%s/bin/ptxas", TTC_DEFAULT_CUDA_HOME);
+  return is_executable(buf);
+}
+
+static bool write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* Reads a whole file; caller frees. NUL-terminated for text use. */
+static char *read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *data = malloc(cap);
+  while (data) {
+    if (n + 1 >= cap) {
+      char *grown = realloc(data, cap * 2);
+      if (!grown) {
+        free(data);
+        data = NULL;
+        break;
+      }
+      data = grown;
+      cap *= 2;
+    }
+    size_t k = fread(data + n, 1, cap - n - 1, f);
+    n += k;
+    if (k == 0) break;
+  }
+  fclose(f);
+  if (data) data[n] = '\0';
+  *size = n;
+  return data;
+}
+
+/* Runs argv with stdout and stderr into log_path; returns the exit status
+ * (-1 when it could not start, with errno kept). */
+static int spawn_wait(char *const argv[], const char *log_path) {
+  posix_spawn_file_actions_t fa;
+  pid_t pid;
+  int status = 0;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    errno = rc;
+    return -1;
+  }
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
+                  void **cubin, size_t *cubin_size) {
+  ir_loc none = {0};
+  char exe[4096], dir[4096], ptx_path[4200], bin_path[4200], log_path[4200], arch_arg[64];
+  *cubin = NULL;
+  *cubin_size = 0;
+  if (!find_ptxas(ptxas, exe, sizeof exe)) {
+    ir_error(ctx, none, "ptxas not found (tried %s, $TTC_PTXAS, PATH, %s/bin); set TTC_PTXAS",
+             ptxas && *ptxas ? ptxas : "no explicit path", TTC_DEFAULT_CUDA_HOME);
+    return false;
+  }
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/ttc-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    ir_error(ctx, none, "ptxas: cannot create a temporary directory: %s", strerror(errno));
+    return false;
+  }
+  snprintf(ptx_path, sizeof ptx_path, "%s/kernel.ptx", dir);
+  snprintf(bin_path, sizeof bin_path, "%s/kernel.cubin", dir);
+  snprintf(log_path, sizeof log_path, "%s/ptxas.log", dir);
+  snprintf(arch_arg, sizeof arch_arg, "-arch=%s", arch && *arch ? arch : "sm_90");
+  bool ok = false;
+  if (!write_file(ptx_path, ptx, strlen(ptx))) {
+    ir_error(ctx, none, "ptxas: cannot write '%s': %s", ptx_path, strerror(errno));
+  } else {
+    char opt[] = "-O3", out_flag[] = "-o";
+    char *argv[] = {exe, arch_arg, opt, ptx_path, out_flag, bin_path, NULL};
+    int rc = spawn_wait(argv, log_path);
+    size_t log_n = 0;
+    char *log = read_file(log_path, &log_n);
+    while (log && log_n > 0 && (log[log_n - 1] == '\n' || log[log_n - 1] == '\r'))
+      log[--log_n] = '\0';
+    if (rc < 0) {
+      ir_error(ctx, none, "ptxas failed: cannot run '%s': %s", exe, strerror(errno));
+    } else if (rc != 0) {
+      ir_error(ctx, none, "ptxas failed: %s", log && *log ? log : "exit status nonzero");
+    } else {
+      *cubin = read_file(bin_path, cubin_size);
+      ok = *cubin != NULL && *cubin_size > 0;
+      if (!ok) ir_error(ctx, none, "ptxas failed: no output written to '%s'", bin_path);
+    }
+    free(log);
+  }
+  unlink(ptx_path);
+  unlink(bin_path);
+  unlink(log_path);
+  rmdir(dir);
+  if (!ok) {
+    free(*cubin);
+    *cubin = NULL;
+    *cubin_size = 0;
+  }
+  return ok;
+}

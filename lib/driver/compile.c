@@ -1,0 +1,317 @@
+/* compile.c - the compile pipeline behind ttc_compile:
+ * kernel file -> ttir (frontend) -> ttir passes -> ttgir (convert, coalesce)
+ * -> LLVM IR and PTX (codegen) -> cubin (ptxas), keeping each level's text
+ * and the diagnostics in the ttc_kernel. One context per compile, so
+ * concurrent compiles share nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen-llvm/cg.h"
+#include "driver/driver.h"
+#include "frontend/fe.h"
+#include "ir-ttgpu/ttg.h"
+
+/* The ttir pipeline, in order. */
+static const char *const ttir_pipeline[] = {"canonicalize", "cse", "dce"};
+
+void ttc_compile_options_init(ttc_compile_options *opts) {
+  if (!opts) return;
+  memset(opts, 0, sizeof *opts);
+  opts->num_warps = 4;
+  opts->num_stages = 3;
+  opts->arch = "sm_90";
+  opts->stop_after = TTC_LEVEL_CUBIN;
+}
+
+/* Parses "sm_90" / "sm_90a" into 90; 0 if malformed. */
+static int arch_capability(const char *arch) {
+  int cc = 0, n = 0;
+  if (sscanf(arch, "sm_%d%n", &cc, &n) != 1) return 0;
+  if (arch[n] != '\0' && !(arch[n] == 'a' && arch[n + 1] == '\0')) return 0;
+  return cc;
+}
+
+static bool keep_text(ttc_kernel *k, ttc_level level, char *text) {
+  if (!text) return false;
+  k->out[level] = text;
+  k->out_size[level] = strlen(text);
+  return true;
+}
+
+static bool print_level(ttc_kernel *k, ttc_level level, const ir_module *m,
+                        const ttc_compile_options *o) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_print_options po = {o->emit_locations != 0};
+  ir_print_module(m, &po, &sb);
+  if (sb.failed) {
+    ir_sb_free(&sb);
+    return false;
+  }
+  return keep_text(k, level, ir_sb_take(&sb));
+}
+
+static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
+  int n = 0;
+  for (int i = 0; i < info->nparams; i++) n += !info->params[i].is_constexpr;
+  k->nparams = n;
+  k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
+  k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
+  if (!k->param_types || !k->param_pointees) return false;
+  int j = 0;
+  for (int i = 0; i < info->nparams; i++) {
+    if (info->params[i].is_constexpr) continue;
+    k->param_types[j] = info->params[i].type;
+    k->param_pointees[j] = info->params[i].pointee;
+    j++;
+  }
+  return true;
+}
+
+/* The metadata JSON from the frontend's parameter list (codegen formats it). */
+static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int cc) {
+  int n = info->nparams;
+  cg_param_info *params = calloc((size_t)n + 1, sizeof *params);
+  cg_constexpr_info *cexprs = calloc((size_t)n + 1, sizeof *cexprs);
+  char(*types)[24] = calloc((size_t)n + 1, sizeof *types);
+  char *json = NULL;
+  if (!params || !cexprs || !types) goto done;
+  int np = 0, nc = 0;
+  for (int i = 0; i < n; i++) {
+    const fe_param *p = &info->params[i];
+    if (p->is_constexpr) {
+      const char *v = p->value_text;
+      cexprs[nc++] = (cg_constexpr_info){p->name, strcmp(v, "True") == 0    ? "true"
+                                                  : strcmp(v, "False") == 0 ? "false"
+                                                                             : v};
+      continue;
+    }
+    if (p->type == TTC_TYPE_PTR)
+      snprintf(types[np], sizeof types[np], "*%s%s", ttc_type_name(p->pointee),
+               p->divisibility ? ":16" : "");
+    else
+      snprintf(types[np], sizeof types[np], "%s%s", ttc_type_name(p->type),
+               p->divisibility ? ":16" : "");
+    params[np] = (cg_param_info){p->name, types[np]};
+    np++;
+  }
+  char target[16];
+  snprintf(target, sizeof target, "cuda:%d", cc);
+  cg_metadata md = {k->name, k->num_warps, k->num_stages, k->shared_bytes, target, k->arch,
+                    np, params, nc, cexprs, TTC_VERSION_STRING, k->out[TTC_LEVEL_PTX]};
+  json = cg_metadata_json(&md);
+done:
+  free(params);
+  free(cexprs);
+  free(types);
+  return json;
+}
+
+static ttc_status run_ttir_passes(ir_module *m) {
+  const ir_pass *passes[sizeof ttir_pipeline / sizeof ttir_pipeline[0]];
+  int n = 0;
+  for (size_t i = 0; i < sizeof ttir_pipeline / sizeof ttir_pipeline[0]; i++) {
+    passes[n] = ir_pass_lookup(ttir_pipeline[i]);
+    if (!passes[n]) IR_UNREACHABLE("ttir pass '%s' is not registered", ttir_pipeline[i]);
+    n++;
+  }
+  ir_pass_options po = {0};
+  return ir_run_passes(m, passes, n, &po) ? TTC_OK : TTC_ERROR_INPUT;
+}
+
+static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc) {
+  ttg_options to = {o->num_warps, 32, 1, cc};
+  if (!ttg_convert_to_ttgir(m, &to)) return TTC_ERROR_INPUT;
+  const ir_pass *passes[] = {&ttg_pass_coalesce_info};
+  ir_pass_options po = {0};
+  return ir_run_passes(m, passes, 1, &po) ? TTC_OK : TTC_ERROR_INTERNAL;
+}
+
+/* Runs the pipeline as far as o->stop_after; returns the status. */
+static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_source *src,
+                                   const char *name, const char *signature,
+                                   const ttc_compile_options *o, int cc) {
+  fe_kernel_info info = {0};
+  ir_module *m = fe_lower_kernel(ctx, src, name, signature, &info);
+  if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  ttc_status st = TTC_OK;
+  char *llir = NULL, *ptx = NULL;
+  if (!record_params(k, &info)) {
+    st = TTC_ERROR_OUT_OF_MEMORY;
+    goto done;
+  }
+  if (!ir_verify(m)) {
+    st = TTC_ERROR_INTERNAL;
+    goto done;
+  }
+  if ((st = run_ttir_passes(m)) != TTC_OK) goto done;
+  if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
+  if (o->stop_after == TTC_LEVEL_TTIR) goto done;
+
+  if ((st = run_ttgir(m, o, cc)) != TTC_OK) goto done;
+  if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;
+  if (o->stop_after == TTC_LEVEL_TTGIR) goto done;
+
+  cg_options co = {.arch = k->arch, .num_warps = o->num_warps, .opt_level = 3};
+  if (!cg_emit_ptx(m, &co, &llir, &ptx)) {
+    st = ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;
+    goto done;
+  }
+  keep_text(k, TTC_LEVEL_LLIR, llir);
+  keep_text(k, TTC_LEVEL_PTX, ptx);
+  llir = ptx = NULL;
+  k->metadata = build_metadata(k, &info, cc);
+  if (!k->metadata) goto oom;
+  if (o->stop_after <= TTC_LEVEL_PTX) goto done;
+
+  void *cubin = NULL;
+  size_t cubin_size = 0;
+  if (!cg_run_ptxas(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size)) {
+    st = TTC_ERROR_TOOL;
+    goto done;
+  }
+  k->out[TTC_LEVEL_CUBIN] = cubin;
+  k->out_size[TTC_LEVEL_CUBIN] = cubin_size;
+  goto done;
+oom:
+  st = TTC_ERROR_OUT_OF_MEMORY;
+done:
+  free(llir);
+  free(ptx);
+  ir_module_destroy(m);
+  return st;
+}
+
+ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
+                       const char *name, const char *signature, const ttc_compile_options *opts,
+                       ttc_kernel **out) {
+  if (!out) return TTC_ERROR_ARGUMENT;
+  *out = NULL;
+  if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
+  ttc_compile_options o;
+  if (opts) {
+    o = *opts;
+    if (!o.arch) o.arch = "sm_90";
+  } else {
+    ttc_compile_options_init(&o);
+  }
+  ttc_kernel *k = calloc(1, sizeof *k);
+  if (!k) return TTC_ERROR_OUT_OF_MEMORY;
+  k->name = strdup(name);
+  k->num_warps = o.num_warps;
+  k->num_stages = o.num_stages;
+  snprintf(k->arch, sizeof k->arch, "%s", o.arch);
+  ir_context *ctx = ir_context_create();
+  if (!ctx || !k->name) {
+    ir_context_destroy(ctx);
+    ttc_kernel_destroy(k);
+    return TTC_ERROR_OUT_OF_MEMORY;
+  }
+  ttc_status st;
+  int cc = arch_capability(o.arch);
+  const ir_source *src = ir_context_add_source(ctx, filename, source, source_len);
+  ir_loc none = {NULL, 0, 0};
+  if (cc < 80) {
+    ir_error(ctx, none, "unsupported target '%s': expected sm_80 or newer (sm_80, sm_90, sm_90a)",
+             o.arch);
+    st = TTC_ERROR_ARGUMENT;
+  } else if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1))) {
+    ir_error(ctx, none, "num_warps must be a power of two in 1..32, got %d", o.num_warps);
+    st = TTC_ERROR_ARGUMENT;
+  } else if (!src) {
+    st = TTC_ERROR_OUT_OF_MEMORY;
+  } else {
+    st = compile_pipeline(k, ctx, src, name, signature, &o, cc);
+  }
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_render_diags(ctx, &sb);
+  k->diagnostics = ir_sb_take(&sb);
+  k->status = st;
+  ir_context_destroy(ctx);
+  *out = k;
+  return st;
+}
+
+/* Reads a whole file into a malloc'd buffer. */
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) ir_sb_append(&sb, buf, n);
+  bool bad = ferror(f) || sb.failed;
+  fclose(f);
+  if (bad) {
+    ir_sb_free(&sb);
+    return NULL;
+  }
+  *len = sb.len;
+  return ir_sb_take(&sb);
+}
+
+ttc_status ttc_compile_file(const char *path, const char *name, const char *signature,
+                            const ttc_compile_options *opts, ttc_kernel **out) {
+  if (!out) return TTC_ERROR_ARGUMENT;
+  *out = NULL;
+  if (!path) return TTC_ERROR_ARGUMENT;
+  size_t len = 0;
+  char *text = read_file(path, &len);
+  if (!text) {
+    ttc_kernel *k = calloc(1, sizeof *k);
+    if (!k) return TTC_ERROR_OUT_OF_MEMORY;
+    ir_strbuf sb;
+    ir_sb_init(&sb);
+    ir_sb_printf(&sb, "error: cannot read '%s'\n", path);
+    k->diagnostics = ir_sb_take(&sb);
+    k->name = strdup(name ? name : "");
+    k->status = TTC_ERROR_IO;
+    *out = k;
+    return TTC_ERROR_IO;
+  }
+  ttc_status st = ttc_compile(text, len, path, name, signature, opts, out);
+  free(text);
+  return st;
+}
+
+void ttc_kernel_destroy(ttc_kernel *k) {
+  if (!k) return;
+  for (int i = 0; i < TTC_NUM_LEVELS; i++) free(k->out[i]);
+  free(k->diagnostics);
+  free(k->metadata);
+  free(k->name);
+  free(k->param_types);
+  free(k->param_pointees);
+  free(k);
+}
+
+ttc_status ttc_kernel_status(const ttc_kernel *k) { return k ? k->status : TTC_ERROR_ARGUMENT; }
+
+const char *ttc_kernel_diagnostics(const ttc_kernel *k) {
+  return k && k->diagnostics ? k->diagnostics : "";
+}
+
+const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size) {
+  if (size) *size = 0;
+  if (!k || (int)level < 0 || level >= TTC_NUM_LEVELS || !k->out[level]) return NULL;
+  if (size) *size = k->out_size[level];
+  return k->out[level];
+}
+
+const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
+const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
+int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
+int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }
+int ttc_kernel_num_params(const ttc_kernel *k) { return k ? k->nparams : 0; }
+
+ttc_type ttc_kernel_param_type(const ttc_kernel *k, int i, ttc_type *pointee) {
+  if (!k || i < 0 || i >= k->nparams) {
+    if (pointee) *pointee = TTC_TYPE_I32;
+    return TTC_TYPE_I32;
+  }
+  if (pointee) *pointee = k->param_pointees[i];
+  return k->param_types[i];
+}

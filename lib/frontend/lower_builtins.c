@@ -1,0 +1,791 @@
+/* lower_builtins.c - the `tl.*` builtins (program ids, arange, load/store,
+ * constructors, elementwise math, shape ops, hints), Python builtins usable
+ * in kernels (min, max, int, float, len, abs) and methods on tensors
+ * (`x.to(...)`, `x.reshape(...)`, `x.dtype`, `x.shape`).
+ *
+ * Each builtin binds its arguments by Triton's parameter names, so keyword
+ * calls (`tl.load(p, mask=m, other=0.0)`) work as in Triton. */
+#include <stdio.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+
+#define MAXP 9
+
+typedef fe_val (*builtin_fn)(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                             const fe_args *args);
+
+typedef struct builtin {
+  const char *name; /* "tl.arange", "py.min", "m.to" (method) */
+  builtin_fn fn;
+  int nreq;
+  const char *params[MAXP];
+} builtin;
+
+bool fe_bind_args(fe_lower *l, const fe_args *args, const char *fname, const char *const *params,
+                  int nparams, int nreq, fe_val *out, ir_loc *locs) {
+  bool given[MAXP + 8] = {false};
+  for (int i = 0; i < nparams; i++) {
+    out[i] = fe_val_error();
+    out[i].kind = FE_V_NONE;
+    locs[i] = args->loc;
+  }
+  if (args->n > nparams) {
+    fe_error(l, args->pos_loc[nparams], "too many arguments to '%s': expected at most %d, found %d",
+             fname, nparams, args->n);
+    return false;
+  }
+  for (int i = 0; i < args->n; i++) {
+    out[i] = args->pos[i];
+    locs[i] = args->pos_loc[i];
+    given[i] = true;
+  }
+  for (int k = 0; k < args->nkw; k++) {
+    int found = -1;
+    for (int i = 0; i < nparams; i++)
+      if (strcmp(params[i], args->kwnames[k]) == 0) found = i;
+    if (found < 0) {
+      fe_error(l, args->kw_loc[k], "unexpected keyword argument '%s' in call to '%s'",
+               args->kwnames[k], fname);
+      return false;
+    }
+    if (given[found]) {
+      fe_error(l, args->kw_loc[k], "argument '%s' of '%s' given twice", params[found], fname);
+      return false;
+    }
+    out[found] = args->kw[k];
+    locs[found] = args->kw_loc[k];
+    given[found] = true;
+  }
+  for (int i = 0; i < nreq; i++)
+    if (!given[i]) {
+      fe_error(l, args->loc, "missing argument '%s' in call to '%s'", params[i], fname);
+      return false;
+    }
+  return true;
+}
+
+static bool is_none(const fe_val *v) { return v->kind == FE_V_NONE; }
+
+static bool is_pow2(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+/* A constant int argument, or an error naming it. */
+static bool const_int(fe_lower *l, const fe_val *v, ir_loc loc, const char *what, int64_t *out) {
+  if (v->kind == FE_V_INT || v->kind == FE_V_BOOL) {
+    *out = v->ival;
+    return true;
+  }
+  if (v->kind != FE_V_ERROR)
+    fe_error(l, loc, "%s must be a constexpr integer, found '%s'", what, fe_val_type_str(l, v));
+  return false;
+}
+
+bool fe_const_shape(fe_lower *l, fe_val v, ir_loc loc, int *rank, int64_t *shape) {
+  const fe_val *items = &v;
+  int n = 1;
+  if (v.kind == FE_V_TUPLE) {
+    items = v.items;
+    n = v.n;
+  }
+  if (n > IR_MAX_RANK) {
+    fe_error(l, loc, "shape has rank %d, the maximum is %d", n, IR_MAX_RANK);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!const_int(l, &items[i], loc, "shape element", &shape[i])) return false;
+    if (!is_pow2(shape[i])) {
+      fe_error(l, loc, "shape element must be a power of two, got %lld", (long long)shape[i]);
+      return false;
+    }
+  }
+  *rank = n;
+  return true;
+}
+
+/* A runtime value argument (constexprs are materialized). */
+static bool want_tensor(fe_lower *l, fe_val *v, ir_loc loc) {
+  *v = fe_to_tensor(l, *v, loc);
+  return v->kind == FE_V_TENSOR;
+}
+
+static const ir_type *shaped(fe_lower *l, int rank, const int64_t *shape, const ir_type *elem) {
+  return rank == 0 ? elem : ir_type_tensor(l->ctx, rank, shape, elem, NULL);
+}
+
+/* ---- program ids and ranges --------------------------------------------------- */
+
+static fe_val b_program_id(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                           const fe_args *args) {
+  int64_t axis;
+  if (!const_int(l, &a[0], locs[0], "axis", &axis)) return fe_val_error();
+  if (axis < 0 || axis > 2)
+    return fe_error(l, locs[0], "%s axis must be 0, 1 or 2, got %lld", name, (long long)axis);
+  l->b.loc = args->loc;
+  if (strcmp(name, "tl.program_id") == 0) return fe_val_tensor(ir_build_program_id(&l->b, (int)axis), false);
+  const ir_type *i32 = ir_type_i32(l->ctx);
+  ir_value *r = ir_build1(&l->b, IR_OP_TT_GET_NUM_PROGRAMS, i32, 0, NULL);
+  ir_op_set_attr(l->m, r->def, "axis", ir_attr_int(l->ctx, i32, axis));
+  return fe_val_tensor(r, false);
+}
+
+static fe_val b_arange(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  int64_t start, end;
+  if (!const_int(l, &a[0], locs[0], "arange start", &start) ||
+      !const_int(l, &a[1], locs[1], "arange end", &end))
+    return fe_val_error();
+  if (start < 0 || end > INT32_MAX)
+    return fe_error(l, locs[start < 0 ? 0 : 1], "arange bounds must be within [0, 2**31)");
+  if (end <= start)
+    return fe_error(l, locs[1], "arange end must be greater than start, got %lld and %lld",
+                    (long long)start, (long long)end);
+  if (!is_pow2(end - start))
+    return fe_error(l, locs[1], "arange size must be a power of two, got %lld",
+                    (long long)(end - start));
+  if (end - start > (1 << 20))
+    return fe_error(l, locs[1], "arange size %lld exceeds the maximum of 1048576",
+                    (long long)(end - start));
+  l->b.loc = args->loc;
+  return fe_val_tensor(ir_build_make_range(&l->b, (int32_t)start, (int32_t)end), false);
+}
+
+/* ---- constructors -------------------------------------------------------------- */
+
+static fe_val make_full(fe_lower *l, int rank, const int64_t *shape, fe_val value, fe_val dtype,
+                        ir_loc vloc, ir_loc dloc, ir_loc loc) {
+  if (dtype.kind != FE_V_DTYPE)
+    return fe_error(l, dloc, "dtype must be a tl dtype, found '%s'", fe_val_type_str(l, &dtype));
+  l->b.loc = loc;
+  const ir_type *ty = shaped(l, rank, shape, dtype.ty);
+  if (fe_is_const(&value)) return fe_val_tensor(fe_const_of(l, ty, &value), dtype.is_unsigned);
+  if (value.kind != FE_V_TENSOR || ir_type_is_tensor(value.v->type))
+    return fe_error(l, vloc, "value must be a scalar, found '%s'", fe_val_type_str(l, &value));
+  fe_val v = fe_cast(l, value, dtype.ty, dtype.is_unsigned, vloc);
+  if (v.kind == FE_V_ERROR || rank == 0) return v;
+  return fe_val_tensor(ir_build_splat(&l->b, v.v, ty), dtype.is_unsigned);
+}
+
+static fe_val b_zeros(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  int rank;
+  int64_t shape[IR_MAX_RANK];
+  if (!fe_const_shape(l, a[0], locs[0], &rank, shape)) return fe_val_error();
+  if (strcmp(name, "tl.zeros") == 0)
+    return make_full(l, rank, shape, fe_val_int(0), a[1], locs[0], locs[1], args->loc);
+  return make_full(l, rank, shape, a[1], a[2], locs[1], locs[2], args->loc);
+}
+
+static fe_val b_zeros_like(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                           const fe_args *args) {
+  if (!want_tensor(l, &a[0], locs[0])) return fe_val_error();
+  const ir_type *t = a[0].v->type;
+  fe_val dt = fe_val_error();
+  dt.kind = FE_V_DTYPE;
+  dt.ty = ir_type_scalar(t);
+  dt.is_unsigned = a[0].is_unsigned;
+  int rank = ir_type_is_tensor(t) ? t->rank : 0;
+  return make_full(l, rank, t->shape, fe_val_int(0), dt, locs[0], locs[0], args->loc);
+}
+
+/* ---- memory ----------------------------------------------------------------------- */
+
+/* Checks the pointer argument and returns its pointee type. */
+static const ir_type *check_pointer(fe_lower *l, fe_val *p, ir_loc loc, const char *fname) {
+  if (p->kind == FE_V_ERROR) return NULL;
+  if (p->kind != FE_V_TENSOR || !ir_type_is_ptr(p->v->type)) {
+    fe_error(l, loc, "'pointer' argument of '%s' must be a pointer or a tensor of pointers, "
+             "found '%s'", fname, fe_val_type_str(l, p));
+    return NULL;
+  }
+  const ir_type *pointee = ir_type_scalar(p->v->type)->elem;
+  if (ir_type_is_tensor(pointee)) {
+    fe_error(l, loc, "unsupported: block pointers in '%s'", fname);
+    return NULL;
+  }
+  return pointee;
+}
+
+/* A mask broadcast to the pointer's shape; must be boolean. */
+static bool shape_mask(fe_lower *l, fe_val *mask, const fe_val *ptr, ir_loc loc) {
+  if (fe_is_const(mask)) *mask = fe_to_bool(l, *mask, loc);
+  if (mask->kind == FE_V_ERROR) return false;
+  if (mask->kind != FE_V_TENSOR) {
+    fe_error(l, loc, "mask must be a boolean tensor, found '%s'", fe_val_type_str(l, mask));
+    return false;
+  }
+  const ir_type *s = ir_type_scalar(mask->v->type);
+  if (s->kind != IR_TY_INT || s->width != 1) {
+    fe_error(l, loc, "mask must have boolean type, found '%s'", fe_val_type_str(l, mask));
+    return false;
+  }
+  const ir_type *pt = ptr->v->type;
+  if (!ir_type_is_tensor(pt)) {
+    if (ir_type_is_tensor(mask->v->type)) {
+      fe_error(l, loc, "mask '%s' of a scalar pointer must be a scalar", fe_val_type_str(l, mask));
+      return false;
+    }
+    return true;
+  }
+  *mask = fe_broadcast_to(l, *mask, pt->rank, pt->shape, loc);
+  return mask->kind != FE_V_ERROR;
+}
+
+static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
+  if (!pointee) return fe_val_error();
+  fe_val ptr = a[0];
+  ir_value *ops[3];
+  int nops = 1;
+  ops[0] = ptr.v;
+  const ir_type *pt = ptr.v->type;
+  const ir_type *rty = ir_type_is_tensor(pt) ? ir_type_with_elem(l->ctx, pt, pointee) : pointee;
+  if (!is_none(&a[1])) {
+    fe_val mask = a[1];
+    if (!shape_mask(l, &mask, &ptr, locs[1])) return fe_val_error();
+    ops[nops++] = mask.v;
+    if (!is_none(&a[2])) {
+      /* A constant `other` becomes one dense constant rather than a splat. */
+      fe_val other = fe_is_const(&a[2])
+                         ? (l->b.loc = locs[2], fe_val_tensor(fe_const_of(l, rty, &a[2]), ptr.is_unsigned))
+                         : fe_cast(l, a[2], pointee, ptr.is_unsigned, locs[2]);
+      if (other.kind == FE_V_ERROR) return other;
+      if (ir_type_is_tensor(pt)) other = fe_broadcast_to(l, other, pt->rank, pt->shape, locs[2]);
+      else if (ir_type_is_tensor(other.v->type))
+        return fe_error(l, locs[2], "'other' of a scalar load must be a scalar");
+      if (other.kind == FE_V_ERROR) return other;
+      ops[nops++] = other.v;
+    }
+  } else if (!is_none(&a[2])) {
+    return fe_error(l, locs[2], "'other' cannot be given without 'mask'");
+  }
+  if (!is_none(&a[3]) && !(a[3].kind == FE_V_TUPLE && a[3].n == 0))
+    return fe_error(l, locs[3], "unsupported: 'boundary_check' (block pointers)");
+  l->b.loc = args->loc;
+  ir_op *op = ir_build(&l->b, IR_OP_TT_LOAD, 1, &rty, nops, ops, 0);
+  if (a[7].kind == FE_V_BOOL && a[7].ival)
+    ir_op_set_attr(l->m, op, "isVolatile", ir_attr_bool(l->ctx, true));
+  return fe_val_tensor(ir_op_result(op, 0), ptr.is_unsigned);
+}
+
+static fe_val b_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
+  if (!pointee) return fe_val_error();
+  fe_val ptr = a[0];
+  const ir_type *pt = ptr.v->type;
+  fe_val val = fe_cast(l, a[1], pointee, ptr.is_unsigned, locs[1]);
+  if (val.kind == FE_V_ERROR) return val;
+  if (ir_type_is_tensor(pt)) {
+    val = fe_broadcast_to(l, val, pt->rank, pt->shape, locs[1]);
+    if (val.kind == FE_V_ERROR) return val;
+  } else if (ir_type_is_tensor(val.v->type)) {
+    return fe_error(l, locs[1], "value '%s' stored through a scalar pointer must be a scalar",
+                    fe_val_type_str(l, &val));
+  }
+  ir_value *ops[3] = {ptr.v, val.v, NULL};
+  int nops = 2;
+  if (!is_none(&a[2])) {
+    fe_val mask = a[2];
+    if (!shape_mask(l, &mask, &ptr, locs[2])) return fe_val_error();
+    ops[nops++] = mask.v;
+  }
+  if (!is_none(&a[3]) && !(a[3].kind == FE_V_TUPLE && a[3].n == 0))
+    return fe_error(l, locs[3], "unsupported: 'boundary_check' (block pointers)");
+  l->b.loc = args->loc;
+  ir_build(&l->b, IR_OP_TT_STORE, 0, NULL, nops, ops, 0);
+  fe_val none = fe_val_error();
+  none.kind = FE_V_NONE;
+  return none;
+}
+
+/* ---- elementwise ------------------------------------------------------------------ */
+
+static fe_val b_where(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val c = fe_to_bool(l, a[0], locs[0]);
+  fe_val x = a[1], y = a[2];
+  if (c.kind == FE_V_ERROR || !fe_promote_pair(l, &x, &y, FE_OP_ADD, args->loc))
+    return fe_val_error();
+  if (!fe_broadcast_pair(l, &c, &x, args->loc) || !fe_broadcast_pair(l, &c, &y, args->loc) ||
+      !fe_broadcast_pair(l, &x, &y, args->loc))
+    return fe_val_error();
+  l->b.loc = args->loc;
+  ir_value *ops[3] = {c.v, x.v, y.v};
+  return fe_val_tensor(ir_build1(&l->b, IR_OP_ARITH_SELECT, x.v->type, 3, ops), x.is_unsigned);
+}
+
+static fe_val minmax(fe_lower *l, bool is_max, fe_val x, fe_val y, ir_loc loc) {
+  if (fe_is_const(&x) && fe_is_const(&y)) {
+    fe_val lt = fe_binary(l, FE_OP_LT, x, y, loc);
+    return (lt.ival != 0) == is_max ? y : x;
+  }
+  if (!fe_promote_pair(l, &x, &y, is_max ? FE_OP_GT : FE_OP_LT, loc)) return fe_val_error();
+  const ir_type *s = ir_type_scalar(x.v->type);
+  ir_op_kind k;
+  if (s->kind == IR_TY_FLOAT) k = is_max ? IR_OP_ARITH_MAXNUMF : IR_OP_ARITH_MINNUMF;
+  else if (x.is_unsigned) k = is_max ? IR_OP_ARITH_MAXUI : IR_OP_ARITH_MINUI;
+  else k = is_max ? IR_OP_ARITH_MAXSI : IR_OP_ARITH_MINSI;
+  l->b.loc = loc;
+  return fe_val_tensor(ir_build_binary(&l->b, k, x.v, y.v), x.is_unsigned);
+}
+
+static fe_val b_maximum(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                        const fe_args *args) {
+  return minmax(l, strcmp(name, "tl.maximum") == 0, a[0], a[1], args->loc);
+}
+
+/* A float operand for math functions: ints convert to fp32. */
+static bool want_float(fe_lower *l, fe_val *v, ir_loc loc) {
+  if (!want_tensor(l, v, loc)) return false;
+  const ir_type *s = ir_type_scalar(v->v->type);
+  if (s->kind == IR_TY_INT) *v = fe_cast(l, *v, ir_type_f32(l->ctx), false, loc);
+  else if (s->kind != IR_TY_FLOAT) {
+    fe_error(l, loc, "expected a floating-point operand, found '%s'", fe_val_type_str(l, v));
+    return false;
+  }
+  return v->kind == FE_V_TENSOR;
+}
+
+typedef struct math_op {
+  const char *name;
+  ir_op_kind kind;
+} math_op;
+
+static const math_op math_ops[] = {
+    {"tl.exp", IR_OP_MATH_EXP},     {"tl.exp2", IR_OP_MATH_EXP2},   {"tl.log", IR_OP_MATH_LOG},
+    {"tl.log2", IR_OP_MATH_LOG2},   {"tl.sqrt", IR_OP_MATH_SQRT},   {"tl.rsqrt", IR_OP_MATH_RSQRT},
+    {"tl.sin", IR_OP_MATH_SIN},     {"tl.cos", IR_OP_MATH_COS},     {"tl.erf", IR_OP_MATH_ERF},
+    {"tl.floor", IR_OP_MATH_FLOOR}, {"tl.ceil", IR_OP_MATH_CEIL},
+    {"tl.sqrt_rn", IR_OP_TT_PRECISE_SQRT},
+};
+
+static fe_val b_math1(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val x = a[0];
+  if (!want_float(l, &x, locs[0])) return fe_val_error();
+  l->b.loc = args->loc;
+  for (size_t i = 0; i < sizeof math_ops / sizeof math_ops[0]; i++)
+    if (strcmp(math_ops[i].name, name) == 0)
+      return fe_val_tensor(ir_build_unary(&l->b, math_ops[i].kind, x.v->type, x.v), false);
+  IR_UNREACHABLE("math builtin '%s' missing from the table", name);
+}
+
+static fe_val b_abs(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val x = a[0];
+  if (fe_is_const(&x)) {
+    if (x.kind == FE_V_FLOAT) return fe_val_float(x.fval < 0 ? -x.fval : x.fval);
+    return fe_val_int(x.ival < 0 ? -x.ival : x.ival);
+  }
+  if (!want_tensor(l, &x, locs[0])) return fe_val_error();
+  const ir_type *s = ir_type_scalar(x.v->type);
+  l->b.loc = args->loc;
+  if (s->kind == IR_TY_FLOAT)
+    return fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_ABSF, x.v->type, x.v), false);
+  if (s->kind != IR_TY_INT) return fe_error(l, locs[0], "bad operand for abs: '%s'", fe_val_type_str(l, &x));
+  if (x.is_unsigned) return x;
+  return fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_ABSI, x.v->type, x.v), false);
+}
+
+static fe_val b_fma(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val x = a[0], y = a[1], z = a[2];
+  if (!want_float(l, &x, locs[0]) || !fe_promote_pair(l, &x, &y, FE_OP_MUL, args->loc) ||
+      !fe_promote_pair(l, &x, &z, FE_OP_ADD, args->loc) ||
+      !fe_broadcast_pair(l, &y, &z, args->loc) || !fe_broadcast_pair(l, &x, &y, args->loc))
+    return fe_val_error();
+  l->b.loc = args->loc;
+  ir_value *ops[3] = {x.v, y.v, z.v};
+  return fe_val_tensor(ir_build1(&l->b, IR_OP_MATH_FMA, x.v->type, 3, ops), false);
+}
+
+static fe_val b_div_rn(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val x = a[0], y = a[1];
+  if (!want_float(l, &x, locs[0]) || !fe_promote_pair(l, &x, &y, FE_OP_DIV, args->loc))
+    return fe_val_error();
+  l->b.loc = args->loc;
+  return fe_val_tensor(ir_build_binary(&l->b, IR_OP_TT_PRECISE_DIVF, x.v, y.v), false);
+}
+
+static fe_val b_sigmoid(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val x = a[0];
+  if (!want_float(l, &x, locs[0])) return fe_val_error();
+  l->b.loc = args->loc;
+  fe_val nx = fe_unary(l, FE_OP_NEG, x, args->loc);
+  fe_val e = fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_EXP, nx.v->type, nx.v), false);
+  fe_val d = fe_binary(l, FE_OP_ADD, fe_val_float(1.0), e, args->loc);
+  return fe_binary(l, FE_OP_DIV, fe_val_float(1.0), d, args->loc);
+}
+
+static fe_val b_cdiv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val s = fe_binary(l, FE_OP_ADD, a[0], a[1], args->loc);
+  s = fe_binary(l, FE_OP_SUB, s, fe_val_int(1), args->loc);
+  return fe_binary(l, FE_OP_FLOORDIV, s, a[1], args->loc);
+}
+
+/* ---- hints, asserts, casts ----------------------------------------------------------- */
+
+static fe_val b_identity(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                         const fe_args *args) {
+  return a[0];
+}
+
+static fe_val b_static_assert(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                              const fe_args *args) {
+  int t = fe_const_truth(&a[0]);
+  if (t < 0 && a[0].kind == FE_V_TENSOR)
+    return fe_error(l, locs[0], "static_assert condition must be a constexpr");
+  if (t == 0) {
+    if (a[1].kind == FE_V_STR) return fe_error(l, args->loc, "static assertion failed: %s", a[1].path);
+    return fe_error(l, args->loc, "static assertion failed");
+  }
+  fe_val none = fe_val_error();
+  none.kind = FE_V_NONE;
+  return none;
+}
+
+static fe_val b_noop(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  fe_val none = fe_val_error();
+  none.kind = FE_V_NONE;
+  return none;
+}
+
+static fe_val b_unsupported(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                            const fe_args *args) {
+  if (strcmp(name, "py.range") == 0 || strcmp(name, "tl.range") == 0 ||
+      strcmp(name, "tl.static_range") == 0)
+    return fe_error(l, args->loc, "'%s' can only be the iterator of a 'for' loop", name + 3);
+  if (strncmp(name, "triton.", 7) == 0)
+    return fe_error(l, args->loc, "'%s' can only be used as a decorator", name);
+  return fe_error(l, args->loc, "unsupported: '%s'", name + 3);
+}
+
+static fe_val b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  if (a[1].kind != FE_V_DTYPE)
+    return fe_error(l, locs[1], "dtype must be a tl dtype, found '%s'", fe_val_type_str(l, &a[1]));
+  bool bitcast = a[3].kind == FE_V_BOOL && a[3].ival;
+  if (!bitcast) return fe_cast(l, a[0], a[1].ty, a[1].is_unsigned, locs[1]);
+  fe_val x = a[0];
+  if (!want_tensor(l, &x, locs[0])) return fe_val_error();
+  const ir_type *s = ir_type_scalar(x.v->type);
+  if (ir_type_bytes(s) != ir_type_bytes(a[1].ty) || s->width != a[1].ty->width)
+    return fe_error(l, locs[1], "cannot bitcast '%s' to '%s': sizes differ",
+                    fe_val_type_str(l, &x), fe_type_str(l, a[1].ty, a[1].is_unsigned));
+  l->b.loc = args->loc;
+  const ir_type *rty = ir_type_is_tensor(x.v->type) ? ir_type_with_elem(l->ctx, x.v->type, a[1].ty)
+                                                    : a[1].ty;
+  return fe_val_tensor(ir_build_unary(&l->b, IR_OP_TT_BITCAST, rty, x.v), a[1].is_unsigned);
+}
+
+/* ---- shape ops ------------------------------------------------------------------------ */
+
+fe_val fe_expand_dims(fe_lower *l, fe_val x, int axis, ir_loc loc) {
+  const ir_type *t = x.v->type;
+  int rank = ir_type_is_tensor(t) ? t->rank : 0;
+  if (axis < 0) axis += rank + 1;
+  if (axis < 0 || axis > rank)
+    return fe_error(l, loc, "expand_dims axis %d out of range for rank %d", axis, rank);
+  if (rank + 1 > IR_MAX_RANK) return fe_error(l, loc, "expand_dims gives rank above %d", IR_MAX_RANK);
+  int64_t shape[IR_MAX_RANK];
+  int r = 0;
+  for (int i = 0; i < rank + 1; i++) shape[i] = i == axis ? 1 : t->shape[r++];
+  l->b.loc = loc;
+  if (rank == 0)
+    return fe_val_tensor(ir_build_splat(&l->b, x.v, ir_type_tensor(l->ctx, 1, shape, t, NULL)),
+                         x.is_unsigned);
+  ir_value *v = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(l->ctx, rank + 1, shape, t->elem, NULL), 1, &x.v);
+  ir_op_set_attr(l->m, v->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
+  return fe_val_tensor(v, x.is_unsigned);
+}
+
+fe_val fe_reshape(fe_lower *l, fe_val x, int rank, const int64_t *shape, ir_loc loc) {
+  const ir_type *t = x.v->type;
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) n *= shape[i];
+  if (n != ir_type_numel(t))
+    return fe_error(l, loc, "cannot reshape '%s' (%lld elements) to %lld elements",
+                    fe_val_type_str(l, &x), (long long)ir_type_numel(t), (long long)n);
+  l->b.loc = loc;
+  const ir_type *nt = shaped(l, rank, shape, ir_type_scalar(t));
+  if (nt == t) return x;
+  if (!ir_type_is_tensor(t)) return fe_val_tensor(ir_build_splat(&l->b, x.v, nt), x.is_unsigned);
+  return fe_val_tensor(ir_build1(&l->b, IR_OP_TT_RESHAPE, nt, 1, &x.v), x.is_unsigned);
+}
+
+/* Packs trailing positional arguments (`x.reshape(2, 8)`) into one tuple. */
+static fe_args pack_varargs(fe_lower *l, const fe_args *args, int from) {
+  fe_args a = *args;
+  if (args->n <= from + 1) return a;
+  fe_val t = fe_val_error();
+  t.kind = FE_V_TUPLE;
+  t.n = args->n - from;
+  t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)t.n);
+  memcpy(t.items, args->pos + from, sizeof(fe_val) * (size_t)t.n);
+  a.n = from + 1;
+  a.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)a.n);
+  memcpy(a.pos, args->pos, sizeof(fe_val) * (size_t)from);
+  a.pos[from] = t;
+  return a;
+}
+
+static fe_val b_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                         const fe_args *args) {
+  fe_val x = a[0];
+  if (!want_tensor(l, &x, locs[0])) return fe_val_error();
+  const ir_type *t = x.v->type;
+  int rank = ir_type_is_tensor(t) ? t->rank : 0;
+  if (strcmp(name, "tl.expand_dims") == 0) {
+    int64_t axis;
+    if (!const_int(l, &a[1], locs[1], "axis", &axis)) return fe_val_error();
+    return fe_expand_dims(l, x, (int)axis, args->loc);
+  }
+  if (strcmp(name, "tl.broadcast") == 0) {
+    fe_val y = a[1];
+    if (!want_tensor(l, &y, locs[1]) || !fe_broadcast_pair(l, &x, &y, args->loc))
+      return fe_val_error();
+    return x;
+  }
+  if (strcmp(name, "tl.trans") == 0 || strcmp(name, "tl.permute") == 0) {
+    int64_t order[IR_MAX_RANK];
+    if (is_none(&a[1])) {
+      if (rank != 2) return fe_error(l, args->loc, "trans without dims needs a 2-d tensor, found '%s'", fe_val_type_str(l, &x));
+      order[0] = 1;
+      order[1] = 0;
+    } else {
+      const fe_val *items = a[1].kind == FE_V_TUPLE ? a[1].items : &a[1];
+      int n = a[1].kind == FE_V_TUPLE ? a[1].n : 1;
+      if (n != rank) return fe_error(l, locs[1], "permutation has %d entries but the tensor has rank %d", n, rank);
+      for (int i = 0; i < n; i++)
+        if (!const_int(l, &items[i], locs[1], "permutation entry", &order[i])) return fe_val_error();
+    }
+    int64_t shape[IR_MAX_RANK];
+    for (int i = 0; i < rank; i++) {
+      if (order[i] < 0 || order[i] >= rank) return fe_error(l, locs[1], "invalid permutation");
+      shape[i] = t->shape[order[i]];
+    }
+    l->b.loc = args->loc;
+    ir_value *v = ir_build1(&l->b, IR_OP_TT_TRANS, ir_type_tensor(l->ctx, rank, shape, t->elem, NULL), 1, &x.v);
+    ir_op_set_attr(l->m, v->def, "order", ir_attr_array(l->ctx, rank, order));
+    return fe_val_tensor(v, x.is_unsigned);
+  }
+  int nr;
+  int64_t shape[IR_MAX_RANK];
+  if (!fe_const_shape(l, a[1], locs[1], &nr, shape)) return fe_val_error();
+  if (strcmp(name, "tl.broadcast_to") == 0) return fe_broadcast_to(l, x, nr, shape, args->loc);
+  return fe_reshape(l, x, nr, shape, args->loc); /* reshape, view */
+}
+
+static fe_val b_reduce(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  bool keep = false;
+  for (int k = 0; k < args->nkw; k++)
+    if (strcmp(args->kwnames[k], "keep_dims") == 0) keep = fe_const_truth(&args->kw[k]) > 0;
+  if (!want_tensor(l, &a[0], locs[0])) return fe_val_error();
+  return fe_build_reduce(l, a[0], a[1], name + 3, keep, args->loc);
+}
+
+static fe_val b_dot(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  return fe_build_dot(l, a, locs, args->loc);
+}
+
+/* ---- Python builtins ------------------------------------------------------------------ */
+
+static fe_val b_py_minmax(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                          const fe_args *args) {
+  const fe_val *items = args->pos;
+  int n = args->n;
+  if (n == 1 && args->pos[0].kind == FE_V_TUPLE) {
+    items = args->pos[0].items;
+    n = args->pos[0].n;
+  }
+  if (n < 1) return fe_error(l, args->loc, "'%s' needs at least one argument", name + 3);
+  fe_val r = items[0];
+  for (int i = 1; i < n; i++) r = minmax(l, strcmp(name, "py.max") == 0, r, items[i], args->loc);
+  return r;
+}
+
+static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                        const fe_args *args) {
+  if (!fe_is_const(&a[0]))
+    return fe_error(l, locs[0], "'%s' needs a constexpr argument, found '%s' (use .to())",
+                    name + 3, fe_val_type_str(l, &a[0]));
+  double f = a[0].kind == FE_V_FLOAT ? a[0].fval : (double)a[0].ival;
+  if (strcmp(name, "py.int") == 0) return fe_val_int(a[0].kind == FE_V_FLOAT ? (int64_t)f : a[0].ival);
+  if (strcmp(name, "py.float") == 0) return fe_val_float(f);
+  return fe_val_bool(f != 0);
+}
+
+static fe_val b_py_len(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  if (a[0].kind == FE_V_TUPLE) return fe_val_int(a[0].n);
+  if (a[0].kind == FE_V_TENSOR && ir_type_is_tensor(a[0].v->type))
+    return fe_val_int(a[0].v->type->shape[0]);
+  return fe_error(l, locs[0], "object of type '%s' has no len()", fe_val_type_str(l, &a[0]));
+}
+
+/* float("inf") and friends are the common constexpr spelling of infinities. */
+static fe_val b_py_float(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                         const fe_args *args) {
+  if (a[0].kind == FE_V_STR) {
+    const char *s = a[0].path;
+    double inf = __builtin_inf();
+    if (!strcmp(s, "inf") || !strcmp(s, "+inf") || !strcmp(s, "infinity")) return fe_val_float(inf);
+    if (!strcmp(s, "-inf") || !strcmp(s, "-infinity")) return fe_val_float(-inf);
+    if (!strcmp(s, "nan")) return fe_val_float(__builtin_nan(""));
+    return fe_error(l, locs[0], "could not convert string to float: '%s'", s);
+  }
+  return b_py_conv(l, name, a, locs, args);
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+#define P(...) {__VA_ARGS__}
+static const builtin builtins[] = {
+    {"tl.program_id", b_program_id, 1, P("axis")},
+    {"tl.num_programs", b_program_id, 1, P("axis")},
+    {"tl.arange", b_arange, 2, P("start", "end")},
+    {"tl.zeros", b_zeros, 2, P("shape", "dtype")},
+    {"tl.full", b_zeros, 3, P("shape", "value", "dtype")},
+    {"tl.zeros_like", b_zeros_like, 1, P("input")},
+    {"tl.load", b_load, 1, P("pointer", "mask", "other", "boundary_check", "padding_option",
+                             "cache_modifier", "eviction_policy", "volatile")},
+    {"tl.store", b_store, 2, P("pointer", "value", "mask", "boundary_check", "cache_modifier",
+                               "eviction_policy")},
+    {"tl.where", b_where, 3, P("condition", "x", "y")},
+    {"tl.maximum", b_maximum, 2, P("x", "y", "propagate_nan")},
+    {"tl.minimum", b_maximum, 2, P("x", "y", "propagate_nan")},
+    {"tl.exp", b_math1, 1, P("x")},     {"tl.exp2", b_math1, 1, P("x")},
+    {"tl.log", b_math1, 1, P("x")},     {"tl.log2", b_math1, 1, P("x")},
+    {"tl.sqrt", b_math1, 1, P("x")},    {"tl.rsqrt", b_math1, 1, P("x")},
+    {"tl.sin", b_math1, 1, P("x")},     {"tl.cos", b_math1, 1, P("x")},
+    {"tl.erf", b_math1, 1, P("x")},     {"tl.floor", b_math1, 1, P("x")},
+    {"tl.ceil", b_math1, 1, P("x")},    {"tl.sqrt_rn", b_math1, 1, P("x")},
+    {"tl.abs", b_abs, 1, P("x")},
+    {"tl.fma", b_fma, 3, P("x", "y", "z")},
+    {"tl.div_rn", b_div_rn, 2, P("x", "y")},
+    {"tl.fdiv", b_div_rn, 2, P("x", "y", "ieee_rounding")},
+    {"tl.sigmoid", b_sigmoid, 1, P("x")},
+    {"tl.cdiv", b_cdiv, 2, P("x", "div")},
+    {"tl.multiple_of", b_identity, 2, P("input", "values")},
+    {"tl.max_contiguous", b_identity, 2, P("input", "values")},
+    {"tl.max_constancy", b_identity, 2, P("input", "values")},
+    {"tl.constexpr", b_identity, 1, P("value")},
+    {"tl.static_assert", b_static_assert, 1, P("cond", "msg")},
+    {"tl.static_print", b_noop, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"tl.device_assert", b_noop, 1, P("cond", "msg", "mask")},
+    {"tl.cast", b_to, 2, P("input", "dtype", "fp_downcast_rounding", "bitcast")},
+    {"tl.expand_dims", b_shape_op, 2, P("input", "axis")},
+    {"tl.broadcast", b_shape_op, 2, P("input", "other")},
+    {"tl.broadcast_to", b_shape_op, 2, P("input", "shape")},
+    {"tl.reshape", b_shape_op, 2, P("input", "shape", "can_reorder")},
+    {"tl.view", b_shape_op, 2, P("input", "shape")},
+    {"tl.trans", b_shape_op, 1, P("input", "dims")},
+    {"tl.permute", b_shape_op, 2, P("input", "dims")},
+    {"tl.sum", b_reduce, 1, P("input", "axis", "keep_dims", "dtype")},
+    {"tl.max", b_reduce, 1, P("input", "axis", "return_indices", "return_indices_tie_break_left",
+                              "keep_dims")},
+    {"tl.min", b_reduce, 1, P("input", "axis", "return_indices", "return_indices_tie_break_left",
+                              "keep_dims")},
+    {"tl.dot", b_dot, 2, P("input", "other", "acc", "input_precision", "allow_tf32",
+                           "max_num_imprecise_acc", "out_dtype")},
+    {"tl.range", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"tl.static_range", b_unsupported, 0, P("a", "b", "c", "d")},
+    {"tl.device_print", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"tl.debug_barrier", b_unsupported, 0, P("a")},
+    {"tl.atomic_add", b_unsupported, 0, P("a", "b", "c", "d", "e")},
+    {"tl.atomic_max", b_unsupported, 0, P("a", "b", "c", "d", "e")},
+    {"tl.atomic_min", b_unsupported, 0, P("a", "b", "c", "d", "e")},
+    {"tl.atomic_cas", b_unsupported, 0, P("a", "b", "c", "d", "e")},
+    {"tl.atomic_xchg", b_unsupported, 0, P("a", "b", "c", "d", "e")},
+    {"tl.argmax", b_unsupported, 0, P("a", "b", "c", "d")},
+    {"tl.argmin", b_unsupported, 0, P("a", "b", "c", "d")},
+    {"tl.cumsum", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.softmax", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.rand", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.randn", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.make_block_ptr", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g")},
+    {"tl.advance", b_unsupported, 0, P("a", "b")},
+    {"py.min", b_py_minmax, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"py.max", b_py_minmax, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"py.int", b_py_conv, 1, P("x")},
+    {"py.float", b_py_float, 1, P("x")},
+    {"py.bool", b_py_conv, 1, P("x")},
+    {"py.len", b_py_len, 1, P("obj")},
+    {"py.abs", b_abs, 1, P("x")},
+    {"py.range", b_unsupported, 0, P("a", "b", "c")},
+    {"py.print", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"py.isinstance", b_unsupported, 0, P("a", "b")},
+    {"py.getattr", b_unsupported, 0, P("a", "b", "c")},
+    {"triton.jit", b_unsupported, 0, P("a", "b", "c")},
+    {"triton.autotune", b_unsupported, 0, P("a", "b", "c")},
+    {"triton.heuristics", b_unsupported, 0, P("a", "b", "c")},
+    {"triton.Config", b_unsupported, 0, P("a", "b", "c")},
+    {"triton.next_power_of_2", b_unsupported, 0, P("a")},
+    /* methods: the receiver is the first argument */
+    {"m.to", b_to, 2, P("input", "dtype", "fp_downcast_rounding", "bitcast")},
+};
+#undef P
+
+static const builtin *find_builtin(const char *name) {
+  for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+    if (strcmp(builtins[i].name, name) == 0) return &builtins[i];
+  return NULL;
+}
+
+bool fe_is_tl_builtin(const char *name) {
+  char buf[96];
+  snprintf(buf, sizeof buf, "tl.%s", name);
+  return find_builtin(buf) != NULL;
+}
+
+fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
+  const builtin *b = find_builtin(name);
+  if (!b) return fe_error(l, args->loc, "unknown function '%s'", name);
+  if (b->fn == b_unsupported) return b_unsupported(l, name, NULL, NULL, args);
+  int nparams = 0;
+  while (nparams < MAXP && b->params[nparams]) nparams++;
+  fe_args packed = *args;
+  if (b->fn == b_shape_op && strcmp(name, "tl.expand_dims") != 0 && strcmp(name, "tl.broadcast") != 0)
+    packed = pack_varargs(l, args, 1);
+  fe_val a[MAXP];
+  ir_loc locs[MAXP];
+  char fname[96];
+  snprintf(fname, sizeof fname, "%s", strncmp(name, "py.", 3) == 0 || strncmp(name, "m.", 2) == 0
+                                          ? strchr(name, '.') + 1 : name);
+  if (!fe_bind_args(l, &packed, fname, b->params, nparams, b->nreq, a, locs)) return fe_val_error();
+  return b->fn(l, name, a, locs, &packed);
+}
+
+fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
+  const ir_type *t = v.v->type;
+  if (strcmp(name, "dtype") == 0) {
+    fe_val d = fe_val_error();
+    d.kind = FE_V_DTYPE;
+    d.ty = ir_type_scalar(t);
+    d.is_unsigned = v.is_unsigned;
+    return d;
+  }
+  if (strcmp(name, "shape") == 0) {
+    fe_val s = fe_val_error();
+    s.kind = FE_V_TUPLE;
+    s.n = ir_type_is_tensor(t) ? t->rank : 0;
+    s.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(s.n + 1));
+    for (int i = 0; i < s.n; i++) s.items[i] = fe_val_int(t->shape[i]);
+    return s;
+  }
+  if (strcmp(name, "T") == 0) {
+    fe_args args;
+    memset(&args, 0, sizeof args);
+    args.n = 1;
+    args.pos = &v;
+    args.pos_loc = &loc;
+    args.loc = loc;
+    return fe_call_builtin(l, "tl.trans", &args);
+  }
+  static const char *const methods[] = {"reshape", "broadcast_to", "expand_dims", "sum", "max",
+                                        "min", "trans", "permute", "view", "cast", "to"};
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+    if (strcmp(methods[i], name) == 0) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "%s.%s", strcmp(name, "to") == 0 ? "m" : "tl", name);
+      fe_val m = fe_val_error();
+      m.kind = FE_V_METHOD;
+      m.path = ir_intern_cstr(l->ctx, buf);
+      m.n = 1;
+      m.items = ir_arena_alloc(l->arena, sizeof(fe_val));
+      m.items[0] = v;
+      return m;
+    }
+  return fe_error(l, loc, "tensor has no attribute '%s'", name);
+}

@@ -1,0 +1,335 @@
+/* lower_expr.c - lowering of expressions: names, literals, attributes,
+ * calls, subscripts (`x[:, None]`), tuples, operators and conditional
+ * expressions. Constexprs fold; runtime values emit ttir at the builder.
+ *
+ * Every op built gets the location of the expression node that made it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+
+/* Writes the source spelling of a dotted name chain ("tl.foo") into buf;
+ * false if the expression is not a plain chain. */
+static bool dotted_spelling(const fe_expr *e, char *buf, size_t cap) {
+  if (e->kind == FE_EX_NAME) {
+    snprintf(buf, cap, "%s", e->name);
+    return true;
+  }
+  if (e->kind != FE_EX_ATTR || !dotted_spelling(e->a, buf, cap)) return false;
+  size_t n = strlen(buf);
+  snprintf(buf + n, cap - n, ".%s", e->name);
+  return true;
+}
+
+/* attribute: base '.' name */
+static fe_val lower_attr(fe_lower *l, const fe_expr *e, bool is_callee) {
+  fe_val base = fe_lower_expr(l, e->a);
+  switch (base.kind) {
+  case FE_V_ERROR: return base;
+  case FE_V_MODULE: {
+    char path[256];
+    snprintf(path, sizeof path, "%s.%s", base.path, e->name);
+    fe_val v = fe_resolve_path(l, path);
+    if (v.kind != FE_V_ERROR) return v;
+    char spell[256];
+    if (!dotted_spelling(e, spell, sizeof spell)) snprintf(spell, sizeof spell, "%s", path);
+    return fe_error(l, e->loc, "unknown %s '%s'", is_callee ? "function" : "name", spell);
+  }
+  case FE_V_TENSOR: return fe_tensor_attr(l, base, e->name, e->loc);
+  case FE_V_DTYPE:
+    if (strcmp(e->name, "element_ty") == 0) {
+      if (!ir_type_is_ptr(base.ty))
+        return fe_error(l, e->loc, "'element_ty' of non-pointer dtype '%s'",
+                        fe_type_str(l, base.ty, base.is_unsigned));
+      base.ty = base.ty->elem;
+      return base;
+    }
+    if (strcmp(e->name, "primitive_bitwidth") == 0 && !ir_type_is_ptr(base.ty))
+      return fe_val_int(base.ty->width);
+    return fe_error(l, e->loc, "unsupported: dtype attribute '%s'", e->name);
+  case FE_V_TUPLE: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL: case FE_V_NONE:
+  case FE_V_STR: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: case FE_V_SLICE:
+    break;
+  }
+  return fe_error(l, e->loc, "'%s' has no attribute '%s'", fe_val_type_str(l, &base), e->name);
+}
+
+/* call: callee '(' args ')' -> evaluates arguments, then dispatches. */
+static fe_val lower_call(fe_lower *l, const fe_expr *e) {
+  fe_val callee = e->a->kind == FE_EX_ATTR ? lower_attr(l, e->a, true) : fe_lower_expr(l, e->a);
+  fe_args args;
+  memset(&args, 0, sizeof args);
+  args.loc = e->loc;
+  args.n = e->n;
+  args.nkw = e->nkw;
+  size_t np = (size_t)(e->n + 1), nk = (size_t)(e->nkw + 1);
+  args.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * np);
+  args.pos_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * np);
+  args.kw = ir_arena_alloc(l->arena, sizeof(fe_val) * nk);
+  args.kw_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * nk);
+  args.kwnames = e->kwnames;
+  bool failed = callee.kind == FE_V_ERROR;
+  for (int i = 0; i < e->n; i++) {
+    args.pos[i] = fe_lower_expr(l, e->items[i]);
+    args.pos_loc[i] = e->items[i]->loc;
+    failed |= args.pos[i].kind == FE_V_ERROR;
+  }
+  for (int i = 0; i < e->nkw; i++) {
+    args.kw[i] = fe_lower_expr(l, e->kwvals[i]);
+    args.kw_loc[i] = e->kwvals[i]->loc;
+    failed |= args.kw[i].kind == FE_V_ERROR;
+  }
+  if (failed) return fe_val_error();
+  char spell[256];
+  if (!dotted_spelling(e->a, spell, sizeof spell)) snprintf(spell, sizeof spell, "<expression>");
+  return fe_call(l, callee, &args, ir_intern_cstr(l->ctx, spell));
+}
+
+fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what) {
+  switch (callee.kind) {
+  case FE_V_BUILTIN: return fe_call_builtin(l, callee.path, args);
+  case FE_V_FUNC: return fe_call_jit(l, callee.fn, args);
+  case FE_V_METHOD: {
+    /* Methods are builtins taking the receiver first. */
+    fe_args a = *args;
+    a.n = args->n + 1;
+    a.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(a.n + 1));
+    a.pos_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * (size_t)(a.n + 1));
+    a.pos[0] = callee.items[0];
+    a.pos_loc[0] = args->loc;
+    memcpy(a.pos + 1, args->pos, sizeof(fe_val) * (size_t)args->n);
+    memcpy(a.pos_loc + 1, args->pos_loc, sizeof(ir_loc) * (size_t)args->n);
+    return fe_call_builtin(l, callee.path, &a);
+  }
+  case FE_V_ERROR: return callee;
+  default:
+    return fe_error(l, args->loc, "'%s' is not callable (it is a '%s')", what,
+                    fe_val_type_str(l, &callee));
+  }
+}
+
+/* subscript: value '[' index (',' index)* ']' where, on tensors, each index
+ * is None (new axis) or ':' (keep the axis). Tuples take a constant index. */
+static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
+  fe_val base = fe_lower_expr(l, e->a);
+  if (base.kind == FE_V_ERROR) return base;
+  const fe_expr *idx = e->b;
+  if (base.kind == FE_V_TUPLE) {
+    fe_val i = fe_lower_expr(l, idx);
+    if (i.kind == FE_V_ERROR) return i;
+    if (i.kind != FE_V_INT)
+      return fe_error(l, idx->loc, "tuple index must be a constant integer, found '%s'",
+                      fe_val_type_str(l, &i));
+    int64_t k = i.ival < 0 ? i.ival + base.n : i.ival;
+    if (k < 0 || k >= base.n)
+      return fe_error(l, idx->loc, "tuple index %lld out of range for a tuple of %d",
+                      (long long)i.ival, base.n);
+    return base.items[k];
+  }
+  if (base.kind != FE_V_TENSOR)
+    return fe_error(l, e->loc, "'%s' is not subscriptable", fe_val_type_str(l, &base));
+  int n = idx->kind == FE_EX_TUPLE ? idx->n : 1;
+  const fe_expr *const *items = idx->kind == FE_EX_TUPLE ? (const fe_expr *const *)idx->items : &idx;
+  const ir_type *t = base.v->type;
+  int rank = ir_type_is_tensor(t) ? t->rank : 0;
+  int nslices = 0;
+  for (int i = 0; i < n; i++) {
+    const fe_expr *it = items[i];
+    if (it->kind == FE_EX_SLICE) {
+      if (it->a || it->b || it->c)
+        return fe_error(l, it->loc, "unsupported: slice with bounds (only ':' is supported)");
+      nslices++;
+    } else if (it->kind != FE_EX_NONE) {
+      return fe_error(l, it->loc, "unsupported tensor index: only None and ':' are supported");
+    }
+  }
+  if (nslices != rank)
+    return fe_error(l, e->loc, "subscript has %d ':' but the tensor has rank %d", nslices, rank);
+  if (n - nslices + rank > IR_MAX_RANK)
+    return fe_error(l, e->loc, "subscript gives rank %d, the maximum is %d", n - nslices + rank,
+                    IR_MAX_RANK);
+  ir_value *v = base.v;
+  l->b.loc = e->loc;
+  for (int i = 0; i < n; i++) {
+    if (items[i]->kind != FE_EX_NONE) continue;
+    /* Insert a unit axis at output position i. */
+    const ir_type *vt = v->type;
+    int vr = ir_type_is_tensor(vt) ? vt->rank : 0;
+    int64_t shape[IR_MAX_RANK];
+    int r = 0;
+    for (int k = 0; k < vr + 1; k++) shape[k] = k == i ? 1 : vt->shape[r++];
+    if (vr == 0) {
+      const ir_type *nt = ir_type_tensor(l->ctx, 1, shape, vt, NULL);
+      v = ir_build_splat(&l->b, v, nt);
+      continue;
+    }
+    const ir_type *nt = ir_type_tensor(l->ctx, vr + 1, shape, vt->elem, NULL);
+    v = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, nt, 1, &v);
+    ir_op_set_attr(l->m, v->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), i));
+  }
+  return fe_val_tensor(v, base.is_unsigned);
+}
+
+static fe_val make_tuple(fe_lower *l, const fe_expr *e) {
+  fe_val t = fe_val_error();
+  t.kind = FE_V_TUPLE;
+  t.n = e->n;
+  t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(e->n + 1));
+  for (int i = 0; i < e->n; i++) {
+    t.items[i] = fe_lower_expr(l, e->items[i]);
+    if (t.items[i].kind == FE_V_ERROR) return fe_val_error();
+  }
+  return t;
+}
+
+/* Identity comparison, for `x is None` / `x is not None`. */
+static fe_val lower_is(fe_lower *l, const fe_expr *e) {
+  fe_val a = fe_lower_expr(l, e->items[0]);
+  fe_val b = fe_lower_expr(l, e->items[1]);
+  if (a.kind == FE_V_ERROR || b.kind == FE_V_ERROR) return fe_val_error();
+  bool same;
+  if (a.kind == FE_V_NONE || b.kind == FE_V_NONE) same = a.kind == b.kind;
+  else if (fe_is_const(&a) && fe_is_const(&b)) same = a.kind == b.kind && a.ival == b.ival && a.fval == b.fval;
+  else if (a.kind == FE_V_DTYPE && b.kind == FE_V_DTYPE) same = a.ty == b.ty && a.is_unsigned == b.is_unsigned;
+  else if (a.kind == FE_V_TENSOR && b.kind == FE_V_TENSOR) same = a.v == b.v;
+  else same = false;
+  return fe_val_bool(e->cmpops[0] == FE_OP_IS ? same : !same);
+}
+
+static fe_val lower_compare(fe_lower *l, const fe_expr *e) {
+  if (e->cmpops[0] == FE_OP_IS || e->cmpops[0] == FE_OP_ISNOT) {
+    if (e->n != 2) return fe_error(l, e->loc, "unsupported: chained comparison");
+    return lower_is(l, e);
+  }
+  for (int i = 0; i < e->n - 1; i++)
+    if (e->cmpops[i] == FE_OP_IN || e->cmpops[i] == FE_OP_NOTIN || e->cmpops[i] == FE_OP_IS ||
+        e->cmpops[i] == FE_OP_ISNOT)
+      return fe_error(l, e->loc, "unsupported: operator '%s'", fe_op_str(e->cmpops[i]));
+  fe_val prev = fe_lower_expr(l, e->items[0]);
+  fe_val result = fe_val_bool(true);
+  for (int i = 0; i < e->n - 1; i++) {
+    fe_val next = fe_lower_expr(l, e->items[i + 1]);
+    if (prev.kind == FE_V_ERROR || next.kind == FE_V_ERROR) return fe_val_error();
+    if (e->n > 2 && (!fe_is_const(&prev) || !fe_is_const(&next)))
+      return fe_error(l, e->loc, "unsupported: chained comparison on tensors");
+    fe_val r = fe_binary(l, e->cmpops[i], prev, next, e->loc);
+    if (e->n == 2) return r;
+    if (r.kind == FE_V_ERROR) return r;
+    if (!fe_const_truth(&r)) result = fe_val_bool(false);
+    prev = next;
+  }
+  return result;
+}
+
+/* and/or: constexprs short-circuit with Python semantics (the operand itself
+ * is the result); otherwise both sides become i1 and combine elementwise. */
+static fe_val lower_boolop(fe_lower *l, const fe_expr *e) {
+  fe_val a = fe_lower_expr(l, e->a);
+  if (a.kind == FE_V_ERROR) return a;
+  if (a.kind != FE_V_TENSOR) {
+    int t = fe_const_truth(&a);
+    if (e->op == FE_OP_AND && !t) return a;
+    if (e->op == FE_OP_OR && t) return a;
+    return fe_lower_expr(l, e->b);
+  }
+  fe_val b = fe_lower_expr(l, e->b);
+  return fe_binary(l, e->op, a, b, e->loc);
+}
+
+/* Lowers `then if cond else other` on a runtime scalar condition to scf.if
+ * with one result. */
+static fe_val lower_ifexp_runtime(fe_lower *l, const fe_expr *e, fe_val cond) {
+  cond = fe_to_bool(l, cond, e->b->loc);
+  if (cond.kind == FE_V_ERROR) return cond;
+  if (ir_type_is_tensor(cond.v->type))
+    return fe_error(l, e->b->loc, "condition of a conditional expression must be a scalar, "
+                    "found '%s' (use tl.where)", fe_val_type_str(l, &cond));
+  ir_block *outer = l->b.block;
+  ir_block *blocks[2];
+  fe_val vals[2];
+  const fe_expr *arms[2] = {e->a, e->c};
+  l->frame->runtime_cf++;
+  for (int k = 0; k < 2; k++) {
+    blocks[k] = ir_block_create(l->m, 0, NULL);
+    ir_builder_set_end(&l->b, blocks[k]);
+    vals[k] = fe_lower_expr(l, arms[k]);
+  }
+  l->frame->runtime_cf--;
+  fe_val res = fe_val_error();
+  if (vals[0].kind == FE_V_ERROR || vals[1].kind == FE_V_ERROR) goto out;
+  /* Both arms must produce the same type; constants adopt the other's. */
+  for (int k = 0; k < 2; k++) {
+    ir_builder_set_end(&l->b, blocks[k]);
+    fe_val *other = &vals[1 - k];
+    if (fe_is_const(&vals[k]) && other->kind == FE_V_TENSOR)
+      vals[k] = fe_cast(l, vals[k], other->v->type, other->is_unsigned, arms[k]->loc);
+    else
+      vals[k] = fe_to_tensor(l, vals[k], arms[k]->loc);
+  }
+  if (vals[0].kind == FE_V_ERROR || vals[1].kind == FE_V_ERROR) goto out;
+  if (vals[0].v->type != vals[1].v->type) {
+    res = fe_error(l, e->loc, "arms of a conditional expression have different types: '%s' "
+                   "and '%s'", fe_val_type_str(l, &vals[0]), fe_val_type_str(l, &vals[1]));
+    goto out;
+  }
+  for (int k = 0; k < 2; k++) {
+    ir_builder_set_end(&l->b, blocks[k]);
+    l->b.loc = arms[k]->loc;
+    ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, 1, &vals[k].v, 0);
+  }
+  ir_builder_set_end(&l->b, outer);
+  l->b.loc = e->loc;
+  const ir_type *rt = vals[0].v->type;
+  ir_op *op = ir_build(&l->b, IR_OP_SCF_IF, 1, &rt, 1, &cond.v, 2);
+  ir_region_append_block(&op->regions[0], blocks[0]);
+  ir_region_append_block(&op->regions[1], blocks[1]);
+  res = fe_val_tensor(ir_op_result(op, 0), vals[0].is_unsigned);
+out:
+  ir_builder_set_end(&l->b, outer);
+  return res;
+}
+
+fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
+  l->b.loc = e->loc;
+  fe_val v = fe_val_error();
+  switch (e->kind) {
+  case FE_EX_ERROR: return v;
+  case FE_EX_NAME: return fe_lookup(l, e->name, e->loc);
+  case FE_EX_INT:
+    if (e->ival > (uint64_t)INT64_MAX)
+      return fe_error(l, e->loc, "unsupported: integer constant above 2**63-1");
+    return fe_val_int((int64_t)e->ival);
+  case FE_EX_FLOAT: return fe_val_float(e->fval);
+  case FE_EX_STR:
+    v.kind = FE_V_STR;
+    v.path = e->str;
+    return v;
+  case FE_EX_TRUE: return fe_val_bool(true);
+  case FE_EX_FALSE: return fe_val_bool(false);
+  case FE_EX_NONE: v.kind = FE_V_NONE; return v;
+  case FE_EX_ELLIPSIS: return fe_error(l, e->loc, "unsupported: '...'");
+  case FE_EX_ATTR: return lower_attr(l, e, false);
+  case FE_EX_CALL: return lower_call(l, e);
+  case FE_EX_SUBSCRIPT: return lower_subscript(l, e);
+  case FE_EX_SLICE: return fe_error(l, e->loc, "unsupported: slice outside a subscript");
+  case FE_EX_TUPLE: case FE_EX_LIST: return make_tuple(l, e);
+  case FE_EX_UNARY: {
+    fe_val a = fe_lower_expr(l, e->a);
+    return fe_unary(l, e->op, a, e->loc);
+  }
+  case FE_EX_BINARY: {
+    if (e->op == FE_OP_AND || e->op == FE_OP_OR) return lower_boolop(l, e);
+    fe_val a = fe_lower_expr(l, e->a);
+    fe_val b = fe_lower_expr(l, e->b);
+    return fe_binary(l, e->op, a, b, e->loc);
+  }
+  case FE_EX_COMPARE: return lower_compare(l, e);
+  case FE_EX_IFEXP: {
+    fe_val c = fe_lower_expr(l, e->b);
+    if (c.kind == FE_V_ERROR) return c;
+    if (c.kind != FE_V_TENSOR) return fe_lower_expr(l, fe_const_truth(&c) ? e->a : e->c);
+    return lower_ifexp_runtime(l, e, c);
+  }
+  }
+  return fe_error(l, e->loc, "unsupported expression");
+}

@@ -1,0 +1,562 @@
+/* lower_stmt.c - lowering of statements: assignments (chained, tuple,
+ * augmented, annotated), `if` (folded on constexprs, scf.if on runtime
+ * scalars), `for` over range/tl.range (scf.for with loop-carried variables)
+ * or tl.static_range (unrolled), `while` (scf.while), return, assert.
+ *
+ * Loop-carried variables are the names assigned in the body that are bound
+ * before the loop; their types must stay the same across iterations. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+
+#define MAX_CARRIED 128
+
+static fe_val none_val(void) {
+  fe_val v = fe_val_error();
+  v.kind = FE_V_NONE;
+  return v;
+}
+
+/* ---- assigned names ------------------------------------------------------------ */
+
+typedef struct name_set {
+  const char *names[MAX_CARRIED];
+  int n;
+  bool overflow;
+} name_set;
+
+static void names_add(name_set *s, const char *name) {
+  for (int i = 0; i < s->n; i++)
+    if (s->names[i] == name) return;
+  if (s->n == MAX_CARRIED) {
+    s->overflow = true;
+    return;
+  }
+  s->names[s->n++] = name;
+}
+
+static void collect_target(name_set *s, const fe_expr *t) {
+  if (!t) return;
+  if (t->kind == FE_EX_NAME) names_add(s, t->name);
+  if (t->kind == FE_EX_TUPLE || t->kind == FE_EX_LIST)
+    for (int i = 0; i < t->n; i++) collect_target(s, t->items[i]);
+}
+
+/* Every name a body may rebind (syntactically), nested blocks included. */
+static void collect_assigned(name_set *s, const fe_body *b) {
+  for (int i = 0; i < b->n; i++) {
+    const fe_stmt *st = b->stmts[i];
+    switch (st->kind) {
+    case FE_ST_ASSIGN: case FE_ST_AUGASSIGN: case FE_ST_ANNASSIGN:
+      for (int k = 0; k < st->ntargets; k++) collect_target(s, st->targets[k]);
+      break;
+    case FE_ST_IF:
+      collect_assigned(s, &st->body);
+      collect_assigned(s, &st->orelse);
+      break;
+    case FE_ST_FOR:
+      collect_target(s, st->target);
+      collect_assigned(s, &st->body);
+      break;
+    case FE_ST_WHILE: collect_assigned(s, &st->body); break;
+    case FE_ST_EXPR: case FE_ST_BREAK: case FE_ST_CONTINUE: case FE_ST_PASS:
+    case FE_ST_RETURN: case FE_ST_ASSERT:
+      break;
+    }
+  }
+}
+
+/* ---- assignment ------------------------------------------------------------------ */
+
+static void assign_target(fe_lower *l, const fe_expr *t, fe_val v) {
+  switch (t->kind) {
+  case FE_EX_NAME:
+    fe_scope_set(&l->frame->scope, t->name, v);
+    return;
+  case FE_EX_TUPLE: case FE_EX_LIST:
+    if (v.kind == FE_V_ERROR) {
+      for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], v);
+      return;
+    }
+    if (v.kind != FE_V_TUPLE) {
+      fe_error(l, t->loc, "cannot unpack '%s' into %d targets", fe_val_type_str(l, &v), t->n);
+      for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], fe_val_error());
+      return;
+    }
+    if (v.n != t->n) {
+      fe_error(l, t->loc, "cannot unpack a tuple of %d into %d targets", v.n, t->n);
+      for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], fe_val_error());
+      return;
+    }
+    for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], v.items[i]);
+    return;
+  case FE_EX_SUBSCRIPT:
+    fe_error(l, t->loc, "unsupported: assignment to a subscript");
+    return;
+  case FE_EX_ATTR:
+    fe_error(l, t->loc, "unsupported: assignment to an attribute");
+    return;
+  default:
+    fe_error(l, t->loc, "cannot assign to this expression");
+    return;
+  }
+}
+
+static ir_op *insertion_mark(fe_lower *l) { return l->b.block ? l->b.block->last : NULL; }
+
+/* The name hint of an assignment: its single plain-name target. */
+static const char *hint_of(const fe_stmt *s) {
+  if (s->ntargets >= 1 && s->targets[0]->kind == FE_EX_NAME) return s->targets[0]->name;
+  return NULL;
+}
+
+static void lower_assign(fe_lower *l, const fe_stmt *s) {
+  ir_op *mark = insertion_mark(l);
+  fe_val v;
+  if (s->kind == FE_ST_AUGASSIGN) {
+    const fe_expr *t = s->targets[0];
+    if (t->kind != FE_EX_NAME) {
+      fe_error(l, t->loc, "unsupported: augmented assignment to a %s",
+               t->kind == FE_EX_SUBSCRIPT ? "subscript" : "attribute");
+      return;
+    }
+    fe_val cur = fe_lookup(l, t->name, t->loc);
+    fe_val rhs = fe_lower_expr(l, s->value);
+    v = fe_binary(l, s->op, cur, rhs, s->loc);
+  } else if (s->kind == FE_ST_ANNASSIGN) {
+    if (!s->value) return; /* bare annotation */
+    v = fe_lower_expr(l, s->value);
+    if (fe_is_constexpr_annotation(s->annotation)) {
+      if (v.kind == FE_V_TENSOR)
+        v = fe_error(l, s->value->loc, "value of constexpr '%s' must be a constant",
+                     s->targets[0]->name);
+    } else {
+      fe_val ann = fe_lower_expr(l, s->annotation);
+      if (ann.kind == FE_V_DTYPE) v = fe_cast(l, v, ann.ty, ann.is_unsigned, s->value->loc);
+    }
+  } else {
+    v = fe_lower_expr(l, s->value);
+  }
+  fe_name_ops_after(l, mark, hint_of(s));
+  for (int i = 0; i < s->ntargets; i++) assign_target(l, s->targets[i], v);
+}
+
+/* ---- helpers for control flow ------------------------------------------------------- */
+
+static bool same_val(const fe_val *a, const fe_val *b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case FE_V_TENSOR: return a->v == b->v;
+  case FE_V_INT: case FE_V_BOOL: return a->ival == b->ival;
+  case FE_V_FLOAT: return a->fval == b->fval;
+  case FE_V_DTYPE: return a->ty == b->ty && a->is_unsigned == b->is_unsigned;
+  default: return a->path == b->path && a->fn == b->fn && a->items == b->items;
+  }
+}
+
+/* Makes `v` a runtime value of type `ty` (constants convert; tensors must
+ * already match). False after an error naming the variable. */
+static bool coerce_carried(fe_lower *l, fe_val *v, const fe_val *like, const char *name,
+                           const char *what, ir_loc loc) {
+  if (v->kind == FE_V_ERROR) return false;
+  if (fe_is_const(v)) {
+    *v = fe_cast(l, *v, like->v->type, like->is_unsigned, loc);
+    return v->kind != FE_V_ERROR;
+  }
+  if (v->kind != FE_V_TENSOR || v->v->type != like->v->type) {
+    fe_error(l, loc, "%s: variable '%s' has type '%s' before and '%s' after; its type must stay "
+             "the same", what, name, fe_val_type_str(l, like), fe_val_type_str(l, v));
+    return false;
+  }
+  return true;
+}
+
+/* Binds loop-carried variables before a loop: the names the body assigns
+ * that are bound now to runtime values or constants (constants materialize). */
+static int loop_carried(fe_lower *l, const fe_body *body, const char *skip, const char **names,
+                        fe_val *inits, ir_loc loc) {
+  name_set set = {0};
+  collect_assigned(&set, body);
+  int n = 0;
+  for (int i = 0; i < set.n; i++) {
+    if (set.names[i] == skip) continue;
+    fe_val *cur = fe_scope_get(&l->frame->scope, set.names[i]);
+    if (!cur || (cur->kind != FE_V_TENSOR && !fe_is_const(cur))) continue;
+    fe_val v = fe_to_tensor(l, *cur, loc);
+    if (v.kind == FE_V_ERROR) continue;
+    *cur = v;
+    names[n] = set.names[i];
+    inits[n++] = v;
+  }
+  return n;
+}
+
+/* ---- if ----------------------------------------------------------------------------- */
+
+static void lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
+  cond = fe_to_bool(l, cond, s->cond->loc);
+  if (cond.kind == FE_V_ERROR) return;
+  if (ir_type_is_tensor(cond.v->type)) {
+    fe_error(l, s->cond->loc, "condition of 'if' must be a scalar, found '%s'",
+             fe_val_type_str(l, &cond));
+    return;
+  }
+  ir_block *outer = l->b.block;
+  fe_scope pre, arm[2];
+  fe_scope_copy(&pre, &l->frame->scope);
+  ir_block *blocks[2];
+  const fe_body *bodies[2] = {&s->body, &s->orelse};
+  l->frame->runtime_cf++;
+  for (int k = 0; k < 2; k++) {
+    blocks[k] = ir_block_create(l->m, 0, NULL);
+    ir_builder_set_end(&l->b, blocks[k]);
+    fe_scope_free(&l->frame->scope);
+    fe_scope_copy(&l->frame->scope, &pre);
+    fe_lower_body(l, bodies[k]);
+    fe_scope_copy(&arm[k], &l->frame->scope);
+  }
+  l->frame->runtime_cf--;
+  /* Names whose binding changed in an arm and exist after both arms. */
+  const char *names[MAX_CARRIED];
+  fe_val vals[2][MAX_CARRIED];
+  int n = 0;
+  for (int i = 0; i < arm[0].n + arm[1].n && n < MAX_CARRIED; i++) {
+    const char *name = i < arm[0].n ? arm[0].items[i].name : arm[1].items[i - arm[0].n].name;
+    bool dup = false;
+    for (int j = 0; j < n; j++) dup |= names[j] == name;
+    fe_val *a = fe_scope_get(&arm[0], name), *b = fe_scope_get(&arm[1], name);
+    fe_val *p = fe_scope_get(&pre, name);
+    if (dup || !a || !b) continue;
+    if (p && same_val(a, p) && same_val(b, p)) continue;
+    names[n] = name;
+    vals[0][n] = *a;
+    vals[1][n++] = *b;
+  }
+  /* Unify each yielded pair's type inside its arm. */
+  const ir_type *types[MAX_CARRIED];
+  bool keep[MAX_CARRIED];
+  int nres = 0;
+  bool ok = true;
+  for (int i = 0; i < n; i++) {
+    fe_val *a = &vals[0][i], *b = &vals[1][i];
+    keep[i] = false;
+    if (a->kind == FE_V_ERROR || b->kind == FE_V_ERROR) continue;
+    if (same_val(a, b)) continue; /* e.g. the same constant in both arms */
+    bool ra = a->kind == FE_V_TENSOR || fe_is_const(a), rb = b->kind == FE_V_TENSOR || fe_is_const(b);
+    if (!ra || !rb) {
+      fe_error(l, s->loc, "unsupported: variable '%s' bound to a non-tensor value in a runtime 'if'",
+               names[i]);
+      ok = false;
+      continue;
+    }
+    for (int k = 0; k < 2; k++) {
+      ir_builder_set_end(&l->b, blocks[k]);
+      fe_val *v = &vals[k][i], *o = &vals[1 - k][i];
+      if (fe_is_const(v) && o->kind == FE_V_TENSOR) *v = fe_cast(l, *v, o->v->type, o->is_unsigned, s->loc);
+      else *v = fe_to_tensor(l, *v, s->loc);
+    }
+    if (a->kind == FE_V_ERROR || b->kind == FE_V_ERROR) {
+      ok = false;
+      continue;
+    }
+    if (a->v->type != b->v->type) {
+      fe_error(l, s->loc, "variable '%s' has type '%s' in the 'if' branch and '%s' in the 'else' "
+               "branch", names[i], fe_val_type_str(l, a), fe_val_type_str(l, b));
+      ok = false;
+      continue;
+    }
+    keep[i] = true;
+    types[nres++] = a->v->type;
+  }
+  fe_scope_free(&l->frame->scope);
+  l->frame->scope = pre;
+  if (ok) {
+    for (int k = 0; k < 2; k++) {
+      ir_value *ys[MAX_CARRIED];
+      int ny = 0;
+      for (int i = 0; i < n; i++)
+        if (keep[i]) ys[ny++] = vals[k][i].v;
+      ir_builder_set_end(&l->b, blocks[k]);
+      l->b.loc = s->loc;
+      if (ny || k == 0 || s->orelse.n) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, ny, ys, 0);
+    }
+    ir_builder_set_end(&l->b, outer);
+    l->b.loc = s->loc;
+    ir_op *op = ir_build(&l->b, IR_OP_SCF_IF, nres, types, 1, &cond.v, 2);
+    ir_region_append_block(&op->regions[0], blocks[0]);
+    if (nres || s->orelse.n) ir_region_append_block(&op->regions[1], blocks[1]);
+    int r = 0;
+    for (int i = 0; i < n; i++) {
+      if (keep[i]) {
+        ir_value *res = ir_op_result(op, r++);
+        res->name = names[i];
+        fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(res, vals[0][i].is_unsigned));
+      } else if (same_val(&vals[0][i], &vals[1][i])) {
+        fe_scope_set(&l->frame->scope, names[i], vals[0][i]);
+      }
+    }
+  }
+  ir_builder_set_end(&l->b, outer);
+  fe_scope_free(&arm[0]);
+  fe_scope_free(&arm[1]);
+}
+
+static void lower_if(fe_lower *l, const fe_stmt *s) {
+  fe_val c = fe_lower_expr(l, s->cond);
+  if (c.kind == FE_V_ERROR) return;
+  if (c.kind != FE_V_TENSOR) { /* constexpr: fold */
+    fe_lower_body(l, fe_const_truth(&c) ? &s->body : &s->orelse);
+    return;
+  }
+  lower_if_runtime(l, s, c);
+}
+
+/* ---- for ---------------------------------------------------------------------------- */
+
+static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, const ir_loc *locs) {
+  int64_t v[3];
+  for (int i = 0; i < 3; i++) {
+    if (b[i].kind != FE_V_INT) {
+      fe_error(l, locs[i], "static_range bounds must be constexpr integers, found '%s'",
+               fe_val_type_str(l, &b[i]));
+      return;
+    }
+    v[i] = b[i].ival;
+  }
+  if (v[2] == 0) {
+    fe_error(l, locs[2], "static_range step must not be zero");
+    return;
+  }
+  int64_t count = 0;
+  for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1]; i += v[2]) {
+    if (++count > 4096) {
+      fe_error(l, s->iter->loc, "static_range unrolls more than 4096 iterations");
+      return;
+    }
+    assign_target(l, s->target, fe_val_int(i));
+    fe_lower_body(l, &s->body);
+    if (l->frame->returned) return;
+  }
+}
+
+static void lower_for(fe_lower *l, const fe_stmt *s) {
+  const fe_expr *it = s->iter;
+  fe_val callee = it->kind == FE_EX_CALL ? fe_lower_expr(l, it->a) : fe_val_error();
+  if (callee.kind == FE_V_ERROR && it->kind == FE_EX_CALL) return;
+  bool is_static = callee.kind == FE_V_BUILTIN && strcmp(callee.path, "tl.static_range") == 0;
+  if (callee.kind != FE_V_BUILTIN || (strcmp(callee.path, "py.range") != 0 &&
+                                      strcmp(callee.path, "tl.range") != 0 && !is_static)) {
+    fe_error(l, it->loc, "unsupported: 'for' over anything but range, tl.range or tl.static_range");
+    return;
+  }
+  if (s->target->kind != FE_EX_NAME) {
+    fe_error(l, s->target->loc, "unsupported: loop target other than a name");
+    return;
+  }
+  if (it->n < 1 || it->n > 3) {
+    fe_error(l, it->loc, "range expects 1 to 3 arguments, found %d", it->n);
+    return;
+  }
+  fe_val b[3];
+  ir_loc locs[3];
+  for (int i = 0; i < it->n; i++) {
+    b[i] = fe_lower_expr(l, it->items[i]);
+    locs[i] = it->items[i]->loc;
+    if (b[i].kind == FE_V_ERROR) return;
+  }
+  if (it->n == 1) {
+    b[1] = b[0];
+    locs[1] = locs[0];
+    b[0] = fe_val_int(0);
+  }
+  if (it->n < 3) {
+    b[2] = fe_val_int(1);
+    locs[2] = it->loc;
+  }
+  if (is_static) {
+    lower_static_range(l, s, b, locs);
+    return;
+  }
+  if (b[2].kind == FE_V_INT && b[2].ival <= 0) {
+    fe_error(l, locs[2], b[2].ival == 0 ? "range step must not be zero"
+                                        : "unsupported: negative range step");
+    return;
+  }
+  /* Bounds: a common integer type, i32 unless one is 64-bit. */
+  const ir_type *ivt = ir_type_i32(l->ctx);
+  for (int i = 0; i < 3; i++) {
+    if (b[i].kind == FE_V_FLOAT || (b[i].kind == FE_V_TENSOR &&
+        (ir_type_is_tensor(b[i].v->type) || !ir_type_is_int(b[i].v->type)))) {
+      fe_error(l, locs[i], "range bounds must be integer scalars, found '%s'",
+               fe_val_type_str(l, &b[i]));
+      return;
+    }
+    b[i] = fe_to_tensor(l, b[i], locs[i]);
+    if (b[i].kind == FE_V_ERROR) return;
+    if (b[i].v->type->width == 64) ivt = ir_type_i64(l->ctx);
+  }
+  for (int i = 0; i < 3; i++) {
+    b[i] = fe_cast(l, b[i], ivt, false, locs[i]);
+    if (b[i].kind == FE_V_ERROR) return;
+  }
+  const char *names[MAX_CARRIED];
+  fe_val inits[MAX_CARRIED];
+  int n = loop_carried(l, &s->body, s->target->name, names, inits, s->loc);
+  const ir_type *types[MAX_CARRIED + 1];
+  types[0] = ivt;
+  for (int i = 0; i < n; i++) types[i + 1] = inits[i].v->type;
+  ir_block *outer = l->b.block;
+  ir_block *body = ir_block_create(l->m, n + 1, types);
+  body->args[0]->name = s->target->name;
+  fe_scope pre;
+  fe_scope_copy(&pre, &l->frame->scope);
+  fe_scope_set(&l->frame->scope, s->target->name, fe_val_tensor(body->args[0], false));
+  for (int i = 0; i < n; i++) {
+    body->args[i + 1]->name = names[i];
+    fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(body->args[i + 1], inits[i].is_unsigned));
+  }
+  ir_builder_set_end(&l->b, body);
+  l->frame->runtime_cf++;
+  fe_lower_body(l, &s->body);
+  l->frame->runtime_cf--;
+  ir_value *ys[MAX_CARRIED];
+  bool ok = true;
+  for (int i = 0; i < n; i++) {
+    fe_val cur = *fe_scope_get(&l->frame->scope, names[i]);
+    ok &= coerce_carried(l, &cur, &inits[i], names[i], "loop-carried variable", s->loc);
+    ys[i] = cur.v;
+  }
+  l->b.loc = s->loc;
+  if (ok) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
+  fe_scope_free(&l->frame->scope);
+  l->frame->scope = pre;
+  ir_builder_set_end(&l->b, outer);
+  if (!ok) return;
+  ir_value *ops[MAX_CARRIED + 3] = {b[0].v, b[1].v, b[2].v};
+  for (int i = 0; i < n; i++) ops[i + 3] = inits[i].v;
+  l->b.loc = s->loc;
+  ir_op *op = ir_build(&l->b, IR_OP_SCF_FOR, n, types + 1, n + 3, ops, 1);
+  ir_region_append_block(&op->regions[0], body);
+  for (int i = 0; i < n; i++) {
+    ir_value *res = ir_op_result(op, i);
+    res->name = names[i];
+    fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(res, inits[i].is_unsigned));
+  }
+}
+
+/* ---- while -------------------------------------------------------------------------- */
+
+static void lower_while(fe_lower *l, const fe_stmt *s) {
+  const char *names[MAX_CARRIED];
+  fe_val inits[MAX_CARRIED];
+  int n = loop_carried(l, &s->body, NULL, names, inits, s->loc);
+  const ir_type *types[MAX_CARRIED];
+  for (int i = 0; i < n; i++) types[i] = inits[i].v->type;
+  ir_block *outer = l->b.block;
+  fe_scope pre;
+  fe_scope_copy(&pre, &l->frame->scope);
+  ir_block *blocks[2];
+  bool ok = true;
+  l->frame->runtime_cf++;
+  for (int k = 0; k < 2; k++) {
+    blocks[k] = ir_block_create(l->m, n, types);
+    fe_scope_free(&l->frame->scope);
+    fe_scope_copy(&l->frame->scope, &pre);
+    for (int i = 0; i < n; i++) {
+      blocks[k]->args[i]->name = names[i];
+      fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(blocks[k]->args[i], inits[i].is_unsigned));
+    }
+    ir_builder_set_end(&l->b, blocks[k]);
+    if (k == 0) { /* before: evaluate the condition */
+      fe_val c = fe_lower_expr(l, s->cond);
+      if (c.kind != FE_V_ERROR) c = fe_to_bool(l, c, s->cond->loc);
+      if (c.kind == FE_V_ERROR) {
+        ok = false;
+        continue;
+      }
+      if (ir_type_is_tensor(c.v->type)) {
+        fe_error(l, s->cond->loc, "condition of 'while' must be a scalar, found '%s'",
+                 fe_val_type_str(l, &c));
+        ok = false;
+        continue;
+      }
+      ir_value *ops[MAX_CARRIED + 1];
+      ops[0] = c.v;
+      for (int i = 0; i < n; i++) ops[i + 1] = blocks[0]->args[i];
+      l->b.loc = s->cond->loc;
+      ir_build(&l->b, IR_OP_SCF_CONDITION, 0, NULL, n + 1, ops, 0);
+    } else { /* after: the body */
+      fe_lower_body(l, &s->body);
+      ir_value *ys[MAX_CARRIED];
+      for (int i = 0; i < n; i++) {
+        fe_val cur = *fe_scope_get(&l->frame->scope, names[i]);
+        ok &= coerce_carried(l, &cur, &inits[i], names[i], "loop-carried variable", s->loc);
+        ys[i] = cur.v;
+      }
+      l->b.loc = s->loc;
+      if (ok) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
+    }
+  }
+  l->frame->runtime_cf--;
+  fe_scope_free(&l->frame->scope);
+  l->frame->scope = pre;
+  ir_builder_set_end(&l->b, outer);
+  if (!ok) return;
+  ir_value *ops[MAX_CARRIED];
+  for (int i = 0; i < n; i++) ops[i] = inits[i].v;
+  l->b.loc = s->loc;
+  ir_op *op = ir_build(&l->b, IR_OP_SCF_WHILE, n, types, n, ops, 2);
+  ir_region_append_block(&op->regions[0], blocks[0]);
+  ir_region_append_block(&op->regions[1], blocks[1]);
+  for (int i = 0; i < n; i++) {
+    ir_value *res = ir_op_result(op, i);
+    res->name = names[i];
+    fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(res, inits[i].is_unsigned));
+  }
+}
+
+/* ---- statements ----------------------------------------------------------------------- */
+
+static void lower_stmt(fe_lower *l, const fe_stmt *s) {
+  l->b.loc = s->loc;
+  switch (s->kind) {
+  case FE_ST_EXPR:
+    if (s->value->kind == FE_EX_STR) return; /* docstring */
+    (void)fe_lower_expr(l, s->value);
+    return;
+  case FE_ST_ASSIGN: case FE_ST_AUGASSIGN: case FE_ST_ANNASSIGN:
+    lower_assign(l, s);
+    return;
+  case FE_ST_IF: lower_if(l, s); return;
+  case FE_ST_FOR: lower_for(l, s); return;
+  case FE_ST_WHILE: lower_while(l, s); return;
+  case FE_ST_BREAK: fe_error(l, s->loc, "unsupported: 'break'"); return;
+  case FE_ST_CONTINUE: fe_error(l, s->loc, "unsupported: 'continue'"); return;
+  case FE_ST_PASS: return;
+  case FE_ST_RETURN: {
+    if (l->frame->runtime_cf > 0) {
+      fe_error(l, s->loc, "unsupported: 'return' inside a runtime 'if' or a loop");
+      return;
+    }
+    fe_val v = s->value ? fe_lower_expr(l, s->value) : none_val();
+    l->frame->ret = v;
+    l->frame->returned = true;
+    return;
+  }
+  case FE_ST_ASSERT: {
+    fe_val c = fe_lower_expr(l, s->cond);
+    if (c.kind == FE_V_ERROR || c.kind == FE_V_TENSOR) return; /* device asserts: debug only */
+    if (!fe_const_truth(&c)) {
+      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
+      if (m.kind == FE_V_STR) fe_error(l, s->loc, "assertion failed: %s", m.path);
+      else fe_error(l, s->loc, "assertion failed");
+    }
+    return;
+  }
+  }
+}
+
+void fe_lower_body(fe_lower *l, const fe_body *body) {
+  for (int i = 0; i < body->n && !l->frame->returned; i++) lower_stmt(l, body->stmts[i]);
+}

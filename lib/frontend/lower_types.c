@@ -1,0 +1,611 @@
+/* lower_types.c - Triton's typing rules for the lowering: materializing
+ * constexprs, casts, splat/broadcast, and the binary/unary operators with
+ * type promotion (triton/language/semantic.py: computation_type_impl,
+ * integer_promote_impl, binary_op_type_checking_impl).
+ *
+ * Operators on two constexprs fold with Python semantics and emit nothing. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+
+/* A scalar Triton dtype: the ir type plus the signedness ir types lack. */
+typedef struct fe_dt {
+  const ir_type *ty;
+  bool uns;
+} fe_dt;
+
+/* ---- printing ---------------------------------------------------------------- */
+
+static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
+  switch (t->kind) {
+  case IR_TY_INT:
+    if (t->width == 1) ir_sb_puts(sb, "i1");
+    else ir_sb_printf(sb, "%c%u", uns ? 'u' : 'i', t->width);
+    return;
+  case IR_TY_FLOAT:
+    if (t->is_bf16) ir_sb_puts(sb, "bf16");
+    else ir_sb_printf(sb, "fp%u", t->width);
+    return;
+  case IR_TY_PTR:
+    ir_sb_puts(sb, "pointer<");
+    scalar_str(t->elem, uns, sb);
+    ir_sb_putc(sb, '>');
+    return;
+  case IR_TY_TENSOR:
+    ir_sb_puts(sb, "tensor<");
+    for (int i = 0; i < t->rank; i++) ir_sb_printf(sb, "%lldx", (long long)t->shape[i]);
+    scalar_str(t->elem, uns, sb);
+    ir_sb_putc(sb, '>');
+    return;
+  }
+}
+
+const char *fe_type_str(fe_lower *l, const ir_type *t, bool is_unsigned) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  scalar_str(t, is_unsigned, &sb);
+  const char *s = ir_intern_cstr(l->ctx, sb.data ? sb.data : "?");
+  ir_sb_free(&sb);
+  return s;
+}
+
+const char *fe_val_type_str(fe_lower *l, const fe_val *v) {
+  switch (v->kind) {
+  case FE_V_TENSOR: return fe_type_str(l, v->v->type, v->is_unsigned);
+  case FE_V_INT: return "int";
+  case FE_V_FLOAT: return "float";
+  case FE_V_BOOL: return "bool";
+  case FE_V_NONE: return "None";
+  case FE_V_STR: return "str";
+  case FE_V_DTYPE: return "dtype";
+  case FE_V_MODULE: return "module";
+  case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: return "function";
+  case FE_V_TUPLE: return "tuple";
+  case FE_V_SLICE: return "slice";
+  case FE_V_ERROR: return "<error>";
+  }
+  return "?";
+}
+
+static const char *shape_str(fe_lower *l, const ir_type *t) {
+  char buf[128] = "[";
+  size_t n = 1;
+  for (int i = 0; t->kind == IR_TY_TENSOR && i < t->rank; i++)
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+  snprintf(buf + n, sizeof buf - n, "]");
+  return ir_intern_cstr(l->ctx, buf);
+}
+
+/* ---- constants --------------------------------------------------------------- */
+
+/* The dtype Triton's to_tensor gives a Python constant. */
+static fe_dt const_dtype(fe_lower *l, const fe_val *c) {
+  fe_dt d = {NULL, false};
+  if (c->kind == FE_V_BOOL) {
+    d.ty = ir_type_i1(l->ctx);
+  } else if (c->kind == FE_V_FLOAT) {
+    d.ty = ir_type_f32(l->ctx);
+  } else if (c->ival >= INT32_MIN && c->ival <= INT32_MAX) {
+    d.ty = ir_type_i32(l->ctx);
+  } else if (c->ival > INT32_MAX && c->ival <= (int64_t)UINT32_MAX) {
+    d.ty = ir_type_i32(l->ctx);
+    d.uns = true;
+  } else {
+    d.ty = ir_type_i64(l->ctx);
+  }
+  return d;
+}
+
+ir_value *fe_const_of(fe_lower *l, const ir_type *ty, const fe_val *c) {
+  const ir_type *s = ir_type_scalar(ty);
+  if (s->kind == IR_TY_FLOAT)
+    return ir_build_const_float(&l->b, ty, c->kind == FE_V_FLOAT ? c->fval : (double)c->ival);
+  int64_t v = c->kind == FE_V_FLOAT ? (int64_t)c->fval : c->ival;
+  if (s->width == 1) v = v != 0;
+  return ir_build_const_int(&l->b, ty, v);
+}
+
+fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc) {
+  if (v.kind == FE_V_TENSOR || v.kind == FE_V_ERROR) return v;
+  if (!fe_is_const(&v))
+    return fe_error(l, loc, "expected a tensor or a number, found '%s'", fe_val_type_str(l, &v));
+  fe_dt d = const_dtype(l, &v);
+  l->b.loc = loc;
+  return fe_val_tensor(fe_const_of(l, d.ty, &v), d.uns);
+}
+
+/* ---- casts ------------------------------------------------------------------- */
+
+static bool same_type(const ir_type *a, const ir_type *b) { return a == b; }
+
+fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc loc) {
+  if (v.kind == FE_V_ERROR) return v;
+  l->b.loc = loc;
+  if (fe_is_const(&v)) {
+    if (ir_type_is_ptr(dst))
+      return fe_error(l, loc, "cannot convert '%s' to '%s'", fe_val_type_str(l, &v),
+                      fe_type_str(l, dst, dst_uns));
+    return fe_val_tensor(fe_const_of(l, dst, &v), dst_uns);
+  }
+  if (v.kind != FE_V_TENSOR)
+    return fe_error(l, loc, "cannot convert '%s' to '%s'", fe_val_type_str(l, &v),
+                    fe_type_str(l, dst, dst_uns));
+  const ir_type *src = ir_type_scalar(v.v->type);
+  if (same_type(src, dst)) return fe_val_tensor(v.v, dst_uns);
+  const ir_type *rty = ir_type_is_tensor(v.v->type) ? ir_type_with_elem(l->ctx, v.v->type, dst) : dst;
+  ir_op_kind k;
+  if (src->kind == IR_TY_INT && dst->kind == IR_TY_INT) {
+    if (dst->width == 1) {
+      ir_value *zero = ir_build_const_int(&l->b, v.v->type, 0);
+      return fe_val_tensor(ir_build_cmpi(&l->b, IR_CMPI_NE, v.v, zero), false);
+    }
+    if (src->width < dst->width) k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_EXTUI : IR_OP_ARITH_EXTSI;
+    else k = IR_OP_ARITH_TRUNCI;
+  } else if (src->kind == IR_TY_INT && dst->kind == IR_TY_FLOAT) {
+    k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_UITOFP : IR_OP_ARITH_SITOFP;
+  } else if (src->kind == IR_TY_FLOAT && dst->kind == IR_TY_INT) {
+    if (dst->width == 1) {
+      ir_value *zero = ir_build_const_float(&l->b, v.v->type, 0.0);
+      return fe_val_tensor(ir_build_cmpf(&l->b, IR_CMPF_UNE, v.v, zero), false);
+    }
+    k = dst_uns ? IR_OP_ARITH_FPTOUI : IR_OP_ARITH_FPTOSI;
+  } else if (src->kind == IR_TY_FLOAT && dst->kind == IR_TY_FLOAT) {
+    if (src->width == dst->width) { /* f16 <-> bf16 goes through f32 */
+      fe_val mid = fe_cast(l, v, ir_type_f32(l->ctx), false, loc);
+      return fe_cast(l, mid, dst, dst_uns, loc);
+    }
+    k = src->width < dst->width ? IR_OP_ARITH_EXTF : IR_OP_ARITH_TRUNCF;
+  } else if (src->kind == IR_TY_PTR && dst->kind == IR_TY_PTR) {
+    k = IR_OP_TT_BITCAST;
+  } else if (src->kind == IR_TY_PTR && dst->kind == IR_TY_INT && dst->width == 64) {
+    k = IR_OP_TT_PTR_TO_INT;
+  } else if (src->kind == IR_TY_INT && src->width == 64 && dst->kind == IR_TY_PTR) {
+    k = IR_OP_TT_INT_TO_PTR;
+  } else {
+    return fe_error(l, loc, "cannot convert '%s' to '%s'", fe_val_type_str(l, &v),
+                    fe_type_str(l, dst, dst_uns));
+  }
+  return fe_val_tensor(ir_build_unary(&l->b, k, rty, v.v), dst_uns);
+}
+
+/* ---- broadcasting ------------------------------------------------------------ */
+
+static ir_value *expand_dims(fe_lower *l, ir_value *v, int axis) {
+  const ir_type *t = v->type;
+  int64_t shape[IR_MAX_RANK];
+  int r = 0;
+  for (int i = 0; i < t->rank + 1; i++) shape[i] = i == axis ? 1 : t->shape[r++];
+  const ir_type *nt = ir_type_tensor(l->ctx, t->rank + 1, shape, t->elem, NULL);
+  ir_value *x = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, nt, 1, &v);
+  ir_op_set_attr(l->m, x->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
+  return x;
+}
+
+fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir_loc loc) {
+  if (v.kind == FE_V_ERROR) return v;
+  v = fe_to_tensor(l, v, loc);
+  if (v.kind == FE_V_ERROR) return v;
+  l->b.loc = loc;
+  const ir_type *t = v.v->type;
+  const ir_type *want = ir_type_tensor(l->ctx, rank, shape, ir_type_scalar(t), NULL);
+  if (!ir_type_is_tensor(t)) return fe_val_tensor(ir_build_splat(&l->b, v.v, want), v.is_unsigned);
+  if (t == want) return v;
+  if (t->rank > rank)
+    return fe_error(l, loc, "cannot broadcast '%s' to shape %s", fe_val_type_str(l, &v),
+                    shape_str(l, want));
+  ir_value *x = v.v;
+  while (x->type->rank < rank) x = expand_dims(l, x, 0);
+  for (int i = 0; i < rank; i++)
+    if (x->type->shape[i] != shape[i] && x->type->shape[i] != 1)
+      return fe_error(l, loc, "cannot broadcast '%s' to shape %s", fe_val_type_str(l, &v),
+                      shape_str(l, want));
+  if (x->type != want) x = ir_build1(&l->b, IR_OP_TT_BROADCAST, want, 1, &x);
+  return fe_val_tensor(x, v.is_unsigned);
+}
+
+bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc) {
+  const ir_type *ta = a->v->type, *tb = b->v->type;
+  bool ia = ir_type_is_tensor(ta), ib = ir_type_is_tensor(tb);
+  if (!ia && !ib) return true;
+  l->b.loc = loc;
+  if (!ia) {
+    a->v = ir_build_splat(&l->b, a->v, ir_type_with_elem(l->ctx, tb, ta));
+    return true;
+  }
+  if (!ib) {
+    b->v = ir_build_splat(&l->b, b->v, ir_type_with_elem(l->ctx, ta, tb));
+    return true;
+  }
+  int rank = ta->rank > tb->rank ? ta->rank : tb->rank;
+  int64_t shape[IR_MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    int ka = i - (rank - ta->rank), kb = i - (rank - tb->rank);
+    int64_t da = ka >= 0 ? ta->shape[ka] : 1, db = kb >= 0 ? tb->shape[kb] : 1;
+    if (da != db && da != 1 && db != 1) {
+      fe_error(l, loc, "incompatible shapes for broadcast: %s and %s", shape_str(l, ta),
+               shape_str(l, tb));
+      return false;
+    }
+    shape[i] = da == 1 ? db : da;
+  }
+  *a = fe_broadcast_to(l, *a, rank, shape, loc);
+  *b = fe_broadcast_to(l, *b, rank, shape, loc);
+  return a->kind != FE_V_ERROR && b->kind != FE_V_ERROR;
+}
+
+/* ---- promotion --------------------------------------------------------------- */
+
+static int dt_kind(fe_dt d) {
+  if (d.ty->kind == IR_TY_INT) return d.ty->width == 1 ? 0 : 1;
+  return 2;
+}
+
+static fe_dt integer_promote(fe_dt a, fe_dt b) {
+  if (a.uns == b.uns) return a.ty->width > b.ty->width ? a : b;
+  if (a.uns) return a.ty->width >= b.ty->width ? a : b;
+  return b.ty->width >= a.ty->width ? b : a;
+}
+
+/* computation_type_impl: the type both operands convert to. */
+static bool computation_type(fe_lower *l, fe_dt a, bool a_py, fe_dt b, bool b_py, bool div_or_mod,
+                             fe_op op, ir_loc loc, fe_dt *out) {
+  fe_dt f32 = {ir_type_f32(l->ctx), false};
+  if (a_py != b_py) {
+    fe_dt s = a_py ? a : b, t = a_py ? b : a;
+    if (dt_kind(s) <= dt_kind(t)) {
+      *out = div_or_mod && t.ty->kind == IR_TY_FLOAT && t.ty->width == 16 ? f32 : t;
+      return true;
+    }
+  }
+  bool af = a.ty->kind == IR_TY_FLOAT, bf = b.ty->kind == IR_TY_FLOAT;
+  if ((af && a.ty->width == 64) || (bf && b.ty->width == 64)) {
+    out->ty = ir_type_f64(l->ctx);
+    out->uns = false;
+    return true;
+  }
+  if ((af && a.ty->width == 32) || (bf && b.ty->width == 32)) {
+    *out = f32;
+    return true;
+  }
+  if ((af && !a.ty->is_bf16) || (bf && !b.ty->is_bf16)) { /* fp16 */
+    *out = div_or_mod ? f32 : (fe_dt){ir_type_f16(l->ctx), false};
+    return true;
+  }
+  if (af || bf) { /* bf16 */
+    *out = (!div_or_mod && af && bf) ? (fe_dt){ir_type_bf16(l->ctx), false} : f32;
+    return true;
+  }
+  if (div_or_mod && a.uns != b.uns) {
+    fe_error(l, loc, "cannot use '%s' with '%s' and '%s' because they have different signedness; "
+             "cast them to the same signedness first", fe_op_str(op), fe_type_str(l, a.ty, a.uns),
+             fe_type_str(l, b.ty, b.uns));
+    return false;
+  }
+  *out = integer_promote(a, b);
+  return true;
+}
+
+/* ---- constant folding ---------------------------------------------------------- */
+
+static int64_t py_floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+static int64_t py_mod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
+  bool is_float = a.kind == FE_V_FLOAT || b.kind == FE_V_FLOAT;
+  double x = a.kind == FE_V_FLOAT ? a.fval : (double)a.ival;
+  double y = b.kind == FE_V_FLOAT ? b.fval : (double)b.ival;
+  int64_t i = a.ival, j = b.ival;
+  switch (op) {
+  case FE_OP_ADD: return is_float ? fe_val_float(x + y) : fe_val_int(i + j);
+  case FE_OP_SUB: return is_float ? fe_val_float(x - y) : fe_val_int(i - j);
+  case FE_OP_MUL: return is_float ? fe_val_float(x * y) : fe_val_int(i * j);
+  case FE_OP_DIV:
+    if (y == 0) return fe_error(l, loc, "division by zero in constant expression");
+    return fe_val_float(x / y);
+  case FE_OP_FLOORDIV:
+    if (y == 0) return fe_error(l, loc, "division by zero in constant expression");
+    return is_float ? fe_val_float(floor(x / y)) : fe_val_int(py_floordiv(i, j));
+  case FE_OP_MOD:
+    if (y == 0) return fe_error(l, loc, "modulo by zero in constant expression");
+    if (is_float) {
+      double r = fmod(x, y);
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      return fe_val_float(r);
+    }
+    return fe_val_int(py_mod(i, j));
+  case FE_OP_POW:
+    if (is_float || j < 0) return fe_val_float(pow(x, y));
+    {
+      int64_t r = 1;
+      for (int64_t k = 0; k < j && k < 64; k++) r *= i;
+      return fe_val_int(r);
+    }
+  case FE_OP_SHL: case FE_OP_SHR: case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR:
+    if (is_float)
+      return fe_error(l, loc, "unsupported operand types for '%s': '%s' and '%s'", fe_op_str(op),
+                      fe_val_type_str(l, &a), fe_val_type_str(l, &b));
+    if (op == FE_OP_SHL) return fe_val_int(j >= 0 && j < 64 ? (int64_t)((uint64_t)i << j) : 0);
+    if (op == FE_OP_SHR) return fe_val_int(j >= 0 && j < 64 ? i >> j : (i < 0 ? -1 : 0));
+    {
+      int64_t r = op == FE_OP_BITAND ? (i & j) : op == FE_OP_BITOR ? (i | j) : (i ^ j);
+      return a.kind == FE_V_BOOL && b.kind == FE_V_BOOL ? fe_val_bool(r != 0) : fe_val_int(r);
+    }
+  case FE_OP_EQ: return fe_val_bool(x == y);
+  case FE_OP_NE: return fe_val_bool(x != y);
+  case FE_OP_LT: return fe_val_bool(is_float ? x < y : i < j);
+  case FE_OP_LE: return fe_val_bool(is_float ? x <= y : i <= j);
+  case FE_OP_GT: return fe_val_bool(is_float ? x > y : i > j);
+  case FE_OP_GE: return fe_val_bool(is_float ? x >= y : i >= j);
+  case FE_OP_MATMUL: case FE_OP_AND: case FE_OP_OR: case FE_OP_NEG: case FE_OP_POS:
+  case FE_OP_INVERT: case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN:
+  case FE_OP_NOTIN:
+    break;
+  }
+  return fe_error(l, loc, "unsupported operator '%s' on constants", fe_op_str(op));
+}
+
+/* ---- runtime operators --------------------------------------------------------- */
+
+static fe_dt val_dt(fe_lower *l, const fe_val *v) {
+  if (v->kind == FE_V_TENSOR) return (fe_dt){ir_type_scalar(v->v->type), v->is_unsigned};
+  return const_dtype(l, v);
+}
+
+static fe_val bad_operands(fe_lower *l, fe_op op, const fe_val *a, const fe_val *b, ir_loc loc) {
+  return fe_error(l, loc, "invalid operands to '%s': '%s' and '%s'", fe_op_str(op),
+                  fe_val_type_str(l, a), fe_val_type_str(l, b));
+}
+
+/* Converts a and b to `dt` (constants directly) and broadcasts them. */
+static bool convert_pair(fe_lower *l, fe_val *a, fe_val *b, fe_dt dt, ir_loc loc) {
+  for (int k = 0; k < 2; k++) {
+    fe_val *v = k ? b : a;
+    if (fe_is_const(v) && dt.uns && v->kind == FE_V_INT && v->ival < 0) {
+      fe_error(l, loc, "cannot combine an unsigned tensor with a negative constant; cast one of "
+               "them explicitly");
+      return false;
+    }
+    *v = fe_cast(l, *v, dt.ty, dt.uns, loc);
+    if (v->kind == FE_V_ERROR) return false;
+  }
+  return fe_broadcast_pair(l, a, b, loc);
+}
+
+static fe_val pointer_arith(fe_lower *l, fe_op op, fe_val p, fe_val off, ir_loc loc, bool swapped) {
+  fe_dt od = val_dt(l, &off);
+  if (od.ty->kind != IR_TY_INT || (off.kind == FE_V_BOOL)) {
+    fe_val a = swapped ? off : p, b = swapped ? p : off;
+    return bad_operands(l, op, &a, &b, loc);
+  }
+  off = fe_to_tensor(l, off, loc);
+  if (off.kind == FE_V_ERROR) return off;
+  l->b.loc = loc;
+  if (op == FE_OP_SUB) {
+    ir_value *zero = ir_build_const_int(&l->b, off.v->type, 0);
+    off.v = ir_build_binary(&l->b, IR_OP_ARITH_SUBI, zero, off.v);
+  }
+  bool uns = p.is_unsigned;
+  if (!fe_broadcast_pair(l, &p, &off, loc)) return fe_val_error();
+  ir_value *ops[2] = {p.v, off.v};
+  return fe_val_tensor(ir_build1(&l->b, IR_OP_TT_ADDPTR, p.v->type, 2, ops), uns);
+}
+
+static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
+  bool a_py = fe_is_const(&a), b_py = fe_is_const(&b);
+  if ((a.kind != FE_V_TENSOR && !a_py) || (b.kind != FE_V_TENSOR && !b_py))
+    return bad_operands(l, op, &a, &b, loc);
+  fe_dt da = val_dt(l, &a), db = val_dt(l, &b);
+  bool pa = da.ty->kind == IR_TY_PTR, pb = db.ty->kind == IR_TY_PTR;
+  if (pa || pb) {
+    if (op == FE_OP_ADD && pa && !pb) return pointer_arith(l, op, a, b, loc, false);
+    if (op == FE_OP_ADD && pb && !pa) return pointer_arith(l, op, b, a, loc, true);
+    if (op == FE_OP_SUB && pa && !pb) return pointer_arith(l, op, a, b, loc, false);
+    if ((op == FE_OP_EQ || op == FE_OP_NE) && pa && pb && da.ty == db.ty) {
+      if (!fe_broadcast_pair(l, &a, &b, loc)) return fe_val_error();
+      ir_value *ia = ir_build_unary(&l->b, IR_OP_TT_PTR_TO_INT,
+                                    ir_type_with_elem(l->ctx, a.v->type, ir_type_i64(l->ctx)), a.v);
+      ir_value *ib = ir_build_unary(&l->b, IR_OP_TT_PTR_TO_INT, ia->type, b.v);
+      return fe_val_tensor(ir_build_cmpi(&l->b, op == FE_OP_EQ ? IR_CMPI_EQ : IR_CMPI_NE, ia, ib),
+                           false);
+    }
+    return bad_operands(l, op, &a, &b, loc);
+  }
+  fe_dt dt;
+  ir_op_kind k;
+  switch (op) {
+  case FE_OP_ADD: case FE_OP_SUB: case FE_OP_MUL: {
+    if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
+    if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
+    bool f = dt.ty->kind == IR_TY_FLOAT;
+    k = op == FE_OP_ADD ? (f ? IR_OP_ARITH_ADDF : IR_OP_ARITH_ADDI)
+        : op == FE_OP_SUB ? (f ? IR_OP_ARITH_SUBF : IR_OP_ARITH_SUBI)
+                          : (f ? IR_OP_ARITH_MULF : IR_OP_ARITH_MULI);
+    break;
+  }
+  case FE_OP_DIV:
+    if (!computation_type(l, da, a_py, db, b_py, true, op, loc, &dt)) return fe_val_error();
+    if (dt.ty->kind == IR_TY_INT) dt = (fe_dt){ir_type_f32(l->ctx), false};
+    if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
+    k = IR_OP_ARITH_DIVF;
+    break;
+  case FE_OP_FLOORDIV: case FE_OP_MOD:
+    if (!computation_type(l, da, a_py, db, b_py, true, op, loc, &dt)) return fe_val_error();
+    if (dt.ty->kind == IR_TY_FLOAT && op == FE_OP_FLOORDIV)
+      return fe_error(l, loc, "floor division '//' is not supported on '%s'",
+                      fe_type_str(l, dt.ty, false));
+    if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
+    if (dt.ty->kind == IR_TY_FLOAT) k = IR_OP_ARITH_REMF;
+    else if (op == FE_OP_FLOORDIV) k = dt.uns ? IR_OP_ARITH_DIVUI : IR_OP_ARITH_DIVSI;
+    else k = dt.uns ? IR_OP_ARITH_REMUI : IR_OP_ARITH_REMSI;
+    break;
+  case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR: case FE_OP_SHL: case FE_OP_SHR:
+    if (da.ty->kind != IR_TY_INT || db.ty->kind != IR_TY_INT)
+      return fe_error(l, loc, "operator '%s' requires integer operands, found '%s' and '%s'",
+                      fe_op_str(op), fe_val_type_str(l, &a), fe_val_type_str(l, &b));
+    dt = integer_promote(da, db);
+    if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
+    k = op == FE_OP_BITAND ? IR_OP_ARITH_ANDI : op == FE_OP_BITOR ? IR_OP_ARITH_ORI
+        : op == FE_OP_BITXOR ? IR_OP_ARITH_XORI : op == FE_OP_SHL ? IR_OP_ARITH_SHLI
+        : dt.uns ? IR_OP_ARITH_SHRUI : IR_OP_ARITH_SHRSI;
+    break;
+  case FE_OP_EQ: case FE_OP_NE: case FE_OP_LT: case FE_OP_LE: case FE_OP_GT: case FE_OP_GE: {
+    if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
+    if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
+    l->b.loc = loc;
+    int idx = op - FE_OP_EQ; /* EQ NE LT LE GT GE */
+    if (dt.ty->kind == IR_TY_FLOAT) {
+      static const ir_cmpf_pred fp[] = {IR_CMPF_OEQ, IR_CMPF_UNE, IR_CMPF_OLT,
+                                        IR_CMPF_OLE, IR_CMPF_OGT, IR_CMPF_OGE};
+      return fe_val_tensor(ir_build_cmpf(&l->b, fp[idx], a.v, b.v), false);
+    }
+    static const ir_cmpi_pred sp[] = {IR_CMPI_EQ, IR_CMPI_NE, IR_CMPI_SLT,
+                                      IR_CMPI_SLE, IR_CMPI_SGT, IR_CMPI_SGE};
+    static const ir_cmpi_pred up[] = {IR_CMPI_EQ, IR_CMPI_NE, IR_CMPI_ULT,
+                                      IR_CMPI_ULE, IR_CMPI_UGT, IR_CMPI_UGE};
+    return fe_val_tensor(ir_build_cmpi(&l->b, dt.uns ? up[idx] : sp[idx], a.v, b.v), false);
+  }
+  case FE_OP_AND: case FE_OP_OR: {
+    a = fe_to_bool(l, a, loc);
+    b = fe_to_bool(l, b, loc);
+    if (a.kind == FE_V_ERROR || b.kind == FE_V_ERROR) return fe_val_error();
+    if (!fe_broadcast_pair(l, &a, &b, loc)) return fe_val_error();
+    l->b.loc = loc;
+    return fe_val_tensor(ir_build_binary(&l->b, op == FE_OP_AND ? IR_OP_ARITH_ANDI
+                                                                : IR_OP_ARITH_ORI, a.v, b.v),
+                         false);
+  }
+  case FE_OP_POW: case FE_OP_MATMUL: case FE_OP_NEG: case FE_OP_POS: case FE_OP_INVERT:
+  case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN: case FE_OP_NOTIN:
+  default:
+    return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
+  }
+  l->b.loc = loc;
+  return fe_val_tensor(ir_build_binary(&l->b, k, a.v, b.v), dt.uns);
+}
+
+bool fe_promote_pair(fe_lower *l, fe_val *a, fe_val *b, fe_op op, ir_loc loc) {
+  if (a->kind == FE_V_ERROR || b->kind == FE_V_ERROR) return false;
+  if ((a->kind != FE_V_TENSOR && !fe_is_const(a)) || (b->kind != FE_V_TENSOR && !fe_is_const(b))) {
+    bad_operands(l, op, a, b, loc);
+    return false;
+  }
+  fe_dt da = val_dt(l, a), db = val_dt(l, b), dt;
+  if (da.ty->kind == IR_TY_PTR || db.ty->kind == IR_TY_PTR) {
+    bad_operands(l, op, a, b, loc);
+    return false;
+  }
+  if (!computation_type(l, da, fe_is_const(a), db, fe_is_const(b), false, op, loc, &dt))
+    return false;
+  return convert_pair(l, a, b, dt, loc);
+}
+
+fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
+  if (a.kind == FE_V_ERROR || b.kind == FE_V_ERROR) return fe_val_error();
+  if (a.kind == FE_V_DTYPE && b.kind == FE_V_DTYPE && (op == FE_OP_EQ || op == FE_OP_NE)) {
+    bool eq = a.ty == b.ty && a.is_unsigned == b.is_unsigned;
+    return fe_val_bool(op == FE_OP_EQ ? eq : !eq);
+  }
+  if (fe_is_const(&a) && fe_is_const(&b)) return fold_binary(l, op, a, b, loc);
+  if (a.kind == FE_V_TUPLE && b.kind == FE_V_TUPLE && op == FE_OP_ADD) {
+    fe_val t = fe_val_error();
+    t.kind = FE_V_TUPLE;
+    t.n = a.n + b.n;
+    t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(t.n + 1));
+    memcpy(t.items, a.items, sizeof(fe_val) * (size_t)a.n);
+    memcpy(t.items + a.n, b.items, sizeof(fe_val) * (size_t)b.n);
+    return t;
+  }
+  return runtime_binary(l, op, a, b, loc);
+}
+
+int fe_const_truth(const fe_val *v) {
+  switch (v->kind) {
+  case FE_V_INT: case FE_V_BOOL: return v->ival != 0;
+  case FE_V_FLOAT: return v->fval != 0;
+  case FE_V_NONE: return 0;
+  case FE_V_STR: return v->path && v->path[0];
+  case FE_V_TUPLE: return v->n > 0;
+  case FE_V_DTYPE: case FE_V_MODULE: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD:
+  case FE_V_SLICE:
+    return 1;
+  case FE_V_TENSOR: case FE_V_ERROR: return -1;
+  }
+  return -1;
+}
+
+fe_val fe_to_bool(fe_lower *l, fe_val v, ir_loc loc) {
+  if (v.kind == FE_V_ERROR) return v;
+  if (v.kind != FE_V_TENSOR) {
+    int t = fe_const_truth(&v);
+    l->b.loc = loc;
+    return fe_val_tensor(ir_build_const_int(&l->b, ir_type_i1(l->ctx), t > 0), false);
+  }
+  const ir_type *s = ir_type_scalar(v.v->type);
+  if (s->kind == IR_TY_INT && s->width == 1) return v;
+  if (s->kind == IR_TY_PTR)
+    return fe_error(l, loc, "expected a boolean, found '%s'", fe_val_type_str(l, &v));
+  return fe_cast(l, v, ir_type_i1(l->ctx), false, loc);
+}
+
+fe_val fe_unary(fe_lower *l, fe_op op, fe_val a, ir_loc loc) {
+  if (a.kind == FE_V_ERROR) return a;
+  if (op == FE_OP_NOT && a.kind != FE_V_TENSOR) {
+    int t = fe_const_truth(&a);
+    return fe_val_bool(t == 0);
+  }
+  if (fe_is_const(&a)) {
+    switch (op) {
+    case FE_OP_NEG: return a.kind == FE_V_FLOAT ? fe_val_float(-a.fval) : fe_val_int(-a.ival);
+    case FE_OP_POS: return a.kind == FE_V_BOOL ? fe_val_int(a.ival) : a;
+    case FE_OP_INVERT:
+      if (a.kind == FE_V_FLOAT) break;
+      return fe_val_int(~a.ival);
+    default: break;
+    }
+    return fe_error(l, loc, "bad operand type for unary '%s': '%s'", fe_op_str(op),
+                    fe_val_type_str(l, &a));
+  }
+  if (a.kind != FE_V_TENSOR)
+    return fe_error(l, loc, "bad operand type for unary '%s': '%s'", fe_op_str(op),
+                    fe_val_type_str(l, &a));
+  const ir_type *s = ir_type_scalar(a.v->type);
+  l->b.loc = loc;
+  if (s->kind == IR_TY_PTR)
+    return fe_error(l, loc, "bad operand type for unary '%s': '%s'", fe_op_str(op),
+                    fe_val_type_str(l, &a));
+  switch (op) {
+  case FE_OP_POS: return a;
+  case FE_OP_NEG:
+    if (s->kind == IR_TY_FLOAT)
+      return fe_val_tensor(ir_build_unary(&l->b, IR_OP_ARITH_NEGF, a.v->type, a.v), false);
+    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_SUBI,
+                                         ir_build_const_int(&l->b, a.v->type, 0), a.v),
+                         a.is_unsigned);
+  case FE_OP_INVERT:
+    if (s->kind != IR_TY_INT)
+      return fe_error(l, loc, "bad operand type for unary '~': '%s'", fe_val_type_str(l, &a));
+    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_XORI, a.v,
+                                         ir_build_const_int(&l->b, a.v->type, -1)),
+                         a.is_unsigned);
+  case FE_OP_NOT: {
+    fe_val b = fe_to_bool(l, a, loc);
+    if (b.kind == FE_V_ERROR) return b;
+    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_XORI, b.v,
+                                         ir_build_const_int(&l->b, b.v->type, 1)),
+                         false);
+  }
+  default:
+    break;
+  }
+  return fe_error(l, loc, "unsupported unary operator '%s'", fe_op_str(op));
+}

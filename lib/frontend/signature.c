@@ -1,0 +1,260 @@
+/* signature.c - Triton AOT signature strings ("*fp32:16,i32,1024") parsed
+ * into per-parameter types, divisibility hints and constexpr values, and
+ * matched against a function's parameters.
+ *
+ * The string is registered as the source "<signature>" so that errors carry a
+ * caret pointing into it. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+
+typedef struct sig_type_name {
+  const char *name;
+  ttc_type type;
+} sig_type_name;
+
+static const sig_type_name sig_types[] = {
+    {"i1", TTC_TYPE_I1},     {"i8", TTC_TYPE_I8},     {"i16", TTC_TYPE_I16},
+    {"i32", TTC_TYPE_I32},   {"i64", TTC_TYPE_I64},   {"u1", TTC_TYPE_I1},
+    {"u8", TTC_TYPE_U8},     {"u16", TTC_TYPE_U16},   {"u32", TTC_TYPE_U32},
+    {"u64", TTC_TYPE_U64},   {"fp16", TTC_TYPE_F16},  {"bf16", TTC_TYPE_BF16},
+    {"fp32", TTC_TYPE_F32},  {"fp64", TTC_TYPE_F64},  {"f16", TTC_TYPE_F16},
+    {"f32", TTC_TYPE_F32},   {"f64", TTC_TYPE_F64},   {"B", TTC_TYPE_I1},
+};
+
+const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t) {
+  switch (t) {
+  case TTC_TYPE_I1: return ir_type_i1(ctx);
+  case TTC_TYPE_I8: case TTC_TYPE_U8: return ir_type_int(ctx, 8);
+  case TTC_TYPE_I16: case TTC_TYPE_U16: return ir_type_int(ctx, 16);
+  case TTC_TYPE_I32: case TTC_TYPE_U32: return ir_type_i32(ctx);
+  case TTC_TYPE_I64: case TTC_TYPE_U64: return ir_type_i64(ctx);
+  case TTC_TYPE_F16: return ir_type_f16(ctx);
+  case TTC_TYPE_BF16: return ir_type_bf16(ctx);
+  case TTC_TYPE_F32: return ir_type_f32(ctx);
+  case TTC_TYPE_F64: return ir_type_f64(ctx);
+  case TTC_TYPE_PTR: return NULL; /* needs a pointee */
+  }
+  return NULL;
+}
+
+const char *fe_ttc_type_str(ttc_type t) {
+  switch (t) {
+  case TTC_TYPE_PTR: return "*";
+  case TTC_TYPE_I1: return "i1";
+  case TTC_TYPE_I8: return "i8";
+  case TTC_TYPE_I16: return "i16";
+  case TTC_TYPE_I32: return "i32";
+  case TTC_TYPE_I64: return "i64";
+  case TTC_TYPE_U8: return "u8";
+  case TTC_TYPE_U16: return "u16";
+  case TTC_TYPE_U32: return "u32";
+  case TTC_TYPE_U64: return "u64";
+  case TTC_TYPE_F16: return "fp16";
+  case TTC_TYPE_BF16: return "bf16";
+  case TTC_TYPE_F32: return "fp32";
+  case TTC_TYPE_F64: return "fp64";
+  }
+  return "?";
+}
+
+static bool sig_lookup_type(const char *s, size_t n, ttc_type *out) {
+  for (size_t i = 0; i < sizeof sig_types / sizeof sig_types[0]; i++)
+    if (strlen(sig_types[i].name) == n && memcmp(sig_types[i].name, s, n) == 0) {
+      *out = sig_types[i].type;
+      return true;
+    }
+  return false;
+}
+
+/* Parses one trimmed entry [b, e) at column `col` (1-based). */
+static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b, const char *e,
+                            uint32_t col, fe_sig_entry *out) {
+  ir_loc loc = {src, 1, col};
+  size_t n = (size_t)(e - b);
+  memset(out, 0, sizeof *out);
+  out->loc = loc;
+  snprintf(out->text, sizeof out->text, "%.*s", (int)n, b);
+  if (n == 0) {
+    ir_error(ctx, loc, "empty signature entry");
+    return false;
+  }
+  if (n == 4 && memcmp(b, "True", 4) == 0) {
+    out->is_value = true;
+    out->const_kind = FE_CONST_BOOL;
+    out->ival = 1;
+    return true;
+  }
+  if (n == 5 && memcmp(b, "False", 5) == 0) {
+    out->is_value = true;
+    out->const_kind = FE_CONST_BOOL;
+    return true;
+  }
+  if (isdigit((unsigned char)b[0]) || b[0] == '-' || b[0] == '+' || b[0] == '.') {
+    char buf[64];
+    if (n >= sizeof buf) {
+      ir_error(ctx, loc, "invalid number '%.*s' in signature", (int)n, b);
+      return false;
+    }
+    memcpy(buf, b, n);
+    buf[n] = '\0';
+    char *end;
+    out->is_value = true;
+    errno = 0;
+    bool is_float = strpbrk(buf, ".eE") != NULL && strncmp(buf, "0x", 2) != 0;
+    if (!is_float) {
+      long long v = strtoll(buf, &end, 0);
+      if (*end == '\0' && errno == 0) {
+        out->const_kind = FE_CONST_INT;
+        out->ival = v;
+        return true;
+      }
+    } else {
+      double d = strtod(buf, &end);
+      if (*end == '\0' && errno == 0) {
+        out->const_kind = FE_CONST_FLOAT;
+        out->fval = d;
+        return true;
+      }
+    }
+    ir_error(ctx, loc, "invalid number '%.*s' in signature", (int)n, b);
+    return false;
+  }
+  /* A type: ['*'] NAME [':' DIGITS] */
+  const char *p = b;
+  bool is_ptr = *p == '*';
+  if (is_ptr) p++;
+  const char *colon = memchr(p, ':', (size_t)(e - p));
+  const char *tend = colon ? colon : e;
+  ttc_type t;
+  if (!sig_lookup_type(p, (size_t)(tend - p), &t)) {
+    ir_loc tloc = {src, 1, col + (uint32_t)(p - b)};
+    ir_error(ctx, tloc, "unknown type '%.*s' in signature, expected one of i1, i8, i16, i32, "
+             "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64 or a constexpr value",
+             (int)(tend - p), p);
+    return false;
+  }
+  if (is_ptr) {
+    out->type = TTC_TYPE_PTR;
+    out->pointee = t;
+  } else {
+    out->type = t;
+  }
+  if (colon) {
+    ir_loc hloc = {src, 1, col + (uint32_t)(colon + 1 - b)};
+    const char *h = colon + 1;
+    size_t hn = (size_t)(e - h);
+    if (hn == 2 && memcmp(h, "16", 2) == 0) {
+      out->divisibility = 16;
+    } else if (hn == 1 && h[0] == '1') {
+      out->divisibility = 0; /* ':1' (equal to 1) is accepted as no hint */
+    } else {
+      ir_error(ctx, hloc, "invalid specialization hint ':%.*s', expected ':16'", (int)hn, h);
+      return false;
+    }
+    if (!is_ptr && t != TTC_TYPE_I32 && t != TTC_TYPE_I64 && t != TTC_TYPE_U32 &&
+        t != TTC_TYPE_U64 && out->divisibility) {
+      ir_error(ctx, hloc, "divisibility hint on non-integer type '%.*s'", (int)(tend - p), p);
+      return false;
+    }
+  }
+  return true;
+}
+
+int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
+                       fe_sig_entry **out) {
+  size_t len = strlen(signature);
+  const ir_source *src = ir_context_add_source(ctx, "<signature>", signature, len);
+  if (!src) return -1;
+  int cap = 1;
+  for (size_t i = 0; i < len; i++) cap += signature[i] == ',';
+  fe_sig_entry *entries = ir_arena_alloc(arena, sizeof *entries * (size_t)cap);
+  if (!entries) return -1;
+  int n = 0;
+  bool ok = true;
+  const char *s = src->text;
+  if (len == 0 || strspn(s, " \t") == len) {
+    *out = entries;
+    return 0; /* a kernel without parameters */
+  }
+  size_t pos = 0;
+  for (;;) {
+    size_t b = pos;
+    while (pos < len && s[pos] != ',') pos++;
+    size_t e = pos;
+    while (b < e && isspace((unsigned char)s[b])) b++;
+    while (e > b && isspace((unsigned char)s[e - 1])) e--;
+    if (!sig_parse_entry(ctx, src, s + b, s + e, (uint32_t)b + 1, &entries[n])) ok = false;
+    n++;
+    if (pos >= len) break;
+    pos++; /* ',' */
+  }
+  *out = entries;
+  return ok ? n : -1;
+}
+
+bool fe_is_constexpr_annotation(const fe_expr *ann) {
+  if (!ann) return false;
+  if (ann->kind == FE_EX_NAME) return strcmp(ann->name, "constexpr") == 0;
+  if (ann->kind == FE_EX_ATTR) return strcmp(ann->name, "constexpr") == 0;
+  if (ann->kind == FE_EX_STR) return strstr(ann->str, "constexpr") != NULL;
+  return false;
+}
+
+static const char *sig_type_str(const fe_sig_entry *e, char *buf, size_t cap) {
+  if (e->type == TTC_TYPE_PTR) snprintf(buf, cap, "*%s", fe_ttc_type_str(e->pointee));
+  else snprintf(buf, cap, "%s", fe_ttc_type_str(e->type));
+  return buf;
+}
+
+bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *entries,
+                        int nentries, ir_arena *arena, fe_kernel_info *info) {
+  info->nparams = 0;
+  info->params = NULL;
+  if (nentries != fn->nparams) {
+    ir_error(ctx, fn->loc, "signature has %d %s but kernel '%s' has %d parameter%s", nentries,
+             nentries == 1 ? "entry" : "entries", fn->name, fn->nparams,
+             fn->nparams == 1 ? "" : "s");
+    return false;
+  }
+  fe_param *params = ir_arena_alloc(arena, sizeof *params * (size_t)(fn->nparams + 1));
+  if (!params) return false;
+  bool ok = true;
+  for (int i = 0; i < fn->nparams; i++) {
+    const fe_param_decl *pd = &fn->params[i];
+    const fe_sig_entry *e = &entries[i];
+    fe_param *pa = &params[i];
+    pa->name = pd->name;
+    pa->is_constexpr = fe_is_constexpr_annotation(pd->annotation);
+    pa->sig_loc = e->loc;
+    snprintf(pa->value_text, sizeof pa->value_text, "%s", e->text);
+    char buf[32];
+    if (pa->is_constexpr && !e->is_value) {
+      ir_error(ctx, e->loc, "constexpr parameter '%s' needs a value in the signature, found type "
+               "'%s'", pd->name, sig_type_str(e, buf, sizeof buf));
+      ir_note(ctx, pd->loc, "parameter '%s' declared here", pd->name);
+      ok = false;
+    } else if (!pa->is_constexpr && e->is_value) {
+      ir_error(ctx, e->loc, "parameter '%s' needs a type in the signature, found value '%s' "
+               "(annotate it 'tl.constexpr' to pass a value)", pd->name, e->text);
+      ir_note(ctx, pd->loc, "parameter '%s' declared here", pd->name);
+      ok = false;
+    }
+    pa->type = e->type;
+    pa->pointee = e->pointee;
+    pa->divisibility = e->divisibility;
+    pa->const_kind = e->const_kind;
+    pa->ival = e->ival;
+    pa->fval = e->fval;
+    if (!pa->is_constexpr) pa->value_text[0] = '\0';
+  }
+  if (!ok) return false;
+  info->nparams = fn->nparams;
+  info->params = params;
+  return true;
+}

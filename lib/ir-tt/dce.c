@@ -1,0 +1,93 @@
+/* dce.c - dead code elimination: erases pure ops none of whose results is
+ * used, repeatedly, so chains of dead ops go at once.
+ *
+ * Needs: nothing. Leaves: no pure op with all results unused (ops with side
+ * effects, terminators and ops with regions are kept). */
+#include <string.h>
+
+#include "ir-tt/ir.h"
+
+/* Use counts in an open-addressing table sized once from the op count. */
+typedef struct use_table {
+  const ir_value **keys;
+  int *counts;
+  size_t cap;
+} use_table;
+
+static size_t slot_of(const use_table *t, const ir_value *v) {
+  size_t j = ((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull & (t->cap - 1);
+  while (t->keys[j] && t->keys[j] != v) j = (j + 1) & (t->cap - 1);
+  return j;
+}
+
+static void count_ops(ir_op *op, void *user) {
+  (void)op;
+  ++*(size_t *)user;
+}
+
+typedef struct dce_state {
+  use_table uses;
+  ir_op **ops; /* every op in walk order */
+  size_t nops;
+} dce_state;
+
+static void collect(ir_op *op, void *user) {
+  dce_state *st = user;
+  st->ops[st->nops++] = op;
+  for (int i = 0; i < op->noperands; i++) {
+    if (!op->operands[i]) continue;
+    size_t j = slot_of(&st->uses, op->operands[i]);
+    st->uses.keys[j] = op->operands[i];
+    st->uses.counts[j]++;
+  }
+}
+
+static bool is_removable(const ir_op *op) {
+  unsigned traits = ir_op_info_of(op)->traits;
+  return (traits & IR_T_PURE) && !(traits & IR_T_TERMINATOR) && op->nregions == 0;
+}
+
+bool ir_pass_dce(ir_module *m, ir_arena *scratch) {
+  size_t nops = 0;
+  ir_walk(m->op, count_ops, &nops);
+  if (!nops) return true;
+  dce_state st;
+  size_t cap = 16;
+  while (cap < 4 * nops) cap *= 2; /* operands per op are few: load stays low */
+  st.uses.cap = cap;
+  st.uses.keys = ir_arena_alloc(scratch, cap * sizeof *st.uses.keys);
+  st.uses.counts = ir_arena_alloc(scratch, cap * sizeof *st.uses.counts);
+  st.ops = ir_arena_alloc(scratch, nops * sizeof *st.ops);
+  st.nops = 0;
+  if (!st.uses.keys || !st.uses.counts || !st.ops) {
+    ir_error(m->ctx, m->op->loc, "out of memory in pass 'dce'");
+    return false;
+  }
+  ir_walk(m->op, collect, &st);
+  /* Reverse walk order visits users before their operands' definitions
+   * (within a block), so one sweep removes whole dead chains; repeat for
+   * chains that cross region boundaries. */
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t k = st.nops; k-- > 0;) {
+      ir_op *op = st.ops[k];
+      if (!op || !is_removable(op)) continue;
+      bool used = false;
+      for (int r = 0; r < op->nresults && !used; r++) {
+        size_t j = slot_of(&st.uses, &op->results[r]);
+        used = st.uses.keys[j] && st.uses.counts[j] > 0;
+      }
+      if (used) continue;
+      for (int i = 0; i < op->noperands; i++) {
+        if (!op->operands[i]) continue;
+        size_t j = slot_of(&st.uses, op->operands[i]);
+        if (st.uses.keys[j]) st.uses.counts[j]--;
+      }
+      ir_op_erase(op);
+      st.ops[k] = NULL;
+      changed = true;
+    }
+  }
+  return true;
+}

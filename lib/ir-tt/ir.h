@@ -1,0 +1,457 @@
+/* ir.h - the internal header of lib/ir-tt: the IR core shared by every layer.
+ *
+ * MLIR-style IR: an op has a kind (ops.def), operands, results, named
+ * attributes and regions; a region holds blocks with arguments; a block holds
+ * a doubly linked list of ops. Types and attributes are uniqued in the
+ * context (pointer equality is equality) and live as long as it. Ops, values,
+ * blocks and regions live in their module's arena and die with the module.
+ * Sections follow the defining files. Everything here is hidden from the
+ * shared library's exports (-fvisibility=hidden). */
+#ifndef TTC_IR_H
+#define TTC_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- util.c: internal errors, string buffers -------------------------- */
+
+/* Internal bugs only (never bad input): prints "internal error: file:line: msg"
+ * to stderr and aborts. */
+_Noreturn void ir_internal_error(const char *file, int line, const char *fmt, ...);
+#define IR_UNREACHABLE(...) ir_internal_error(__FILE__, __LINE__, __VA_ARGS__)
+#define IR_ASSERT(cond)                                                        \
+  do {                                                                         \
+    if (!(cond)) ir_internal_error(__FILE__, __LINE__, "assertion '%s' failed", #cond); \
+  } while (0)
+
+/* A growable NUL-terminated byte buffer; malloc-backed, owned by whoever made it.
+ * Allocation failure sets `failed` and later appends are dropped. */
+typedef struct ir_strbuf {
+  char *data; /* NUL-terminated when len > 0 or after any append; may be NULL */
+  size_t len, cap;
+  bool failed;
+} ir_strbuf;
+
+void ir_sb_init(ir_strbuf *sb);
+void ir_sb_free(ir_strbuf *sb);
+void ir_sb_append(ir_strbuf *sb, const char *s, size_t n);
+void ir_sb_puts(ir_strbuf *sb, const char *s);
+void ir_sb_putc(ir_strbuf *sb, char c);
+void ir_sb_printf(ir_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ir_sb_vprintf(ir_strbuf *sb, const char *fmt, va_list ap);
+/* Hands the buffer (never NULL: "" when empty) to the caller, who frees it. */
+char *ir_sb_take(ir_strbuf *sb);
+
+/* ---- arena.c: bump allocation ----------------------------------------- */
+
+/* Chunks of memory freed all at once. Allocations are zeroed and aligned to 16. */
+typedef struct ir_arena {
+  struct ir_arena_chunk *head;
+  size_t total; /* bytes handed out, for statistics */
+} ir_arena;
+
+void ir_arena_init(ir_arena *a);
+void ir_arena_free(ir_arena *a);  /* frees every chunk; the arena can be reused */
+void *ir_arena_alloc(ir_arena *a, size_t size); /* NULL only when malloc fails */
+char *ir_arena_strdup(ir_arena *a, const char *s, size_t n); /* copies n bytes + NUL */
+
+/* ---- diag.c: sources, locations, diagnostics -------------------------- */
+
+/* A source file registered with the context; its text is copied so that
+ * diagnostics can show the offending line. */
+typedef struct ir_source {
+  const char *name; /* as given ("examples/vector_add/vector_add.py") */
+  const char *text;
+  size_t len;
+} ir_source;
+
+/* A position in a source: 1-based line and column. src NULL means unknown. */
+typedef struct ir_loc {
+  const ir_source *src;
+  uint32_t line, col;
+} ir_loc;
+
+typedef enum ir_severity { IR_SEV_ERROR, IR_SEV_WARNING, IR_SEV_NOTE, IR_SEV_REMARK } ir_severity;
+
+typedef struct ir_diag {
+  ir_severity sev;
+  ir_loc loc;
+  char *msg; /* lowercase, no final period; owned by the context */
+} ir_diag;
+
+typedef struct ir_context ir_context;
+
+/* Registers a source; the context copies name and text. NULL on OOM. */
+const ir_source *ir_context_add_source(ir_context *ctx, const char *name, const char *text,
+                                       size_t len);
+/* Records a diagnostic. Never prints. */
+void ir_emit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void ir_vemit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, va_list ap);
+#define ir_error(ctx, loc, ...) ir_emit((ctx), IR_SEV_ERROR, (loc), __VA_ARGS__)
+#define ir_note(ctx, loc, ...) ir_emit((ctx), IR_SEV_NOTE, (loc), __VA_ARGS__)
+
+size_t ir_context_num_errors(const ir_context *ctx);
+size_t ir_context_num_diags(const ir_context *ctx);
+const ir_diag *ir_context_diag(const ir_context *ctx, size_t i);
+/* Renders every diagnostic, in order, as
+ *   file:line:col: error: msg\n<source line>\n<spaces>^\n
+ * (no source line or caret when the location is unknown or out of range). */
+void ir_render_diags(const ir_context *ctx, ir_strbuf *out);
+/* Renders one diagnostic the same way. */
+void ir_render_diag(const ir_diag *d, ir_strbuf *out);
+
+/* ---- context.c: the context, interned strings ------------------------- */
+
+/* Creates a context (types, attributes, strings, sources, diagnostics).
+ * NULL on OOM. Destroy after every module made in it. */
+ir_context *ir_context_create(void);
+void ir_context_destroy(ir_context *ctx);
+/* Interned string: equal contents give the same pointer. Lives as the context. */
+const char *ir_intern(ir_context *ctx, const char *s, size_t n);
+const char *ir_intern_cstr(ir_context *ctx, const char *s);
+
+/* ---- types.c: uniqued types ------------------------------------------- */
+
+#define IR_MAX_RANK 4
+
+typedef enum ir_type_kind {
+  IR_TY_INT,    /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
+  IR_TY_FLOAT,  /* f16 (width 16), bf16 (width 16, is_bf16), f32, f64 */
+  IR_TY_PTR,    /* !tt.ptr<elem> in address space `addrspace` (1 = global) */
+  IR_TY_TENSOR  /* tensor<shape x elem [, layout]>; elem is scalar or ptr */
+} ir_type_kind;
+
+typedef struct ir_attr ir_attr;
+
+typedef struct ir_type {
+  ir_type_kind kind;
+  unsigned width;          /* INT, FLOAT: bits */
+  bool is_bf16;            /* FLOAT: bf16 rather than f16 */
+  int addrspace;           /* PTR */
+  const struct ir_type *elem; /* PTR: pointee; TENSOR: element type */
+  int rank;                /* TENSOR */
+  int64_t shape[IR_MAX_RANK]; /* TENSOR */
+  const ir_attr *layout;   /* TENSOR: encoding (NULL in ttir) */
+} ir_type;
+
+const ir_type *ir_type_int(ir_context *ctx, unsigned width);
+const ir_type *ir_type_i1(ir_context *ctx);
+const ir_type *ir_type_i32(ir_context *ctx);
+const ir_type *ir_type_i64(ir_context *ctx);
+const ir_type *ir_type_f16(ir_context *ctx);
+const ir_type *ir_type_bf16(ir_context *ctx);
+const ir_type *ir_type_f32(ir_context *ctx);
+const ir_type *ir_type_f64(ir_context *ctx);
+const ir_type *ir_type_ptr(ir_context *ctx, const ir_type *pointee, int addrspace);
+const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape,
+                              const ir_type *elem, const ir_attr *layout);
+/* The same tensor type with another element type / layout. */
+const ir_type *ir_type_with_elem(ir_context *ctx, const ir_type *t, const ir_type *elem);
+const ir_type *ir_type_with_layout(ir_context *ctx, const ir_type *t, const ir_attr *layout);
+
+/* Element type of a tensor, or the type itself for scalars. */
+const ir_type *ir_type_scalar(const ir_type *t);
+bool ir_type_is_tensor(const ir_type *t);
+bool ir_type_is_int(const ir_type *t);   /* scalar kind test on ir_type_scalar(t) */
+bool ir_type_is_float(const ir_type *t);
+bool ir_type_is_ptr(const ir_type *t);
+int64_t ir_type_numel(const ir_type *t); /* 1 for scalars */
+/* Size in bytes of a scalar element (pointers: 8, i1: 1). */
+unsigned ir_type_bytes(const ir_type *scalar);
+/* MLIR spelling: "i32", "f16", "!tt.ptr<f32>", "tensor<1024xi32, #blocked>" is
+ * printed by the printer; this prints the type without layout aliases, with
+ * layouts written inline. */
+void ir_type_print(const ir_type *t, ir_strbuf *out);
+
+/* ---- attrs.c: uniqued attributes -------------------------------------- */
+
+typedef enum ir_attr_kind {
+  IR_ATTR_INT,     /* integer with type: `16 : i32`; i1 values print as true/false */
+  IR_ATTR_FLOAT,   /* float with type: `1.000000e+00 : f32` */
+  IR_ATTR_STRING,  /* "text" */
+  IR_ATTR_UNIT,    /* present-only flag */
+  IR_ATTR_ARRAY,   /* array<i32: 1, 0> */
+  IR_ATTR_DENSE,   /* dense<splat> : tensor<...>: a splat constant; `elem` holds the scalar attr */
+  IR_ATTR_ENUM,    /* a bare keyword: cmpi predicate (slt), cache modifier, ... */
+  IR_ATTR_BLOCKED, /* #ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}> */
+  IR_ATTR_SLICE    /* #ttg.slice<{dim, parent}> */
+} ir_attr_kind;
+
+struct ir_attr {
+  ir_attr_kind kind;
+  const ir_type *type;  /* INT, FLOAT, DENSE: the value's type */
+  int64_t i;            /* INT; ENUM: the enum value */
+  double f;             /* FLOAT */
+  const char *s;        /* STRING: interned text; ENUM: keyword */
+  int n;                /* ARRAY: count */
+  const int64_t *ints;  /* ARRAY */
+  const ir_attr *elem;  /* DENSE: the splat scalar */
+  int rank;             /* BLOCKED */
+  unsigned size_per_thread[IR_MAX_RANK], threads_per_warp[IR_MAX_RANK],
+      warps_per_cta[IR_MAX_RANK], order[IR_MAX_RANK]; /* BLOCKED; order[0] fastest */
+  int dim;              /* SLICE: the dimension removed from parent */
+  const ir_attr *parent; /* SLICE */
+};
+
+const ir_attr *ir_attr_int(ir_context *ctx, const ir_type *ty, int64_t v);
+const ir_attr *ir_attr_bool(ir_context *ctx, bool v);
+const ir_attr *ir_attr_float(ir_context *ctx, const ir_type *ty, double v);
+const ir_attr *ir_attr_string(ir_context *ctx, const char *s);
+const ir_attr *ir_attr_unit(ir_context *ctx);
+const ir_attr *ir_attr_array(ir_context *ctx, int n, const int64_t *ints);
+const ir_attr *ir_attr_dense(ir_context *ctx, const ir_type *tensor_ty, const ir_attr *splat);
+const ir_attr *ir_attr_enum(ir_context *ctx, const char *keyword, int64_t value);
+const ir_attr *ir_attr_blocked(ir_context *ctx, int rank, const unsigned *size_per_thread,
+                               const unsigned *threads_per_warp, const unsigned *warps_per_cta,
+                               const unsigned *order);
+const ir_attr *ir_attr_slice(ir_context *ctx, int dim, const ir_attr *parent);
+
+/* cmpi / cmpf predicates, with MLIR's numbering (the ENUM attr's value). */
+typedef enum ir_cmpi_pred {
+  IR_CMPI_EQ = 0, IR_CMPI_NE, IR_CMPI_SLT, IR_CMPI_SLE, IR_CMPI_SGT, IR_CMPI_SGE,
+  IR_CMPI_ULT, IR_CMPI_ULE, IR_CMPI_UGT, IR_CMPI_UGE
+} ir_cmpi_pred;
+typedef enum ir_cmpf_pred {
+  IR_CMPF_FALSE = 0, IR_CMPF_OEQ, IR_CMPF_OGT, IR_CMPF_OGE, IR_CMPF_OLT, IR_CMPF_OLE,
+  IR_CMPF_ONE, IR_CMPF_ORD, IR_CMPF_UEQ, IR_CMPF_UGT, IR_CMPF_UGE, IR_CMPF_ULT,
+  IR_CMPF_ULE, IR_CMPF_UNE, IR_CMPF_UNO, IR_CMPF_TRUE
+} ir_cmpf_pred;
+const char *ir_cmpi_name(ir_cmpi_pred p);  /* "slt" */
+const char *ir_cmpf_name(ir_cmpf_pred p);  /* "olt" */
+const ir_attr *ir_attr_cmpi(ir_context *ctx, ir_cmpi_pred p);
+const ir_attr *ir_attr_cmpf(ir_context *ctx, ir_cmpf_pred p);
+
+/* ---- ops.c: ops, values, blocks, regions, modules --------------------- */
+
+typedef enum ir_op_kind {
+#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS) IR_OP_##E,
+#include "ops.def"
+  IR_NUM_OPS
+} ir_op_kind;
+
+enum { IR_T_PURE = 1, IR_T_ELEMENTWISE = 2, IR_T_TERMINATOR = 4, IR_T_COMMUTATIVE = 8 };
+
+typedef struct ir_op_info {
+  const char *name;
+  int min_operands, max_operands, nresults; /* -1: variadic / variable */
+  unsigned traits;
+} ir_op_info;
+const ir_op_info *ir_op_kind_info(ir_op_kind kind);
+/* Op kind by printed name; returns false if unknown. */
+bool ir_op_kind_lookup(const char *name, size_t len, ir_op_kind *out);
+
+typedef struct ir_op ir_op;
+typedef struct ir_block ir_block;
+typedef struct ir_region ir_region;
+
+typedef struct ir_value {
+  const ir_type *type;
+  ir_op *def;          /* defining op, or NULL for a block argument */
+  ir_block *owner;     /* block of a block argument */
+  int index;           /* result number, or argument number */
+  const char *name;    /* interned name hint for printing ("pid"), or NULL */
+  int divisibility;    /* function arguments: tt.divisibility (0: none) */
+} ir_value;
+
+typedef struct ir_named_attr {
+  const char *name; /* interned */
+  const ir_attr *value;
+} ir_named_attr;
+
+struct ir_op {
+  ir_op_kind kind;
+  ir_loc loc;
+  int noperands;
+  ir_value **operands;
+  int nresults;
+  ir_value *results;   /* array of nresults values */
+  int nattrs;
+  ir_named_attr *attrs;
+  int nregions;
+  ir_region *regions;  /* array of nregions regions */
+  ir_block *parent;
+  ir_op *prev, *next;
+};
+
+struct ir_block {
+  ir_region *parent;
+  int nargs;
+  ir_value **args;
+  ir_op *first, *last;
+  ir_block *prev, *next;
+};
+
+struct ir_region {
+  ir_op *parent;
+  ir_block *first, *last;
+};
+
+typedef struct ir_module {
+  ir_context *ctx;
+  ir_arena arena;
+  ir_op *op; /* the builtin module op: one region, one block; module attributes */
+} ir_module;
+
+ir_module *ir_module_create(ir_context *ctx, ir_loc loc); /* NULL on OOM */
+void ir_module_destroy(ir_module *m);
+ir_block *ir_module_body(const ir_module *m);
+/* The tt.func named `name` in the module, or NULL. */
+ir_op *ir_module_lookup_func(const ir_module *m, const char *name);
+
+/* Creates a detached op with results of the given types and empty regions
+ * (each region has no block yet). Operands may be set later. Never NULL:
+ * an arena failure is an internal error. */
+ir_op *ir_op_create(ir_module *m, ir_op_kind kind, ir_loc loc, int nresults,
+                    const ir_type *const *result_types, int noperands, ir_value *const *operands,
+                    int nregions);
+void ir_op_set_operand(ir_op *op, int i, ir_value *v);
+/* Replaces the whole operand list (the op may grow). */
+void ir_op_set_operands(ir_module *m, ir_op *op, int n, ir_value *const *vals);
+ir_value *ir_op_result(const ir_op *op, int i);
+/* Attributes: set replaces an existing one of the same name. */
+void ir_op_set_attr(ir_module *m, ir_op *op, const char *name, const ir_attr *value);
+const ir_attr *ir_op_get_attr(const ir_op *op, const char *name);
+int64_t ir_op_get_int(const ir_op *op, const char *name, int64_t dflt);
+void ir_op_remove_attr(ir_op *op, const char *name);
+
+/* Blocks and regions. */
+ir_block *ir_block_create(ir_module *m, int nargs, const ir_type *const *arg_types);
+ir_value *ir_block_add_arg(ir_module *m, ir_block *b, const ir_type *ty);
+void ir_region_append_block(ir_region *r, ir_block *b);
+ir_block *ir_region_entry(const ir_region *r); /* first block or NULL */
+/* Linking ops into blocks. */
+void ir_block_append(ir_block *b, ir_op *op);
+void ir_op_insert_before(ir_op *anchor, ir_op *op);
+void ir_op_insert_after(ir_op *anchor, ir_op *op);
+void ir_op_unlink(ir_op *op);
+/* Unlinks the op; it must have no remaining uses (not checked). */
+void ir_op_erase(ir_op *op);
+ir_block *ir_op_block(const ir_op *op);
+/* Nearest enclosing op of the given kind, or NULL. */
+ir_op *ir_op_parent_of_kind(const ir_op *op, ir_op_kind kind);
+const ir_op_info *ir_op_info_of(const ir_op *op);
+const char *ir_op_name(const ir_op *op);
+
+/* Walks every op nested under `root` (root excluded), pre-order, in program
+ * order. The callback may not erase ops; collect them instead. */
+typedef void (*ir_walk_fn)(ir_op *op, void *user);
+void ir_walk(ir_op *root, ir_walk_fn fn, void *user);
+/* Replaces every use of `from` by `to` among ops nested under `root`. */
+void ir_replace_all_uses(ir_op *root, const ir_value *from, ir_value *to);
+/* Number of uses of v among ops nested under root. */
+int ir_count_uses(ir_op *root, const ir_value *v);
+
+/* ---- builder.c: insertion point and op constructors ------------------- */
+
+typedef struct ir_builder {
+  ir_module *m;
+  ir_context *ctx;
+  ir_block *block;  /* insertion block */
+  ir_op *before;    /* insert before this op; NULL: at the end of block */
+  ir_loc loc;       /* location given to new ops */
+} ir_builder;
+
+void ir_builder_init(ir_builder *b, ir_module *m);
+void ir_builder_set_end(ir_builder *b, ir_block *block);
+void ir_builder_set_before(ir_builder *b, ir_op *op);
+/* Creates and inserts an op at the insertion point. */
+ir_op *ir_build(ir_builder *b, ir_op_kind kind, int nresults, const ir_type *const *result_types,
+                int noperands, ir_value *const *operands, int nregions);
+/* Single-result shorthands (the result value is returned). */
+ir_value *ir_build1(ir_builder *b, ir_op_kind kind, const ir_type *result_type, int noperands,
+                    ir_value *const *operands);
+ir_value *ir_build_binary(ir_builder *b, ir_op_kind kind, ir_value *lhs, ir_value *rhs);
+ir_value *ir_build_unary(ir_builder *b, ir_op_kind kind, const ir_type *result_type, ir_value *x);
+ir_value *ir_build_const_int(ir_builder *b, const ir_type *ty, int64_t v);    /* scalar or splat */
+ir_value *ir_build_const_float(ir_builder *b, const ir_type *ty, double v);   /* scalar or splat */
+ir_value *ir_build_cmpi(ir_builder *b, ir_cmpi_pred p, ir_value *lhs, ir_value *rhs);
+ir_value *ir_build_cmpf(ir_builder *b, ir_cmpf_pred p, ir_value *lhs, ir_value *rhs);
+ir_value *ir_build_splat(ir_builder *b, ir_value *scalar, const ir_type *tensor_ty);
+ir_value *ir_build_make_range(ir_builder *b, int32_t start, int32_t end);
+ir_value *ir_build_program_id(ir_builder *b, int axis);
+/* tt.func with the given argument types; returns the op; its entry block
+ * (region 0) holds one argument per type. */
+ir_op *ir_build_func(ir_builder *b, const char *name, int nargs, const ir_type *const *arg_types);
+
+/* ---- printer.c: MLIR textual form ------------------------------------- */
+
+typedef struct ir_print_options {
+  bool locations;   /* print loc("file":line:col) after each op */
+} ir_print_options;
+
+/* Prints the module as Triton does: layout aliases (#blocked, #blocked1, ...)
+ * first, then `module attributes {...} { ... }`. Value names come from the
+ * name hints, made unique with _0, _1 suffixes; others are %0, %1, ...
+ * Deterministic: the same module prints byte-identically. */
+void ir_print_module(const ir_module *m, const ir_print_options *opts, ir_strbuf *out);
+void ir_print_op(const ir_op *op, const ir_print_options *opts, ir_strbuf *out); /* debugging */
+void ir_attr_print(const ir_attr *a, ir_strbuf *out);
+
+/* ---- verifier.c -------------------------------------------------------- */
+
+/* Checks structure (arity from ops.def, terminators, operand types where the
+ * op defines them, dominance within a block, tensor shape agreement of
+ * elementwise ops). Emits located errors; returns false if any. */
+bool ir_verify(const ir_module *m);
+
+/* ---- pass.c: pass manager ---------------------------------------------- */
+
+typedef bool (*ir_pass_fn)(ir_module *m, ir_arena *scratch); /* false: failed, diagnosed */
+
+typedef struct ir_pass {
+  const char *name;    /* "canonicalize", "ttg-coalesce" */
+  const char *summary; /* one line */
+  ir_pass_fn run;
+} ir_pass;
+
+typedef struct ir_pass_options {
+  const char *print_before; /* pass name or "all"; NULL: none */
+  const char *print_after;
+  bool verify_each;
+  bool time_passes;
+  ir_strbuf *dump;          /* receives printed IR and timing; may be NULL */
+} ir_pass_options;
+
+/* Runs the passes in order; returns false at the first failure. */
+bool ir_run_passes(ir_module *m, const ir_pass *const *passes, int npasses,
+                   const ir_pass_options *opts);
+
+/* ---- axis_info.c: contiguity / divisibility / constancy ---------------- */
+
+/* Per-value facts along each dimension, as Triton's AxisInfo:
+ * contiguity[d]: length of runs of consecutive values (+1 steps) along d;
+ * divisibility[d]: largest power of two dividing the first element of each run;
+ * constancy[d]: length of runs of equal values along d. Scalars use d = 0. */
+typedef struct ir_axis_info {
+  int rank;
+  int64_t contiguity[IR_MAX_RANK];
+  int64_t divisibility[IR_MAX_RANK];
+  int64_t constancy[IR_MAX_RANK];
+} ir_axis_info;
+
+typedef struct ir_axis_analysis ir_axis_analysis;
+/* Analyses every value in `func` (a tt.func). Allocated in `arena`. */
+ir_axis_analysis *ir_axis_analyze(const ir_op *func, ir_arena *arena);
+/* Facts about v; a conservative default (1, 1, 1) for values not seen. */
+ir_axis_info ir_axis_get(const ir_axis_analysis *a, const ir_value *v);
+
+/* ---- additions (appended by ir-tt) ------------------------------------ */
+
+/* attrs.c: v rounded to the precision of float type `ty` (f16, bf16, f32,
+ * f64; a tensor's element type), as ir_attr_float stores it. */
+double ir_float_round(const ir_type *ty, double v);
+
+/* The ttir passes (one file each), declared through passes.def:
+ * IR_PASS(ident, "name", "summary") in pipeline order; each defines
+ * bool ir_pass_<ident>(ir_module *m, ir_arena *scratch). */
+#define IR_PASS(ID, NAME, SUMMARY) bool ir_pass_##ID(ir_module *m, ir_arena *scratch);
+#include "passes.def"
+/* pass.c: the pass named `name` among passes.def's, or NULL. Borrowed, static. */
+const ir_pass *ir_pass_lookup(const char *name);
+/* pass.c: every passes.def pass, in pipeline order; *out borrows a static table. */
+int ir_pass_list(const ir_pass *const **out);
+
+#endif

@@ -1,0 +1,114 @@
+/* convert.c - ttir -> ttgir: give every tensor a GPU layout.
+ * Needs: verified ttir (tensors without layouts). Leaves: every tensor type
+ * with a #ttg.blocked layout (the default for its shape, one element per
+ * thread), reductions with #ttg.slice results, a ttg.convert_layout before
+ * each tt.expand_dims operand, and the ttg.* module attributes. */
+#include <stdio.h>
+
+#include "ir-ttgpu/ttg.h"
+
+typedef struct convert_state {
+  ir_module *m;
+  ir_context *ctx;
+  const ttg_options *opts;
+  bool ok;
+} convert_state;
+
+static const ir_type *default_tensor_type(convert_state *st, const ir_type *t) {
+  if (!ir_type_is_tensor(t) || t->layout) return t;
+  const ir_attr *l = ttg_default_blocked(st->ctx, t->rank, t->shape, 1, st->opts->num_warps,
+                                         st->opts->threads_per_warp);
+  return ir_type_with_layout(st->ctx, t, l);
+}
+
+/* Re-types a dense constant's attribute together with its result. */
+static void retype_constant(convert_state *st, ir_op *op) {
+  const ir_attr *v = ir_op_get_attr(op, "value");
+  if (v && v->kind == IR_ATTR_DENSE)
+    ir_op_set_attr(st->m, op, "value", ir_attr_dense(st->ctx, op->results[0].type, v->elem));
+}
+
+static void convert_op(ir_op *op, void *user) {
+  convert_state *st = user;
+  for (int r = 0; r < op->nregions; r++)
+    for (ir_block *b = op->regions[r].first; b; b = b->next)
+      for (int i = 0; i < b->nargs; i++) b->args[i]->type = default_tensor_type(st, b->args[i]->type);
+  for (int i = 0; i < op->nresults; i++) {
+    ir_value *res = &op->results[i];
+    const ir_type *t = res->type;
+    if (!ir_type_is_tensor(t) || t->layout) continue;
+    if ((op->kind == IR_OP_TT_REDUCE) && op->noperands > 0) {
+      /* The result drops dim `axis` of the operand: a slice of its layout. */
+      const ir_type *src = op->operands[0]->type;
+      int axis = (int)ir_op_get_int(op, "axis", 0);
+      src = default_tensor_type(st, src);
+      res->type = ir_type_with_layout(st->ctx, t, ir_attr_slice(st->ctx, axis, src->layout));
+      continue;
+    }
+    res->type = default_tensor_type(st, t);
+  }
+  if (op->kind == IR_OP_ARITH_CONSTANT && op->nresults == 1) retype_constant(st, op);
+}
+
+/* tt.expand_dims needs its operand in the slice layout of its result's
+ * layout; the default layout of the operand's own shape differs, so a
+ * ttg.convert_layout bridges them (later passes may remove it). */
+static void fix_expand_dims(ir_op *op, void *user) {
+  convert_state *st = user;
+  if (op->kind != IR_OP_TT_EXPAND_DIMS) return;
+  ir_value *src = op->operands[0];
+  const ir_type *rt = op->results[0].type;
+  int axis = (int)ir_op_get_int(op, "axis", 0);
+  const ir_attr *want = ir_attr_slice(st->ctx, axis, rt->layout);
+  if (src->type->layout == want) return;
+  const ir_type *ct = ir_type_with_layout(st->ctx, src->type, want);
+  ir_op *cvt = ir_op_create(st->m, IR_OP_TTG_CONVERT_LAYOUT, op->loc, 1, &ct, 1, &src, 0);
+  ir_op_insert_before(op, cvt);
+  ir_op_set_operand(op, 0, &cvt->results[0]);
+}
+
+static void set_i32_attr(ir_module *m, const char *name, int v) {
+  ir_op_set_attr(m, m->op, name, ir_attr_int(m->ctx, ir_type_i32(m->ctx), v));
+}
+
+bool ttg_convert_to_ttgir(ir_module *m, const ttg_options *opts) {
+  convert_state st = {m, m->ctx, opts, true};
+  int nw = opts->num_warps;
+  if (nw < 1 || nw > 32 || (nw & (nw - 1))) {
+    ir_error(m->ctx, m->op->loc, "num_warps must be a power of two in 1..32, got %d", nw);
+    return false;
+  }
+  ir_walk(m->op, convert_op, &st);
+  ir_walk(m->op, fix_expand_dims, &st);
+  set_i32_attr(m, "ttg.num-ctas", opts->num_ctas);
+  set_i32_attr(m, "ttg.num-warps", opts->num_warps);
+  set_i32_attr(m, "ttg.threads-per-warp", opts->threads_per_warp);
+  char target[32];
+  snprintf(target, sizeof target, "cuda:%d", opts->compute_capability);
+  ir_op_set_attr(m, m->op, "ttg.target", ir_attr_string(m->ctx, target));
+  return st.ok;
+}
+
+ttg_options ttg_module_options(const ir_module *m) {
+  ttg_options o = {4, 32, 1, 90};
+  o.num_warps = (int)ir_op_get_int(m->op, "ttg.num-warps", 4);
+  o.threads_per_warp = (int)ir_op_get_int(m->op, "ttg.threads-per-warp", 32);
+  o.num_ctas = (int)ir_op_get_int(m->op, "ttg.num-ctas", 1);
+  const ir_attr *t = ir_op_get_attr(m->op, "ttg.target");
+  if (t && t->kind == IR_ATTR_STRING) {
+    int cc = 0;
+    if (sscanf(t->s, "cuda:%d", &cc) == 1) o.compute_capability = cc;
+  }
+  return o;
+}
+
+bool ttg_pass_convert(ir_module *m, ir_arena *scratch) {
+  (void)scratch;
+  ttg_options o = ttg_module_options(m);
+  return ttg_convert_to_ttgir(m, &o);
+}
+
+const ir_pass ttg_pass_convert_info = {
+    "convert-triton-to-tritongpu",
+    "give every tensor a default blocked layout and set the ttg module attributes",
+    ttg_pass_convert};

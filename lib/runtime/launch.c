@@ -1,0 +1,178 @@
+/* launch.c - packing launch arguments and launching a loaded kernel.
+ *
+ * The launch path is kept close to a raw cuLaunchKernel: arguments are
+ * checked and packed into stack storage (no malloc, no string work unless an
+ * argument is wrong), the context is made current only when it is not, and
+ * the driver call follows. Packing is a pure function, tested without a GPU. */
+#include <math.h>
+#include <stdio.h>
+
+#include "runtime/rt.h"
+
+const char *rt_type_label(ttc_type type) {
+  switch (type) {
+  case TTC_TYPE_PTR: return "pointer";
+  case TTC_TYPE_I1: return "i1";
+  case TTC_TYPE_I8: return "i8";
+  case TTC_TYPE_I16: return "i16";
+  case TTC_TYPE_I32: return "i32";
+  case TTC_TYPE_I64: return "i64";
+  case TTC_TYPE_U8: return "u8";
+  case TTC_TYPE_U16: return "u16";
+  case TTC_TYPE_U32: return "u32";
+  case TTC_TYPE_U64: return "u64";
+  case TTC_TYPE_F16: return "fp16";
+  case TTC_TYPE_BF16: return "bf16";
+  case TTC_TYPE_F32: return "fp32";
+  case TTC_TYPE_F64: return "fp64";
+  }
+  return "unknown type";
+}
+
+/* The three families of launch values; an argument is accepted for a
+ * parameter of the same family only. */
+typedef enum rt_family { RT_FAMILY_PTR, RT_FAMILY_INT, RT_FAMILY_FLOAT, RT_FAMILY_NONE } rt_family;
+
+static rt_family type_family(ttc_type type) {
+  switch (type) {
+  case TTC_TYPE_PTR: return RT_FAMILY_PTR;
+  case TTC_TYPE_I1:
+  case TTC_TYPE_I8:
+  case TTC_TYPE_I16:
+  case TTC_TYPE_I32:
+  case TTC_TYPE_I64:
+  case TTC_TYPE_U8:
+  case TTC_TYPE_U16:
+  case TTC_TYPE_U32:
+  case TTC_TYPE_U64: return RT_FAMILY_INT;
+  case TTC_TYPE_F16:
+  case TTC_TYPE_BF16:
+  case TTC_TYPE_F32:
+  case TTC_TYPE_F64: return RT_FAMILY_FLOAT;
+  }
+  return RT_FAMILY_NONE;
+}
+
+uint16_t rt_round_half(double x, int ebits, int mbits) {
+  const uint32_t sign = signbit(x) ? 1u << (ebits + mbits) : 0u;
+  const uint32_t exp_max = (1u << ebits) - 1u; /* all-ones exponent: inf, NaN */
+  if (isnan(x)) return (uint16_t)(sign | exp_max << mbits | 1u << (mbits - 1));
+  double a = fabs(x);
+  if (isinf(a)) return (uint16_t)(sign | exp_max << mbits);
+  if (a == 0.0) return (uint16_t)sign;
+  const int bias = (1 << (ebits - 1)) - 1;
+  const int emin = 1 - bias;
+  int e = 0;
+  frexp(a, &e); /* a = m * 2^e with m in [0.5, 1): a = 1.f * 2^(e - 1) */
+  int ex = e - 1 < emin ? emin : e - 1;
+  /* Scale so that one unit in the last place of the target is 1.0: q holds
+   * the significand as an integer plus the bits to round away. The scaling
+   * is by a power of two and q < 2^(mbits+1), so q and its fraction are exact. */
+  double q = ldexp(a, mbits - ex);
+  double whole = floor(q);
+  double frac = q - whole;
+  uint32_t n = (uint32_t)whole;
+  if (frac > 0.5 || (frac == 0.5 && (n & 1u))) n++;
+  const uint32_t hidden = 1u << mbits;
+  if (n < hidden) return (uint16_t)(sign | n); /* subnormal (exp == emin) or zero */
+  if (n == hidden << 1) { /* rounding carried into the next binade */
+    n = hidden;
+    ex++;
+  }
+  uint32_t biased = (uint32_t)(ex + bias);
+  if (biased >= exp_max) return (uint16_t)(sign | exp_max << mbits);
+  return (uint16_t)(sign | biased << mbits | (n - hidden));
+}
+
+/* Truncates an integer argument to the parameter width, zero-extended. */
+static uint64_t pack_int(ttc_type param, int64_t v) {
+  uint64_t u = (uint64_t)v;
+  switch (param) {
+  case TTC_TYPE_I1: return v != 0; /* a bool: any nonzero value is true */
+  case TTC_TYPE_I8:
+  case TTC_TYPE_U8: return u & 0xffu;
+  case TTC_TYPE_I16:
+  case TTC_TYPE_U16: return u & 0xffffu;
+  case TTC_TYPE_I32:
+  case TTC_TYPE_U32: return u & 0xffffffffu;
+  case TTC_TYPE_I64:
+  case TTC_TYPE_U64:
+  case TTC_TYPE_PTR:
+  case TTC_TYPE_F16:
+  case TTC_TYPE_BF16:
+  case TTC_TYPE_F32:
+  case TTC_TYPE_F64: return u;
+  }
+  return u;
+}
+
+/* Stores a float argument in the parameter's encoding. */
+static void pack_float(ttc_type param, double v, rt_arg_storage *s) {
+  switch (param) {
+  case TTC_TYPE_F16: s->u16 = rt_round_half(v, 5, 10); return;
+  case TTC_TYPE_BF16: s->u16 = rt_round_half(v, 8, 7); return;
+  case TTC_TYPE_F32: s->f32 = (float)v; return;
+  case TTC_TYPE_F64: s->f64 = v; return;
+  case TTC_TYPE_PTR:
+  case TTC_TYPE_I1:
+  case TTC_TYPE_I8:
+  case TTC_TYPE_I16:
+  case TTC_TYPE_I32:
+  case TTC_TYPE_I64:
+  case TTC_TYPE_U8:
+  case TTC_TYPE_U16:
+  case TTC_TYPE_U32:
+  case TTC_TYPE_U64: return; /* not a float parameter: rejected by the caller */
+  }
+}
+
+ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args,
+                        size_t nargs, rt_arg_storage *storage, void **slots, char *err,
+                        size_t errlen) {
+  if (nparams < 0 || nargs != (size_t)nparams) {
+    if (err) snprintf(err, errlen, "expected %d argument%s, got %zu", nparams,
+                      nparams == 1 ? "" : "s", nargs);
+    return TTC_ERROR_ARGUMENT;
+  }
+  for (int i = 0; i < nparams; i++) {
+    ttc_type param = param_types[i];
+    ttc_type got = args[i].type;
+    rt_family family = type_family(param);
+    if (family == RT_FAMILY_NONE || family != type_family(got)) {
+      if (err) snprintf(err, errlen, "argument %d expects %s, got %s", i, rt_type_label(param),
+                        rt_type_label(got));
+      return TTC_ERROR_ARGUMENT;
+    }
+    rt_arg_storage *s = &storage[i];
+    s->u64 = 0;
+    if (family == RT_FAMILY_PTR)
+      s->u64 = args[i].v.ptr;
+    else if (family == RT_FAMILY_INT)
+      s->u64 = pack_int(param, args[i].v.i);
+    else
+      pack_float(param, args[i].v.f, s);
+    slots[i] = s;
+  }
+  return TTC_OK;
+}
+
+ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stream,
+                             const ttc_arg *args, size_t nargs) {
+  if (!mod || !grid || (!args && nargs)) return TTC_ERROR_ARGUMENT;
+  ttc_device *dev = mod->dev;
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "grid (%u, %u, %u) has an empty dimension",
+                           grid[0], grid[1], grid[2]);
+  /* The driver copies the parameter values during cuLaunchKernel, so stack
+   * storage is enough; RT_MAX_PARAMS bounds nparams at load time. */
+  rt_arg_storage storage[RT_MAX_PARAMS];
+  void *slots[RT_MAX_PARAMS];
+  ttc_status st = rt_pack_args(mod->param_types, mod->nparams, args, nargs, storage, slots,
+                               dev->error, sizeof dev->error);
+  if (st != TTC_OK) return st;
+  st = rt_device_enter(dev);
+  if (st != TTC_OK) return st;
+  CUresult res = dev->cu.LaunchKernel(mod->fn, grid[0], grid[1], grid[2], mod->block_x, 1, 1,
+                                      mod->shared_bytes, (CUstream)stream, slots, NULL);
+  return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuLaunchKernel");
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ttc needs to build and test. The CUDA
+# toolkit (ptxas, cuda.h) is expected in /usr/local/cuda (or $TTC_CUDA_HOME).
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build llvm-22-dev llvm-22-tools libzstd-dev zlib1g-dev
+      libcmocka-dev python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+cuda=${TTC_CUDA_HOME:-/usr/local/cuda}
+if [ ! -x "$cuda/bin/ptxas" ]; then
+  echo "deps: warning: no ptxas in $cuda/bin: install the CUDA toolkit (cubin output and the PTX tests need it)" >&2
+fi

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine: install dependencies, build ttc
+# (release, LLVM linked statically into build/lib/libttc.so), show the
+# vector-add kernel at every IR level, and run the vector-add example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTTC_TESTS=OFF >/dev/null
+cmake --build build
+k=examples/vector_add/vector_add.py
+sig='*fp32:16,*fp32:16,*fp32:16,i32,1024'
+for level in ttir ttgir llir ptx; do
+  build/bin/ttc "$k" -k add_kernel -s "$sig" --emit "$level" -o "build/add.$level"
+done
+build/bin/ttc "$k" -k add_kernel -s "$sig" --emit cubin -o build/add.cubin
+echo "setup: wrote build/add.{ttir,ttgir,llir,ptx,cubin} and build/add.cubin.json"
+set +e
+build/bin/vector_add
+rc=$?
+set -e
+if [ $rc -eq 2 ]; then
+  echo "setup: built and compiled; no GPU here, so the example did not run (see above)"
+  exit 0
+fi
+exit $rc

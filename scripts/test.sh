@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test command: builds ttc twice and runs every test in both builds:
+#  build/       release, warnings as errors, LLVM static (what users get)
+#  build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, LLVM shared
+# Each runs the cmocka unit tests and the lit tests (which run ptxas).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${TTC_JOBS:-$(nproc)}
+run() {
+  local dir=$1; shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+run build -DCMAKE_BUILD_TYPE=Release -DTTC_WERROR=ON
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run build-asan -DCMAKE_BUILD_TYPE=Debug -DTTC_WERROR=ON -DTTC_SANITIZE=ON -DTTC_LLVM_STATIC=OFF
+echo "test: all tests passed in build/ and build-asan/"

@@ -1,0 +1,134 @@
+/* test_compile.c - the public compile API: levels, stop_after, parameters,
+ * metadata, diagnostics on bad input, argument checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ttc_test.h"
+
+#include "ttc/ttc.h"
+
+static const char add_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def add(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):\n"
+    "    pid = tl.program_id(0)\n"
+    "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+    "    m = offs < n\n"
+    "    x = tl.load(x_ptr + offs, mask=m)\n"
+    "    y = tl.load(y_ptr + offs, mask=m)\n"
+    "    tl.store(z_ptr + offs, x + y, mask=m)\n";
+
+static const char *sig = "*fp32:16,*fp32:16,*fp32:16,i32,1024";
+
+static void test_levels_up_to_ptx(void **state) {
+  (void)state;
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_PTX;
+  ttc_kernel *k = NULL;
+  ttc_status st = ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k);
+  assert_non_null(k);
+  if (st != TTC_OK) fprintf(stderr, "%s", ttc_kernel_diagnostics(k));
+  assert_int_equal(st, TTC_OK);
+  size_t n = 0;
+  const char *ttir = ttc_kernel_output(k, TTC_LEVEL_TTIR, &n);
+  assert_non_null(ttir);
+  assert_int_equal(n, strlen(ttir));
+  assert_non_null(strstr(ttir, "tt.func public @add"));
+  assert_null(strstr(ttir, "#ttg.blocked"));
+  const char *ttgir = ttc_kernel_output(k, TTC_LEVEL_TTGIR, NULL);
+  assert_non_null(strstr(ttgir, "sizePerThread = [4]"));
+  const char *ptx = ttc_kernel_output(k, TTC_LEVEL_PTX, NULL);
+  assert_non_null(strstr(ptx, ".entry add("));
+  assert_null(ttc_kernel_output(k, TTC_LEVEL_CUBIN, &n));
+  assert_int_equal(n, 0);
+  assert_string_equal(ttc_kernel_diagnostics(k), "");
+  /* Runtime parameters: the four non-constexpr ones. */
+  assert_int_equal(ttc_kernel_num_params(k), 4);
+  ttc_type pointee;
+  assert_int_equal(ttc_kernel_param_type(k, 0, &pointee), TTC_TYPE_PTR);
+  assert_int_equal(pointee, TTC_TYPE_F32);
+  assert_int_equal(ttc_kernel_param_type(k, 3, NULL), TTC_TYPE_I32);
+  assert_int_equal(ttc_kernel_num_warps(k), 4);
+  const char *md = ttc_kernel_metadata_json(k);
+  assert_non_null(md);
+  assert_non_null(strstr(md, "\"BLOCK\""));
+  ttc_kernel_destroy(k);
+}
+
+static void test_stop_after_ttir(void **state) {
+  (void)state;
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_TTIR;
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k), TTC_OK);
+  assert_non_null(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
+  assert_null(ttc_kernel_output(k, TTC_LEVEL_TTGIR, NULL));
+  assert_null(ttc_kernel_metadata_json(k));
+  ttc_kernel_destroy(k);
+}
+
+static void test_bad_input_has_located_diagnostic(void **state) {
+  (void)state;
+  ttc_kernel *k = NULL;
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_TTIR;
+  ttc_status st = ttc_compile(add_src, strlen(add_src), "add.py", "add",
+                              "*fp32:16,*fp32:16,*fp32:16,i32,48", &o, &k);
+  assert_int_equal(st, TTC_ERROR_INPUT);
+  assert_int_equal(ttc_kernel_status(k), TTC_ERROR_INPUT);
+  const char *d = ttc_kernel_diagnostics(k);
+  assert_non_null(strstr(d, "add.py:7:"));
+  assert_non_null(strstr(d, "error: "));
+  assert_non_null(strstr(d, "^"));
+  assert_null(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
+  ttc_kernel_destroy(k);
+}
+
+static void test_bad_options(void **state) {
+  (void)state;
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  ttc_kernel *k = NULL;
+  o.arch = "sm_70";
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k),
+                   TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "sm_70"));
+  ttc_kernel_destroy(k);
+  ttc_compile_options_init(&o);
+  o.num_warps = 3;
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k),
+                   TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "power of two"));
+  ttc_kernel_destroy(k);
+}
+
+static void test_null_arguments(void **state) {
+  (void)state;
+  ttc_kernel *k = (ttc_kernel *)1;
+  assert_int_equal(ttc_compile(NULL, 0, "a.py", "add", sig, NULL, &k), TTC_ERROR_ARGUMENT);
+  assert_null(k);
+  assert_int_equal(ttc_compile(add_src, 3, "a.py", "add", sig, NULL, NULL), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_compile_file("/nonexistent/x.py", "add", sig, NULL, &k), TTC_ERROR_IO);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "/nonexistent/x.py"));
+  ttc_kernel_destroy(k);
+  ttc_kernel_destroy(NULL);
+  assert_string_equal(ttc_status_string(TTC_OK), "ok");
+  assert_string_equal(ttc_type_name(TTC_TYPE_BF16), "bf16");
+  assert_string_equal(ttc_level_name(TTC_LEVEL_TTGIR), "ttgir");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_levels_up_to_ptx),
+      cmocka_unit_test(test_stop_after_ttir),
+      cmocka_unit_test(test_bad_input_has_located_diagnostic),
+      cmocka_unit_test(test_bad_options),
+      cmocka_unit_test(test_null_arguments),
+  };
+  return cmocka_run_group_tests_name("compile", tests, NULL, NULL);
+}
