@@ -35,7 +35,8 @@ typedef enum ttc_status {
   TTC_ERROR_NO_DEVICE, /* no CUDA driver or no GPU */
   TTC_ERROR_CUDA,      /* a CUDA driver call failed */
   TTC_ERROR_OUT_OF_MEMORY,
-  TTC_ERROR_INTERNAL
+  TTC_ERROR_INTERNAL,
+  TTC_ERROR_OUT_OF_BOUNDS /* the interpreter caught a memory access outside every allocation */
 } ttc_status;
 
 /* A static string naming the status ("ok", "input error", ...). Never NULL. */

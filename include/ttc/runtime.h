@@ -78,6 +78,35 @@ TTC_API void ttc_module_destroy(ttc_module *mod);
 TTC_API ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stream,
                                      const ttc_arg *args, size_t nargs);
 
+/* ---- the CPU interpreter -------------------------------------------------
+ * An interpreter device runs kernels on the host: it executes the kernel's
+ * ttir for every program of the grid, one program after another, tile by
+ * tile. Every call above works on it: device memory is host memory (the
+ * uint64_t "device pointer" is the host address; copies are memcpy), events
+ * read the host clock, launches run to completion before returning, and
+ * ttc_module_load needs only a kernel compiled to TTC_LEVEL_TTIR or beyond.
+ * Every global access is checked against the allocations made through
+ * ttc_device_alloc: one outside all of them fails the launch with
+ * TTC_ERROR_OUT_OF_BOUNDS and a device error naming the op's source
+ * location, the program id and the address; a failed tt.assert fails it
+ * with TTC_ERROR_INPUT. ttc_device_open itself returns an interpreter device
+ * when the environment has TTC_INTERPRET=1 (docs/interpreter.md). */
+
+/* Opens an interpreter device (never fails for want of a GPU). On failure
+ * (out of memory) *out is NULL and a message is written to err. The caller
+ * destroys the device with ttc_device_destroy, which frees every allocation
+ * still held. */
+TTC_API ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errlen);
+
+/* Nonzero when dev is an interpreter device; 0 for a GPU or NULL. */
+TTC_API int ttc_device_is_interpreter(const ttc_device *dev);
+
+/* What tt.print wrote during the most recent launch on an interpreter
+ * device ("" when nothing, or on a GPU). The library never prints: the host
+ * decides what to do with it. Borrowed; valid until the next launch or
+ * ttc_device_destroy. */
+TTC_API const char *ttc_device_print_output(const ttc_device *dev);
+
 #ifdef __cplusplus
 }
 #endif

@@ -199,11 +199,19 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   ttc_kernel *k = calloc(1, sizeof *k);
   if (!k) return TTC_ERROR_OUT_OF_MEMORY;
   k->name = strdup(name);
+  k->source = malloc(source_len + 1);
+  if (k->source) {
+    memcpy(k->source, source, source_len);
+    k->source[source_len] = '\0';
+  }
+  k->source_len = source_len;
+  k->filename = strdup(filename);
+  k->signature = strdup(signature);
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
   snprintf(k->arch, sizeof k->arch, "%s", o.arch);
   ir_context *ctx = ir_context_create();
-  if (!ctx || !k->name) {
+  if (!ctx || !k->name || !k->source || !k->filename || !k->signature) {
     ir_context_destroy(ctx);
     ttc_kernel_destroy(k);
     return TTC_ERROR_OUT_OF_MEMORY;
@@ -232,6 +240,26 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   ir_context_destroy(ctx);
   *out = k;
   return st;
+}
+
+ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out) {
+  *ctx_out = NULL;
+  if (!k || !k->source || k->status != TTC_OK) return NULL;
+  ir_context *ctx = ir_context_create();
+  if (!ctx) return NULL;
+  const ir_source *src = ir_context_add_source(ctx, k->filename, k->source, k->source_len);
+  fe_kernel_info info = {0};
+  ir_module *m = src ? fe_lower_kernel(ctx, src, k->name, k->signature, &info) : NULL;
+  if (m && run_ttir_passes(m) != TTC_OK) {
+    ir_module_destroy(m);
+    m = NULL;
+  }
+  if (!m) {
+    ir_context_destroy(ctx);
+    return NULL;
+  }
+  *ctx_out = ctx;
+  return m;
 }
 
 /* Reads a whole file into a malloc'd buffer. */
@@ -285,6 +313,9 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->name);
   free(k->param_types);
   free(k->param_pointees);
+  free(k->source);
+  free(k->filename);
+  free(k->signature);
   free(k);
 }
 

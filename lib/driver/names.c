@@ -14,6 +14,7 @@ const char *ttc_status_string(ttc_status status) {
   case TTC_ERROR_CUDA: return "cuda error";
   case TTC_ERROR_OUT_OF_MEMORY: return "out of memory";
   case TTC_ERROR_INTERNAL: return "internal error";
+  case TTC_ERROR_OUT_OF_BOUNDS: return "out-of-bounds access";
   }
   return "unknown status";
 }

@@ -117,6 +117,7 @@ typedef struct fe_expr fe_expr;
 struct fe_expr {
   fe_expr_kind kind;
   ir_loc loc;         /* the node's start, or its operator for BINARY/COMPARE */
+  ir_loc start;       /* the first character of the whole expression */
   const char *name;   /* NAME, ATTR: interned */
   const char *str;    /* STR */
   size_t slen;
@@ -395,16 +396,21 @@ typedef struct fe_args {
 /* lower.c */
 /* Reports a located error with the note "in kernel 'NAME'"; returns an ERROR value. */
 fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Value constructors (plain structs, nothing owned). */
 fe_val fe_val_error(void);
 fe_val fe_val_int(int64_t v);
 fe_val fe_val_float(double v);
 fe_val fe_val_bool(bool v);
 fe_val fe_val_tensor(ir_value *v, bool is_unsigned);
 bool fe_is_const(const fe_val *v); /* INT, FLOAT, BOOL */
+/* Binds or rebinds `name` (interned). The scope owns its malloc'd array. */
 void fe_scope_set(fe_scope *s, const char *name, fe_val v);
+/* The binding of `name`, or NULL; borrowed, valid until the next set. */
 fe_val *fe_scope_get(const fe_scope *s, const char *name);
 void fe_scope_copy(fe_scope *dst, const fe_scope *src); /* dst receives a malloc'd copy */
 void fe_scope_free(fe_scope *s);
+/* Resolves a name: the current function's scope, module constants (evaluated
+ * lazily), @jit functions, imports, then Python builtins; else an error. */
 fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc);
 /* Resolves a dotted path ("triton.language.float32") to a value, or ERROR
  * kind with no diagnostic when unknown. */
@@ -456,10 +462,21 @@ fe_val fe_reshape(fe_lower *l, fe_val x, int rank, const int64_t *shape, ir_loc 
 /* A constant shape from an int or a tuple of ints; false after an error. */
 bool fe_const_shape(fe_lower *l, fe_val v, ir_loc loc, int *rank, int64_t *shape);
 
+/* lower_shape.c: the shape builtins (tl.expand_dims, broadcast, broadcast_to,
+ * reshape, view, trans, permute) with Triton's parameter order. */
+fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args);
+/* Packs positional arguments from index `from` on into one tuple argument. */
+fe_args fe_pack_varargs(fe_lower *l, const fe_args *args, int from);
+
 /* lower_reduce.c: reductions and dot */
 fe_val fe_build_reduce(fe_lower *l, fe_val x, fe_val axis, const char *kind, bool keep_dims,
                        ir_loc loc);
 fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc);
+
+/* lower_atomic.c: `name` is "tl.atomic_add" ...; a = (pointer, val, mask, sem,
+ * scope), or (pointer, cmp, val, sem, scope) for tl.atomic_cas. */
+fe_val fe_build_atomic(fe_lower *l, const char *name, const fe_val *a, const ir_loc *locs,
+                       ir_loc loc);
 
 fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args);
 /* Whether `name` is a tl builtin (function or dtype) known to the lowering. */

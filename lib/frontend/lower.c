@@ -122,6 +122,7 @@ static const dtype_name dtype_names[] = {
     {"bf16", 3, 16},    {"float", 2, 32},    {"bool", 0, 1},
 };
 
+/* tl.float32 and friends; `float` and `bool` are accepted spellings too. */
 static fe_val resolve_dtype(fe_lower *l, const char *name) {
   for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++) {
     const dtype_name *d = &dtype_names[i];
@@ -182,6 +183,8 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
   return v;
 }
 
+/* Module constants are evaluated on first use (so the order of definitions
+ * does not matter) and cached; cycles are reported, not followed. */
 static fe_val eval_global(fe_lower *l, int i) {
   fe_global_state *g = &l->globals[i];
   const fe_global *decl = &l->mod->globals[i];
@@ -286,6 +289,10 @@ void fe_name_ops_after(fe_lower *l, ir_op *mark, const char *name) {
 
 /* ---- jit helper calls ------------------------------------------------------- */
 
+/* Inlines `fn` at the call site: a fresh frame holds only its parameters
+ * (positional, keyword, then defaults), so the callee cannot see the caller's
+ * variables. constexpr parameters must receive compile-time values. The
+ * callee's `return` value is the call's value (None without one). */
 fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args) {
   if (!is_jit_function(l, fn))
     return fe_error(l, args->loc, "'%s' is not a @triton.jit function", fn->name);
@@ -370,6 +377,9 @@ fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args) {
 /* ---- the kernel ------------------------------------------------------------- */
 
 /* Builds the tt.func for the kernel and binds its parameters. */
+/* The kernel ABI: one argument per non-constexpr parameter, in order;
+ * pointers are !tt.ptr<elem> in address space 1, scalars at their width.
+ * constexpr parameters bind their signature values as Python constants. */
 static ir_op *build_kernel_func(fe_lower *l, const fe_func *fn, const fe_kernel_info *info,
                                 fe_frame *frame) {
   const ir_type *arg_types[128];

@@ -65,6 +65,7 @@ bool fe_bind_args(fe_lower *l, const fe_args *args, const char *fname, const cha
   return true;
 }
 
+/* Optional parameters default to None, as in Triton's signatures. */
 static bool is_none(const fe_val *v) { return v->kind == FE_V_NONE; }
 
 static bool is_pow2(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
@@ -114,6 +115,8 @@ static const ir_type *shaped(fe_lower *l, int rank, const int64_t *shape, const 
 
 /* ---- program ids and ranges --------------------------------------------------- */
 
+/* tl.program_id(axis) / tl.num_programs(axis): i32 scalars; the axis is a
+ * constexpr in 0..2 (x, y, z of the launch grid). */
 static fe_val b_program_id(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                            const fe_args *args) {
   int64_t axis;
@@ -128,6 +131,8 @@ static fe_val b_program_id(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
   return fe_val_tensor(r, false);
 }
 
+/* tl.arange(start, end): constexpr bounds; the length must be a power of two
+ * because every block dimension is (layouts split it over threads evenly). */
 static fe_val b_arange(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   int64_t start, end;
   if (!const_int(l, &a[0], locs[0], "arange start", &start) ||
@@ -150,6 +155,8 @@ static fe_val b_arange(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, c
 
 /* ---- constructors -------------------------------------------------------------- */
 
+/* tl.full / tl.zeros: constant values become one dense constant (no splat op);
+ * a runtime scalar is converted to the dtype and splat. */
 static fe_val make_full(fe_lower *l, int rank, const int64_t *shape, fe_val value, fe_val dtype,
                         ir_loc vloc, ir_loc dloc, ir_loc loc) {
   if (dtype.kind != FE_V_DTYPE)
@@ -228,6 +235,9 @@ static bool shape_mask(fe_lower *l, fe_val *mask, const fe_val *ptr, ir_loc loc)
   return mask->kind != FE_V_ERROR;
 }
 
+/* tl.load(pointer, mask, other, ...): the result has the pointer's shape and
+ * the pointee type; `other` converts to the pointee and needs a mask, as in
+ * Triton. Cache and eviction hints are accepted and ignored. */
 static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
   if (!pointee) return fe_val_error();
@@ -265,6 +275,8 @@ static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, con
   return fe_val_tensor(ir_op_result(op, 0), ptr.is_unsigned);
 }
 
+/* tl.store(pointer, value, mask): the value converts to the pointee type and
+ * broadcasts to the pointer's shape; returns None. */
 static fe_val b_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
   if (!pointee) return fe_val_error();
@@ -297,6 +309,8 @@ static fe_val b_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
 
 /* ---- elementwise ------------------------------------------------------------------ */
 
+/* tl.where(condition, x, y): the condition becomes i1, x and y promote as a
+ * binary operation, then all three broadcast to one shape (arith.select). */
 static fe_val b_where(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   fe_val c = fe_to_bool(l, a[0], locs[0]);
   fe_val x = a[1], y = a[2];
@@ -310,6 +324,9 @@ static fe_val b_where(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
   return fe_val_tensor(ir_build1(&l->b, IR_OP_ARITH_SELECT, x.v->type, 3, ops), x.is_unsigned);
 }
 
+/* Elementwise max/min (also Python's max/min on runtime values, as Triton's
+ * code generator maps them); floats use maxnumf/minnumf like Triton's default
+ * propagate_nan=NONE. Two constexprs fold. */
 static fe_val minmax(fe_lower *l, bool is_max, fe_val x, fe_val y, ir_loc loc) {
   if (fe_is_const(&x) && fe_is_const(&y)) {
     fe_val lt = fe_binary(l, FE_OP_LT, x, y, loc);
@@ -400,6 +417,7 @@ static fe_val b_div_rn(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, c
   return fe_val_tensor(ir_build_binary(&l->b, IR_OP_TT_PRECISE_DIVF, x.v, y.v), false);
 }
 
+/* tl.sigmoid(x) = 1 / (1 + exp(-x)), written out as Triton's standard.py does. */
 static fe_val b_sigmoid(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   fe_val x = a[0];
   if (!want_float(l, &x, locs[0])) return fe_val_error();
@@ -410,6 +428,7 @@ static fe_val b_sigmoid(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, 
   return fe_binary(l, FE_OP_DIV, fe_val_float(1.0), d, args->loc);
 }
 
+/* tl.cdiv(x, div) = (x + div - 1) // div; folds when both are constexprs. */
 static fe_val b_cdiv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   fe_val s = fe_binary(l, FE_OP_ADD, a[0], a[1], args->loc);
   s = fe_binary(l, FE_OP_SUB, s, fe_val_int(1), args->loc);
@@ -453,6 +472,8 @@ static fe_val b_unsupported(fe_lower *l, const char *name, fe_val *a, ir_loc *lo
   return fe_error(l, args->loc, "unsupported: '%s'", name + 3);
 }
 
+/* x.to(dtype, fp_downcast_rounding, bitcast) and tl.cast: a value conversion,
+ * or with bitcast=True a same-width tt.bitcast. */
 static fe_val b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   if (a[1].kind != FE_V_DTYPE)
     return fe_error(l, locs[1], "dtype must be a tl dtype, found '%s'", fe_val_type_str(l, &a[1]));
@@ -470,102 +491,10 @@ static fe_val b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const
   return fe_val_tensor(ir_build_unary(&l->b, IR_OP_TT_BITCAST, rty, x.v), a[1].is_unsigned);
 }
 
-/* ---- shape ops ------------------------------------------------------------------------ */
-
-fe_val fe_expand_dims(fe_lower *l, fe_val x, int axis, ir_loc loc) {
-  const ir_type *t = x.v->type;
-  int rank = ir_type_is_tensor(t) ? t->rank : 0;
-  if (axis < 0) axis += rank + 1;
-  if (axis < 0 || axis > rank)
-    return fe_error(l, loc, "expand_dims axis %d out of range for rank %d", axis, rank);
-  if (rank + 1 > IR_MAX_RANK) return fe_error(l, loc, "expand_dims gives rank above %d", IR_MAX_RANK);
-  int64_t shape[IR_MAX_RANK];
-  int r = 0;
-  for (int i = 0; i < rank + 1; i++) shape[i] = i == axis ? 1 : t->shape[r++];
-  l->b.loc = loc;
-  if (rank == 0)
-    return fe_val_tensor(ir_build_splat(&l->b, x.v, ir_type_tensor(l->ctx, 1, shape, t, NULL)),
-                         x.is_unsigned);
-  ir_value *v = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(l->ctx, rank + 1, shape, t->elem, NULL), 1, &x.v);
-  ir_op_set_attr(l->m, v->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
-  return fe_val_tensor(v, x.is_unsigned);
-}
-
-fe_val fe_reshape(fe_lower *l, fe_val x, int rank, const int64_t *shape, ir_loc loc) {
-  const ir_type *t = x.v->type;
-  int64_t n = 1;
-  for (int i = 0; i < rank; i++) n *= shape[i];
-  if (n != ir_type_numel(t))
-    return fe_error(l, loc, "cannot reshape '%s' (%lld elements) to %lld elements",
-                    fe_val_type_str(l, &x), (long long)ir_type_numel(t), (long long)n);
-  l->b.loc = loc;
-  const ir_type *nt = shaped(l, rank, shape, ir_type_scalar(t));
-  if (nt == t) return x;
-  if (!ir_type_is_tensor(t)) return fe_val_tensor(ir_build_splat(&l->b, x.v, nt), x.is_unsigned);
-  return fe_val_tensor(ir_build1(&l->b, IR_OP_TT_RESHAPE, nt, 1, &x.v), x.is_unsigned);
-}
-
-/* Packs trailing positional arguments (`x.reshape(2, 8)`) into one tuple. */
-static fe_args pack_varargs(fe_lower *l, const fe_args *args, int from) {
-  fe_args a = *args;
-  if (args->n <= from + 1) return a;
-  fe_val t = fe_val_error();
-  t.kind = FE_V_TUPLE;
-  t.n = args->n - from;
-  t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)t.n);
-  memcpy(t.items, args->pos + from, sizeof(fe_val) * (size_t)t.n);
-  a.n = from + 1;
-  a.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)a.n);
-  memcpy(a.pos, args->pos, sizeof(fe_val) * (size_t)from);
-  a.pos[from] = t;
-  return a;
-}
-
+/* Shape ops live in lower_shape.c. */
 static fe_val b_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                          const fe_args *args) {
-  fe_val x = a[0];
-  if (!want_tensor(l, &x, locs[0])) return fe_val_error();
-  const ir_type *t = x.v->type;
-  int rank = ir_type_is_tensor(t) ? t->rank : 0;
-  if (strcmp(name, "tl.expand_dims") == 0) {
-    int64_t axis;
-    if (!const_int(l, &a[1], locs[1], "axis", &axis)) return fe_val_error();
-    return fe_expand_dims(l, x, (int)axis, args->loc);
-  }
-  if (strcmp(name, "tl.broadcast") == 0) {
-    fe_val y = a[1];
-    if (!want_tensor(l, &y, locs[1]) || !fe_broadcast_pair(l, &x, &y, args->loc))
-      return fe_val_error();
-    return x;
-  }
-  if (strcmp(name, "tl.trans") == 0 || strcmp(name, "tl.permute") == 0) {
-    int64_t order[IR_MAX_RANK];
-    if (is_none(&a[1])) {
-      if (rank != 2) return fe_error(l, args->loc, "trans without dims needs a 2-d tensor, found '%s'", fe_val_type_str(l, &x));
-      order[0] = 1;
-      order[1] = 0;
-    } else {
-      const fe_val *items = a[1].kind == FE_V_TUPLE ? a[1].items : &a[1];
-      int n = a[1].kind == FE_V_TUPLE ? a[1].n : 1;
-      if (n != rank) return fe_error(l, locs[1], "permutation has %d entries but the tensor has rank %d", n, rank);
-      for (int i = 0; i < n; i++)
-        if (!const_int(l, &items[i], locs[1], "permutation entry", &order[i])) return fe_val_error();
-    }
-    int64_t shape[IR_MAX_RANK];
-    for (int i = 0; i < rank; i++) {
-      if (order[i] < 0 || order[i] >= rank) return fe_error(l, locs[1], "invalid permutation");
-      shape[i] = t->shape[order[i]];
-    }
-    l->b.loc = args->loc;
-    ir_value *v = ir_build1(&l->b, IR_OP_TT_TRANS, ir_type_tensor(l->ctx, rank, shape, t->elem, NULL), 1, &x.v);
-    ir_op_set_attr(l->m, v->def, "order", ir_attr_array(l->ctx, rank, order));
-    return fe_val_tensor(v, x.is_unsigned);
-  }
-  int nr;
-  int64_t shape[IR_MAX_RANK];
-  if (!fe_const_shape(l, a[1], locs[1], &nr, shape)) return fe_val_error();
-  if (strcmp(name, "tl.broadcast_to") == 0) return fe_broadcast_to(l, x, nr, shape, args->loc);
-  return fe_reshape(l, x, nr, shape, args->loc); /* reshape, view */
+  return fe_shape_op(l, name, a, locs, args);
 }
 
 static fe_val b_reduce(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
@@ -580,8 +509,13 @@ static fe_val b_dot(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, cons
   return fe_build_dot(l, a, locs, args->loc);
 }
 
+static fe_val b_atomic(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  return fe_build_atomic(l, name, a, locs, args->loc);
+}
+
 /* ---- Python builtins ------------------------------------------------------------------ */
 
+/* Python's min/max over arguments or one tuple. */
 static fe_val b_py_minmax(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                           const fe_args *args) {
   const fe_val *items = args->pos;
@@ -630,6 +564,10 @@ static fe_val b_py_float(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
 
 /* ---- the table ------------------------------------------------------------------------ */
 
+/* Parameter names follow Triton's Python signatures so that keyword calls
+ * bind the same way; the first `nreq` are required. Entries mapped to
+ * b_unsupported name real Triton functions ttc does not lower yet, so they
+ * get "unsupported" rather than "unknown function". */
 #define P(...) {__VA_ARGS__}
 static const builtin builtins[] = {
     {"tl.program_id", b_program_id, 1, P("axis")},
@@ -683,11 +621,14 @@ static const builtin builtins[] = {
     {"tl.static_range", b_unsupported, 0, P("a", "b", "c", "d")},
     {"tl.device_print", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"tl.debug_barrier", b_unsupported, 0, P("a")},
-    {"tl.atomic_add", b_unsupported, 0, P("a", "b", "c", "d", "e")},
-    {"tl.atomic_max", b_unsupported, 0, P("a", "b", "c", "d", "e")},
-    {"tl.atomic_min", b_unsupported, 0, P("a", "b", "c", "d", "e")},
-    {"tl.atomic_cas", b_unsupported, 0, P("a", "b", "c", "d", "e")},
-    {"tl.atomic_xchg", b_unsupported, 0, P("a", "b", "c", "d", "e")},
+    {"tl.atomic_add", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_max", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_min", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_and", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_or", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_xor", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_xchg", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
+    {"tl.atomic_cas", b_atomic, 3, P("pointer", "cmp", "val", "sem", "scope")},
     {"tl.argmax", b_unsupported, 0, P("a", "b", "c", "d")},
     {"tl.argmin", b_unsupported, 0, P("a", "b", "c", "d")},
     {"tl.cumsum", b_unsupported, 0, P("a", "b", "c")},
@@ -729,6 +670,7 @@ bool fe_is_tl_builtin(const char *name) {
   return find_builtin(buf) != NULL;
 }
 
+/* Dispatches a builtin by its qualified name ("tl.load", "py.min", "m.to"). */
 fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
   const builtin *b = find_builtin(name);
   if (!b) return fe_error(l, args->loc, "unknown function '%s'", name);
@@ -737,7 +679,7 @@ fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
   while (nparams < MAXP && b->params[nparams]) nparams++;
   fe_args packed = *args;
   if (b->fn == b_shape_op && strcmp(name, "tl.expand_dims") != 0 && strcmp(name, "tl.broadcast") != 0)
-    packed = pack_varargs(l, args, 1);
+    packed = fe_pack_varargs(l, args, 1);
   fe_val a[MAXP];
   ir_loc locs[MAXP];
   char fname[96];
@@ -747,6 +689,8 @@ fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
   return b->fn(l, name, a, locs, &packed);
 }
 
+/* Attributes of runtime values: dtype and shape are compile-time facts,
+ * T transposes, and the listed names are bound methods (receiver first). */
 fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
   const ir_type *t = v.v->type;
   if (strcmp(name, "dtype") == 0) {

@@ -71,12 +71,12 @@ static fe_val lower_call(fe_lower *l, const fe_expr *e) {
   bool failed = callee.kind == FE_V_ERROR;
   for (int i = 0; i < e->n; i++) {
     args.pos[i] = fe_lower_expr(l, e->items[i]);
-    args.pos_loc[i] = e->items[i]->loc;
+    args.pos_loc[i] = e->items[i]->start;
     failed |= args.pos[i].kind == FE_V_ERROR;
   }
   for (int i = 0; i < e->nkw; i++) {
     args.kw[i] = fe_lower_expr(l, e->kwvals[i]);
-    args.kw_loc[i] = e->kwvals[i]->loc;
+    args.kw_loc[i] = e->kwvals[i]->start;
     failed |= args.kw[i].kind == FE_V_ERROR;
   }
   if (failed) return fe_val_error();
@@ -182,7 +182,8 @@ static fe_val make_tuple(fe_lower *l, const fe_expr *e) {
   return t;
 }
 
-/* Identity comparison, for `x is None` / `x is not None`. */
+/* Identity comparison, for `x is None` / `x is not None`: decided at compile
+ * time (None is only ever a constexpr). */
 static fe_val lower_is(fe_lower *l, const fe_expr *e) {
   fe_val a = fe_lower_expr(l, e->items[0]);
   fe_val b = fe_lower_expr(l, e->items[1]);
@@ -196,6 +197,8 @@ static fe_val lower_is(fe_lower *l, const fe_expr *e) {
   return fe_val_bool(e->cmpops[0] == FE_OP_IS ? same : !same);
 }
 
+/* Comparisons: one operator lowers like a binary op; chains fold when every
+ * operand is a constexpr and are unsupported on tensors. */
 static fe_val lower_compare(fe_lower *l, const fe_expr *e) {
   if (e->cmpops[0] == FE_OP_IS || e->cmpops[0] == FE_OP_ISNOT) {
     if (e->n != 2) return fe_error(l, e->loc, "unsupported: chained comparison");
@@ -289,6 +292,8 @@ out:
   return res;
 }
 
+/* Lowers one expression. Errors are reported once and yield ERROR, which
+ * every consumer passes on without a second message. */
 fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
   l->b.loc = e->loc;
   fe_val v = fe_val_error();

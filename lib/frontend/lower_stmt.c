@@ -111,6 +111,10 @@ static const char *hint_of(const fe_stmt *s) {
   return NULL;
 }
 
+/* Assignments bind names; constexpr values stay compile-time (so later
+ * tl.arange(0, N // 2) still folds) and materialize only when they meet
+ * runtime values or become loop-carried. Ops built for the right-hand side
+ * take the target's name as their printed name hint, as Triton's NameLoc. */
 static void lower_assign(fe_lower *l, const fe_stmt *s) {
   ir_op *mark = insertion_mark(l);
   fe_val v;
@@ -194,6 +198,10 @@ static int loop_carried(fe_lower *l, const fe_body *body, const char *skip, cons
 
 /* ---- if ----------------------------------------------------------------------------- */
 
+/* `if` on a runtime scalar: both arms lower into detached blocks from the
+ * same starting scope; every name rebound in an arm and bound after both
+ * becomes an scf.if result (constants convert to the other arm's type). The
+ * scf.if is created last, once the result types are known. */
 static void lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
   cond = fe_to_bool(l, cond, s->cond->loc);
   if (cond.kind == FE_V_ERROR) return;
@@ -340,6 +348,9 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
   }
 }
 
+/* `for i in range(lb, ub, step)` / tl.range: scf.for with i32 bounds (i64
+ * when a bound is 64-bit); the body block's arguments are the induction
+ * variable and the loop-carried values; tl.static_range unrolls instead. */
 static void lower_for(fe_lower *l, const fe_stmt *s) {
   const fe_expr *it = s->iter;
   fe_val callee = it->kind == FE_EX_CALL ? fe_lower_expr(l, it->a) : fe_val_error();
@@ -447,6 +458,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
 
 /* ---- while -------------------------------------------------------------------------- */
 
+/* `while cond: body` as scf.while: the "before" region evaluates the
+ * condition on the carried values, the "after" region runs the body. */
 static void lower_while(fe_lower *l, const fe_stmt *s) {
   const char *names[MAX_CARRIED];
   fe_val inits[MAX_CARRIED];

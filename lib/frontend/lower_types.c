@@ -81,6 +81,8 @@ static const char *shape_str(fe_lower *l, const ir_type *t) {
 /* ---- constants --------------------------------------------------------------- */
 
 /* The dtype Triton's to_tensor gives a Python constant. */
+/* The dtype Triton's to_tensor gives a Python constant: ints in i32 range are
+ * i32, up to 2**32-1 u32, else i64; floats fp32; bools i1. */
 static fe_dt const_dtype(fe_lower *l, const fe_val *c) {
   fe_dt d = {NULL, false};
   if (c->kind == FE_V_BOOL) {
@@ -120,6 +122,9 @@ fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc) {
 
 static bool same_type(const ir_type *a, const ir_type *b) { return a == b; }
 
+/* Casts follow Triton's semantic.cast: int widening by the source's
+ * signedness (i1 zero-extends), narrowing truncates, int->i1 and float->i1
+ * compare with zero, f16<->bf16 goes through f32. */
 fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc loc) {
   if (v.kind == FE_V_ERROR) return v;
   l->b.loc = loc;
@@ -205,6 +210,8 @@ fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir
   return fe_val_tensor(x, v.is_unsigned);
 }
 
+/* Triton's broadcast_impl_value: scalars splat; lower-rank tensors gain
+ * leading unit axes; unit axes broadcast; other mismatches are errors. */
 bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc) {
   const ir_type *ta = a->v->type, *tb = b->v->type;
   bool ia = ir_type_is_tensor(ta), ib = ir_type_is_tensor(tb);
@@ -237,11 +244,13 @@ bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc) {
 
 /* ---- promotion --------------------------------------------------------------- */
 
+/* Kind order for the scalar rule: bool < integer < float. */
 static int dt_kind(fe_dt d) {
   if (d.ty->kind == IR_TY_INT) return d.ty->width == 1 ? 0 : 1;
   return 2;
 }
 
+/* integer_promote_impl: C's usual arithmetic conversions on width and sign. */
 static fe_dt integer_promote(fe_dt a, fe_dt b) {
   if (a.uns == b.uns) return a.ty->width > b.ty->width ? a : b;
   if (a.uns) return a.ty->width >= b.ty->width ? a : b;
@@ -300,6 +309,8 @@ static int64_t py_mod(int64_t a, int64_t b) {
   return r;
 }
 
+/* Two constexprs: Python semantics (floor division and modulo round toward
+ * negative infinity; `/` is always float). */
 static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
   bool is_float = a.kind == FE_V_FLOAT || b.kind == FE_V_FLOAT;
   double x = a.kind == FE_V_FLOAT ? a.fval : (double)a.ival;
@@ -375,12 +386,26 @@ static bool convert_pair(fe_lower *l, fe_val *a, fe_val *b, fe_dt dt, ir_loc loc
                "them explicitly");
       return false;
     }
+    if (v->kind == FE_V_INT && dt.ty->kind == IR_TY_INT && dt.ty->width > 1 &&
+        dt.ty->width < 64) {
+      /* Triton refuses constants that do not fit the computation type. */
+      int64_t hi = dt.uns ? (int64_t)((1ull << dt.ty->width) - 1)
+                          : (int64_t)((1ull << (dt.ty->width - 1)) - 1);
+      int64_t lo = dt.uns ? 0 : -hi - 1;
+      if (v->ival < lo || v->ival > hi) {
+        fe_error(l, loc, "constant %lld is out of range for '%s'", (long long)v->ival,
+                 fe_type_str(l, dt.ty, dt.uns));
+        return false;
+      }
+    }
     *v = fe_cast(l, *v, dt.ty, dt.uns, loc);
     if (v->kind == FE_V_ERROR) return false;
   }
   return fe_broadcast_pair(l, a, b, loc);
 }
 
+/* pointer +/- integer offset: the pointer splats to the offset's shape if
+ * needed, then tt.addptr; subtraction negates the offset first. */
 static fe_val pointer_arith(fe_lower *l, fe_op op, fe_val p, fe_val off, ir_loc loc, bool swapped) {
   fe_dt od = val_dt(l, &off);
   if (od.ty->kind != IR_TY_INT || (off.kind == FE_V_BOOL)) {
@@ -400,6 +425,9 @@ static fe_val pointer_arith(fe_lower *l, fe_op op, fe_val p, fe_val off, ir_loc 
   return fe_val_tensor(ir_build1(&l->b, IR_OP_TT_ADDPTR, p.v->type, 2, ops), uns);
 }
 
+/* At least one runtime operand: Triton's binary_op_type_checking_impl, then
+ * one arith op. Division: `/` is always float (ints convert to fp32), `//`
+ * and `%` truncate like C on integers and `//` is rejected on floats. */
 static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
   bool a_py = fe_is_const(&a), b_py = fe_is_const(&b);
   if ((a.kind != FE_V_TENSOR && !a_py) || (b.kind != FE_V_TENSOR && !b_py))
@@ -486,7 +514,6 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
   }
   case FE_OP_POW: case FE_OP_MATMUL: case FE_OP_NEG: case FE_OP_POS: case FE_OP_INVERT:
   case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN: case FE_OP_NOTIN:
-  default:
     return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
   }
   l->b.loc = loc;
@@ -528,6 +555,7 @@ fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
   return runtime_binary(l, op, a, b, loc);
 }
 
+/* Python truthiness of compile-time values; -1 for runtime values. */
 int fe_const_truth(const fe_val *v) {
   switch (v->kind) {
   case FE_V_INT: case FE_V_BOOL: return v->ival != 0;
@@ -557,6 +585,8 @@ fe_val fe_to_bool(fe_lower *l, fe_val v, ir_loc loc) {
   return fe_cast(l, v, ir_type_i1(l->ctx), false, loc);
 }
 
+/* Unary operators: -x on ints is 0 - x, ~x is x ^ -1, `not x` is
+ * bool(x) ^ true; constexprs fold. */
 fe_val fe_unary(fe_lower *l, fe_op op, fe_val a, ir_loc loc) {
   if (a.kind == FE_V_ERROR) return a;
   if (op == FE_OP_NOT && a.kind != FE_V_TENSOR) {

@@ -48,6 +48,7 @@ fe_expr *fe_new_expr(fe_parser *p, fe_expr_kind kind, ir_loc loc) {
   if (!e) IR_UNREACHABLE("out of memory in the parser");
   e->kind = kind;
   e->loc = loc;
+  e->start = loc;
   return e;
 }
 
@@ -138,6 +139,7 @@ static fe_expr *parse_subscript(fe_parser *p) {
  * argument: test | NAME '=' test */
 static fe_expr *parse_call(fe_parser *p, fe_expr *fn) {
   fe_expr *call = fe_new_expr(p, FE_EX_CALL, fn->loc);
+  call->start = fn->start;
   call->a = fn;
   fe_next(p); /* '(' */
   expr_list args, kwvals;
@@ -292,6 +294,7 @@ static fe_expr *parse_atom_expr(fe_parser *p) {
       fe_next(p);
       const fe_token *n = fe_peek(p);
       fe_expr *a = fe_new_expr(p, FE_EX_ATTR, e->loc);
+      a->start = e->start;
       a->a = e;
       if (fe_expect(p, FE_TOK_NAME, "an attribute name after '.'")) a->name = n->text;
       else a->name = ir_intern_cstr(p->ctx, "?");
@@ -310,6 +313,7 @@ static fe_expr *parse_atom_expr(fe_parser *p) {
       if (idx.n == 0) fe_parse_error(p, fe_peek(p)->loc, "expected an index, found ']'");
       fe_expect(p, FE_TOK_RBRACKET, "']' after subscript");
       fe_expr *s = fe_new_expr(p, FE_EX_SUBSCRIPT, e->loc);
+      s->start = e->start;
       s->a = e;
       if (idx.n == 1 && !had_comma) {
         s->b = idx.items[0];
@@ -330,6 +334,7 @@ static fe_expr *make_binary(fe_parser *p, fe_op op, ir_loc loc, fe_expr *a, fe_e
   e->op = op;
   e->a = a;
   e->b = b;
+  e->start = a->start;
   return e;
 }
 
@@ -448,6 +453,7 @@ static fe_expr *parse_comparison(fe_parser *p) {
 done:
   if (operands.n == 0) return first;
   fe_expr *e = fe_new_expr(p, FE_EX_COMPARE, loc);
+  e->start = first->start;
   e->n = operands.n;
   e->items = list_finish(p, &operands);
   e->cmpops = ir_arena_alloc(p->arena, sizeof(fe_op) * (size_t)(operands.n - 1));
@@ -497,6 +503,7 @@ fe_expr *fe_parse_test(fe_parser *p) {
   if (fe_peek(p)->kind != FE_TOK_KW_IF) return e;
   fe_next(p);
   fe_expr *x = fe_new_expr(p, FE_EX_IFEXP, e->loc);
+  x->start = e->start;
   x->a = e;
   x->b = parse_or_test(p);
   fe_expect(p, FE_TOK_KW_ELSE, "'else' in conditional expression");

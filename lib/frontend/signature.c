@@ -73,6 +73,8 @@ static bool sig_lookup_type(const char *s, size_t n, ttc_type *out) {
 }
 
 /* Parses one trimmed entry [b, e) at column `col` (1-based). */
+/* An entry is a value (True/False or a number) or a type ['*']NAME[':16'].
+ * Errors point at the offending part inside the "<signature>" source. */
 static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b, const char *e,
                             uint32_t col, fe_sig_entry *out) {
   ir_loc loc = {src, 1, col};
@@ -198,6 +200,8 @@ int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
   return ok ? n : -1;
 }
 
+/* `tl.constexpr`, `triton.language.constexpr`, `constexpr` or the string
+ * form "tl.constexpr" all mark a compile-time parameter. */
 bool fe_is_constexpr_annotation(const fe_expr *ann) {
   if (!ann) return false;
   if (ann->kind == FE_EX_NAME) return strcmp(ann->name, "constexpr") == 0;

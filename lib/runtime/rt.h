@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ir-tt/ir.h"
 #include "ttc/runtime.h"
 
 /* ---- launch.c: argument packing and launch ------------------------------- */
@@ -44,6 +45,63 @@ uint16_t rt_round_half(double x, int ebits, int mbits);
 
 /* The name of a type in messages: "pointer", or Triton's ("i32", "fp16"). */
 const char *rt_type_label(ttc_type type);
+
+/* ---- interp_heap.c: the interpreter's host allocations ------------------ */
+
+/* One allocation: `size` bytes at `base` (the address kernels see), inside
+ * the malloc'd block `raw`, which also holds a red zone after the end so
+ * that a near miss never lands in a neighbouring allocation. */
+typedef struct rt_heap_block {
+  uint64_t base;
+  size_t size;
+  void *raw;
+} rt_heap_block;
+
+/* The allocations of an interpreter device, sorted by base (binary search
+ * for bounds checks). Owns every block. */
+typedef struct rt_heap {
+  rt_heap_block *blocks;
+  size_t n, cap;
+} rt_heap;
+
+void rt_heap_init(rt_heap *h);
+void rt_heap_destroy(rt_heap *h); /* frees every block and the table */
+/* A new zeroed allocation, 256-byte aligned like cuMemAlloc. */
+ttc_status rt_heap_alloc(rt_heap *h, size_t bytes, uint64_t *addr);
+/* Frees the allocation starting at addr; false if there is none. */
+bool rt_heap_free(rt_heap *h, uint64_t addr);
+/* The allocation holding [addr, addr + bytes), or NULL. Borrowed. */
+const rt_heap_block *rt_heap_find(const rt_heap *h, uint64_t addr, size_t bytes);
+/* Explains why [addr, addr + bytes) is outside every allocation:
+ * "address 0x... is 4 bytes past the end of a 4096-byte allocation at 0x...". */
+void rt_heap_describe(const rt_heap *h, uint64_t addr, size_t bytes, char *out, size_t cap);
+
+/* ---- interp.c: the ttir interpreter --------------------------------------- */
+
+/* A kernel prepared for interpretation: its ttir function compiled into a
+ * tree of instructions over numbered value slots (see interp_impl.h). */
+typedef struct rt_interp rt_interp;
+
+/* Prepares `func` (a tt.func after the ttir passes). The interpreter
+ * borrows the IR: the module and its context must outlive it. Returns NULL
+ * and writes a located message to err when the function uses an op the
+ * interpreter cannot run, or on OOM. Caller frees with rt_interp_destroy. */
+rt_interp *rt_interp_prepare(const ir_op *func, char *err, size_t errlen);
+void rt_interp_destroy(rt_interp *ip);
+
+/* The number of runtime parameters and the byte size of parameter i in its
+ * packed encoding (rt_arg_storage's low bytes). */
+int rt_interp_num_params(const rt_interp *ip);
+
+/* Runs every program of the grid, one after another (x fastest), over the
+ * host memory of `heap`. args[i] holds parameter i packed by rt_pack_args.
+ * tt.print output is appended to `print` (may be NULL: dropped). On failure
+ * returns the status and writes a message naming the op's location and the
+ * program: TTC_ERROR_OUT_OF_BOUNDS for memory outside every allocation,
+ * TTC_ERROR_INPUT for a failed tt.assert, TTC_ERROR_OUT_OF_MEMORY. */
+ttc_status rt_interp_run(const rt_interp *ip, const rt_heap *heap, const unsigned grid[3],
+                         const rt_arg_storage *args, int nargs, ir_strbuf *print,
+                         char *err, size_t errlen);
 
 /* The CUDA-facing sections need the toolkit's cuda.h (types and enums only:
  * libcuda is never linked), which is on the include path of the library's
@@ -109,6 +167,9 @@ void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err
 #define RT_ERROR_LEN 1024
 
 struct ttc_device {
+  bool is_interp;  /* the CPU interpreter: no CUDA below is used */
+  rt_heap heap;    /* interpreter: the host allocations (empty on a GPU) */
+  ir_strbuf print; /* interpreter: tt.print output of the last launch */
   rt_cuda cu;
   CUdevice cudev;
   CUcontext ctx;
@@ -121,6 +182,7 @@ struct ttc_device {
 
 struct ttc_event {
   CUevent ev;
+  double host_ms; /* interpreter: the host clock when recorded */
 };
 
 /* Makes the device's context current on the calling thread (a thread-local
@@ -145,6 +207,7 @@ ttc_status rt_device_failf(ttc_device *dev, ttc_status st, const char *fmt, ...)
 
 struct ttc_module {
   ttc_device *dev; /* borrowed: the module must not outlive it */
+  rt_interp *interp; /* interpreter devices: the prepared ttir (owned), else NULL */
   CUmodule cumod;
   CUfunction fn;
   unsigned block_x;      /* num_warps * 32 */

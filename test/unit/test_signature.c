@@ -252,7 +252,7 @@ static void test_lower_constexpr_needs_value(void **state) {
   (void)state;
   lower_fixture f;
   assert_false(lower(&f, add_src, "add", "*fp32,*fp32,*fp32,i32,i32"));
-  expect_first_error(f.ctx, "<signature>", 1, 24,
+  expect_first_error(f.ctx, "<signature>", 1, 23,
                      "constexpr parameter 'BLOCK' needs a value in the signature, found type 'i32'");
   lower_done(&f);
 }
@@ -316,7 +316,7 @@ static void test_lower_float_mask(void **state) {
   lower_fixture f;
   assert_false(lower(&f, "@triton.jit\ndef k(p):\n    o = tl.arange(0, 16)\n"
                          "    x = tl.load(p + o, mask=o * 1.0)\n", "k", "*fp32"));
-  expect_first_error(f.ctx, "k.py", 7, 30, "mask must have boolean type, found 'tensor<16xfp32>'");
+  expect_first_error(f.ctx, "k.py", 7, 29, "mask must have boolean type, found 'tensor<16xfp32>'");
   lower_done(&f);
 }
 
@@ -343,13 +343,13 @@ static void test_lower_type_promotion(void **state) {
                         "    u = z.to(tl.float32) + w\n" /* fp32 */
                         "    tl.store(q + o, u)\n",
                         "k", "*i8,*fp16,i64"));
-  expect_ir(&f, "%y = arith.addi %x, %");
-  expect_ir(&f, ": tensor<16xi8>");
-  expect_ir(&f, "arith.extsi %x : tensor<16xi8> to tensor<16xi64>");
-  expect_ir(&f, "%w = arith.addf %h, %");
-  expect_ir(&f, "arith.extf %h : tensor<16xf16> to tensor<16xf32>");
-  expect_ir(&f, "arith.sitofp %z : tensor<16xi64> to tensor<16xf32>");
-  expect_ir(&f, "arith.truncf %u : tensor<16xf32> to tensor<16xf16>");
+  expect_ir(&f, "%y_2 = arith.addi %x_1, %y : tensor<16xi8>");
+  expect_ir(&f, "%z = arith.extsi %x_1 : tensor<16xi8> to tensor<16xi64>");
+  expect_ir(&f, "%w_7 = arith.addf %h_6, %w : tensor<16xf16>");
+  expect_ir(&f, "%v = arith.extf %h_6 : tensor<16xf16> to tensor<16xf32>");
+  expect_ir(&f, "arith.divf %v, %v_8 : tensor<16xf32>");
+  expect_ir(&f, "%u = arith.sitofp %z_4 : tensor<16xi64> to tensor<16xf32>");
+  expect_ir(&f, "arith.truncf %u_11 : tensor<16xf32> to tensor<16xf16>");
   lower_done(&f);
 }
 
@@ -554,6 +554,45 @@ static void test_lower_not_jit(void **state) {
   lower_done(&f);
 }
 
+static void test_lower_atomics(void **state) {
+  (void)state;
+  lower_fixture f;
+  assert_true(lower(&f, "@triton.jit\ndef k(p, c, n):\n"
+                        "    o = tl.arange(0, 64)\n"
+                        "    x = tl.load(p + o)\n"
+                        "    tl.atomic_add(c, 1)\n"
+                        "    old = tl.atomic_max(p + o, x, mask=o < n, sem='relaxed')\n"
+                        "    tl.atomic_cas(c, 0, 1)\n",
+                        "k", "*u32,*i32,i32"));
+  expect_ir(&f, "tt.atomic_rmw add, acq_rel, gpu, %c, %");
+  expect_ir(&f, "tt.atomic_rmw umax, relaxed, gpu, ");
+  expect_ir(&f, "tt.atomic_cas acq_rel, gpu, %c, ");
+  lower_done(&f);
+}
+
+static void test_lower_runtime_ternary(void **state) {
+  (void)state;
+  lower_fixture f;
+  assert_true(lower(&f, "@triton.jit\ndef k(p):\n"
+                        "    pid = tl.program_id(0)\n"
+                        "    n = tl.num_programs(2)\n"
+                        "    v = pid if pid < n else 0\n"
+                        "    tl.store(p, v)\n",
+                        "k", "*i32"));
+  expect_ir(&f, "tt.get_num_programs z : i32");
+  expect_ir(&f, "%v_0 = scf.if %v -> (i32)");
+  expect_ir(&f, "-> (i32)");
+  lower_done(&f);
+}
+
+static void test_lower_constant_out_of_range(void **state) {
+  (void)state;
+  lower_fixture f;
+  assert_false(lower(&f, "@triton.jit\ndef k(p, n):\n    x = n + 2**40\n", "k", "*i32,i32"));
+  expect_first_error(f.ctx, "k.py", 6, 11, "constant 1099511627776 is out of range for 'i32'");
+  lower_done(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sig_types),
@@ -590,6 +629,9 @@ int main(void) {
       cmocka_unit_test(test_lower_unsupported_break),
       cmocka_unit_test(test_lower_wrong_arg_count),
       cmocka_unit_test(test_lower_not_jit),
+      cmocka_unit_test(test_lower_atomics),
+      cmocka_unit_test(test_lower_runtime_ternary),
+      cmocka_unit_test(test_lower_constant_out_of_range),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,6 +138,7 @@ static int exit_code(ttc_status st) {
   case TTC_ERROR_LLVM:
   case TTC_ERROR_NO_DEVICE:
   case TTC_ERROR_CUDA:
+  case TTC_ERROR_OUT_OF_BOUNDS:
   case TTC_ERROR_OUT_OF_MEMORY:
   case TTC_ERROR_INTERNAL: return EXIT_USAGE;
   }

@@ -1,0 +1,22 @@
+# RUN: not %ttc %s -k k -s '*fp32' --emit ttir 2>&1 | FileCheck %s
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr):
+    class A:
+        pass
+    with x_ptr:
+        pass
+    try:
+        pass
+    except Exception:
+        pass
+    f = lambda v: v + 1
+    g = [i for i in range(4)]
+# CHECK: {{.*}}unsupported_statements.py:8:5: error: unsupported statement 'class'
+# CHECK: {{.*}}unsupported_statements.py:10:5: error: unsupported statement 'with'
+# CHECK: {{.*}}unsupported_statements.py:12:5: error: unsupported statement 'try'
+# CHECK: {{.*}}unsupported_statements.py:16:9: error: unsupported: lambda
+# CHECK: {{.*}}unsupported_statements.py:17:12: error: unsupported: comprehension
