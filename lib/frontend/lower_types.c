@@ -449,7 +449,7 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
     return bad_operands(l, op, &a, &b, loc);
   }
   fe_dt dt;
-  ir_op_kind k;
+  ir_op_kind k = IR_OP_ARITH_ADDI; /* set by every case below */
   switch (op) {
   case FE_OP_ADD: case FE_OP_SUB: case FE_OP_MUL: {
     if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
