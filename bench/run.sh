@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# bench/run.sh - vector add timed with ttc (build/bin/bench_vector_add) and with
-# Triton (bench/triton_vector_add.py) on the same GPU, from the same kernel file
-# examples/vector_add/vector_add.py; prints size | ttc GB/s | triton GB/s | ttc/triton.
-# Environment: TTC_BUILD (build folder, default <repo>/build), SIZES (log2 sizes,
-# default 20,24,28), PYTHON (default python3), TTC_PTXAS (found if unset).
-# Exit status: 0 when both benchmarks ran, 1 otherwise. Builds nothing.
+# bench/run.sh - each workload timed with ttc (build/bin/bench_*) and with
+# Triton (bench/triton_*.py) on the same GPU, from the same kernel file under
+# examples/; prints one table per workload with the ratio ttc/Triton:
+#   vector_add  f32, sizes 2^SIZES                    (GB/s)
+#   softmax     f32, 4096 x SOFTMAX_COLS, row softmax (GB/s)
+#   matmul      f16, MATMUL_SIZES square              (TFLOP/s; also Triton's
+#               best tutorial config, "triton-best")
+# Environment: TTC_BUILD (build folder, default <repo>/build), WORKLOADS
+# (default "vector_add softmax matmul"), SIZES (log2, default 20,24,28),
+# SOFTMAX_COLS (default 256,1024,4096,16384), MATMUL_SIZES (default
+# 1024,2048,4096), PYTHON (default python3), TTC_PTXAS (found if unset).
+# Exit status: 0 when every benchmark ran, 1 otherwise. Builds nothing.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TTC_BUILD:-$root/build}
+workloads=${WORKLOADS:-vector_add softmax matmul}
 sizes=${SIZES:-20,24,28}
+softmax_cols=${SOFTMAX_COLS:-256,1024,4096,16384}
+matmul_sizes=${MATMUL_SIZES:-1024,2048,4096}
 python=${PYTHON:-python3}
-kernel=$root/examples/vector_add/vector_add.py
 
 # ttc runs ptxas at run time; a GPU machine may have no CUDA toolkit, but
 # Triton's wheel carries one.
@@ -23,38 +31,74 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 
-echo "== ttc: $build/bin/bench_vector_add"
-if "$build/bin/bench_vector_add" -s "$sizes" "$kernel" >"$tmp/ttc" 2>"$tmp/ttc.err"; then
-  cat "$tmp/ttc" "$tmp/ttc.err"
-else
-  cat "$tmp/ttc" "$tmp/ttc.err"
-  echo "bench/run.sh: bench_vector_add failed" >&2
-  status=1
-fi
+# measure NAME TAG COMMAND...: runs one side of a workload into $tmp/NAME.TAG.
+measure() {
+  local name=$1 tag=$2
+  shift 2
+  echo "== $tag $name: $*"
+  if "$@" >"$tmp/$name.$tag" 2>"$tmp/$name.$tag.err"; then
+    cat "$tmp/$name.$tag" "$tmp/$name.$tag.err"
+  else
+    cat "$tmp/$name.$tag" "$tmp/$name.$tag.err"
+    echo "bench/run.sh: $tag $name failed" >&2
+    status=1
+  fi
+}
 
-echo "== triton: bench/triton_vector_add.py"
-if "$python" "$root/bench/triton_vector_add.py" "$sizes" >"$tmp/triton" 2>"$tmp/triton.err"; then
-  cat "$tmp/triton"
-else
-  cat "$tmp/triton" "$tmp/triton.err"
-  echo "bench/run.sh: triton_vector_add.py failed" >&2
-  status=1
-fi
-
-echo
-printf "%-10s | %9s | %11s | %10s\n" "size" "ttc GB/s" "triton GB/s" "ttc/triton"
-awk '
-  function field(name,   i, kv) {
-    for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == name) return kv[2] }
-    return ""
-  }
-  $2 == "vector_add" && $1 == "ttc" { ttc[field("size")] = field("gbps"); sizes[field("size")] = 1 }
-  $2 == "vector_add" && $1 == "triton" { tri[field("size")] = field("gbps"); sizes[field("size")] = 1 }
-  END {
-    for (s in sizes) {
-      t = (s in ttc) ? ttc[s] : "n/a"; r = (s in tri) ? tri[s] : "n/a"
-      ratio = (s in ttc && s in tri && tri[s] > 0) ? sprintf("%.3f", ttc[s] / tri[s]) : "n/a"
-      printf "%-10s | %9s | %11s | %10s\n", s, t, r, ratio
+# table NAME KEY METRIC: joins the "ttc NAME" and "triton NAME" lines (and
+# "triton-best NAME" where present) on field KEY and prints METRIC and ratios.
+table() {
+  local name=$1 key=$2 metric=$3
+  echo
+  echo "-- $name ($metric)"
+  awk -v name="$name" -v key="$key" -v metric="$metric" '
+    function field(f,   i, kv) {
+      for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) return kv[2] }
+      return ""
     }
-  }' "$tmp/ttc" "$tmp/triton" | sort -n
+    $2 == name && ($1 == "ttc" || $1 == "triton" || $1 == "triton-best") {
+      k = field(key); keys[k] = 1; v[$1, k] = field(metric)
+      if ($1 == "triton-best") { best = 1; cfg[k] = field("config") }
+    }
+    function cell(tag, k) { return ((tag, k) in v) ? v[tag, k] : "n/a" }
+    function ratio(k, tag) {
+      return ((("ttc", k) in v) && ((tag, k) in v) && v[tag, k] > 0) ? sprintf("%.3f", v["ttc", k] / v[tag, k]) : "n/a"
+    }
+    END {
+      if (best) {
+        printf "%-10s | %10s | %10s | %10s | %15s | %16s | %s\n", key, "ttc", "triton", "ttc/triton", "triton-best", "ttc/triton-best", "best config"
+        for (k in keys)
+          printf "%-10s | %10s | %10s | %10s | %15s | %16s | %s\n", k, cell("ttc", k), cell("triton", k), ratio(k, "triton"), cell("triton-best", k), ratio(k, "triton-best"), cfg[k]
+      } else {
+        printf "%-10s | %10s | %10s | %10s\n", key, "ttc", "triton", "ttc/triton"
+        for (k in keys)
+          printf "%-10s | %10s | %10s | %10s\n", k, cell("ttc", k), cell("triton", k), ratio(k, "triton")
+      }
+    }' "$tmp/$name.ttc" "$tmp/$name.triton" | { IFS= read -r head; echo "$head"; sort -n; }
+}
+
+for w in $workloads; do
+  case $w in
+    vector_add)
+      measure vector_add ttc "$build/bin/bench_vector_add" -s "$sizes" "$root/examples/vector_add/vector_add.py"
+      measure vector_add triton "$python" "$root/bench/triton_vector_add.py" "$sizes" ;;
+    softmax)
+      measure softmax ttc "$build/bin/bench_softmax" -c "$softmax_cols" "$root/examples/softmax/softmax.py"
+      measure softmax triton "$python" "$root/bench/triton_softmax.py" "$softmax_cols" ;;
+    matmul)
+      measure matmul ttc "$build/bin/bench_matmul" -s "$matmul_sizes" "$root/examples/matmul/matmul.py"
+      measure matmul triton "$python" "$root/bench/triton_matmul.py" "$matmul_sizes" ;;
+    *)
+      echo "bench/run.sh: unknown workload '$w'" >&2
+      status=1 ;;
+  esac
+done
+
+for w in $workloads; do
+  case $w in
+    vector_add) table vector_add size gbps ;;
+    softmax) table softmax cols gbps ;;
+    matmul) table matmul size tflops ;;
+  esac
+done
 exit $status

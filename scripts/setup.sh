@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 machine: install dependencies, build ttc
 # (release, LLVM linked statically into build/lib/libttc.so), show the
-# vector-add kernel at every IR level, and run the vector-add example.
+# vector-add kernel at every IR level, and run the vector-add example: on the
+# GPU when there is one, else on ttc's CPU interpreter (it says which), with
+# the result verified either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -14,12 +16,4 @@ for level in ttir ttgir llir ptx; do
 done
 build/bin/ttc "$k" -k add_kernel -s "$sig" --emit cubin -o build/add.cubin
 echo "setup: wrote build/add.{ttir,ttgir,llir,ptx,cubin} and build/add.cubin.json"
-set +e
 build/bin/vector_add
-rc=$?
-set -e
-if [ $rc -eq 2 ]; then
-  echo "setup: built and compiled; no GPU here, so the example did not run (see above)"
-  exit 0
-fi
-exit $rc

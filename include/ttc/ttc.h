@@ -4,4 +4,5 @@
 #include "ttc/base.h"
 #include "ttc/compile.h"
 #include "ttc/runtime.h"
+#include "ttc/irtool.h"
 #endif

@@ -30,6 +30,7 @@ typedef struct cg_options {
   int num_warps;    /* used only when the module lacks "ttg.num-warps"; 0: 4 */
   int opt_level;    /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
   int ptx_version;  /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
+  const char *libdevice; /* libdevice.10.bc; NULL: $TTC_LIBDEVICE, then the CUDA home's */
 } cg_options;
 
 /* ttgir -> optimized LLVM IR text and PTX text (both NUL-terminated, caller
@@ -157,6 +158,7 @@ typedef struct cg {
   LLVMValueRef smem;         /* addrspace(3) static buffer, created on first use */
   uint64_t smem_bytes;       /* largest scratch need seen so far */
   bool smem_dirty;           /* shared memory may still be read by some thread */
+  bool needs_libdevice;      /* a __nv_* function was declared */
   cg_map_entry *map;         /* open addressing, malloc-owned */
   size_t map_cap, map_len;
   bool failed;
@@ -231,5 +233,39 @@ bool cg_lower_scf_op(cg *c, ir_op *op);
 /* ---- lower_reduce.c: tt.reduce ------------------------------------------ */
 
 bool cg_lower_reduce(cg *c, ir_op *op);
+/* Emits the combiner region `blk` of a tt.reduce / tt.scan on (acc, x) for
+ * each of the nop operands (acc is the left operand); results replace acc.
+ * False after a diagnostic. */
+bool cg_combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef *acc,
+                LLVMValueRef *x);
+
+/* ---- lower_scan.c: tt.scan ---------------------------------------------- */
+
+bool cg_lower_scan(cg *c, ir_op *op);
+
+/* ---- lower_relayout.c: tt.trans, tt.reshape, tt.join, tt.split ---------- */
+
+/* Ops that move elements between threads, through shared memory. */
+bool cg_lower_relayout(cg *c, ir_op *op);
+/* tt.broadcast / tt.expand_dims whose layouts share no root, through shared
+ * memory (lower_tensor.c falls back to it). */
+bool cg_relayout_broadcast(cg *c, ir_op *op);
+
+/* ---- lower_debug.c: tt.print, tt.assert --------------------------------- */
+
+bool cg_lower_debug(cg *c, ir_op *op);
+
+/* ---- libdevice.c: libdevice functions, linked on demand ----------------- */
+
+/* A call of libdevice function `name` (e.g. "__nv_erff") with one or two
+ * arguments of LLVM type `ty` returning `ty`; declares it and marks the
+ * module as needing libdevice. */
+LLVMValueRef cg_libdevice_call(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
+                               unsigned nargs);
+/* Links libdevice into c->mod when a __nv_ function was used, then
+ * internalizes everything but the kernel so that O3 drops what is unused.
+ * `path` NULL: $TTC_LIBDEVICE, then TTC_DEFAULT_CUDA_HOME/nvvm/libdevice/
+ * libdevice.10.bc. False after a diagnostic. */
+bool cg_link_libdevice(cg *c, const char *path);
 
 #endif

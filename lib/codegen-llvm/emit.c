@@ -132,6 +132,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
                     LLVMValueAsMetadata(one));
 
   bool ok = cg_build_module(&c, m);
+  ok = ok && cg_link_libdevice(&c, opts ? opts->libdevice : NULL);
   if (ok) {
     char *msg = NULL;
     if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &msg)) {

@@ -167,8 +167,17 @@ static bool lower_op(cg *c, ir_op *op) {
 
   case IR_OP_ARITH_CONSTANT: case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS:
   case IR_OP_TT_MAKE_RANGE: case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST:
-  case IR_OP_TT_EXPAND_DIMS: case IR_OP_TTG_CONVERT_LAYOUT: case IR_OP_TT_RESHAPE:
+  case IR_OP_TT_EXPAND_DIMS: case IR_OP_TTG_CONVERT_LAYOUT:
     return cg_lower_tensor_op(c, op);
+
+  case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
+    return cg_lower_relayout(c, op);
+
+  case IR_OP_TT_SCAN:
+    return cg_lower_scan(c, op);
+
+  case IR_OP_TT_PRINT: case IR_OP_TT_ASSERT:
+    return cg_lower_debug(c, op);
 
   case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD: case IR_OP_TT_STORE:
     return cg_lower_memory_op(c, op);
@@ -192,10 +201,7 @@ static bool lower_op(cg *c, ir_op *op) {
   /* Terminators other than tt.return are consumed by their parent op. */
   case IR_OP_SCF_YIELD: case IR_OP_SCF_CONDITION: case IR_OP_TT_REDUCE_RETURN:
   case IR_OP_TT_SCAN_RETURN:
-  case IR_OP_MODULE: case IR_OP_TT_FUNC: case IR_OP_TT_TRANS: case IR_OP_TT_SCAN:
-  case IR_OP_TT_JOIN:
-  case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT: case IR_OP_TT_PRINT:
-  case IR_NUM_OPS:
+  case IR_OP_MODULE: case IR_OP_TT_FUNC: case IR_NUM_OPS:
     return cg_unsupported(c, op);
   }
   return cg_unsupported(c, op);

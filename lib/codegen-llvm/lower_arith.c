@@ -37,6 +37,19 @@ static LLVMValueRef math_op(cg *c, ir_op_kind k, const ir_type *et, LLVMValueRef
   bool is_f64 = et->width == 64, is_narrow = et->width < 32;
   if (is_narrow) x = LLVMBuildFPExt(c->b, x, f32, "");
   LLVMTypeRef cty = is_f64 ? ty : f32;
+  /* f64 transcendentals and erf come from libdevice (NVVM has no f64
+   * approximations); Triton does the same. */
+  static const struct { ir_op_kind k; const char *f32, *f64; } libdev[] = {
+      {IR_OP_MATH_ERF, "__nv_erff", "__nv_erf"},   {IR_OP_MATH_SIN, NULL, "__nv_sin"},
+      {IR_OP_MATH_COS, NULL, "__nv_cos"},          {IR_OP_MATH_EXP, NULL, "__nv_exp"},
+      {IR_OP_MATH_EXP2, NULL, "__nv_exp2"},        {IR_OP_MATH_LOG, NULL, "__nv_log"},
+      {IR_OP_MATH_LOG2, NULL, "__nv_log2"},        {IR_OP_MATH_RSQRT, NULL, "__nv_rsqrt"}};
+  for (size_t i = 0; i < sizeof libdev / sizeof libdev[0]; i++) {
+    const char *fn = is_f64 ? libdev[i].f64 : libdev[i].f32;
+    if (libdev[i].k != k || !fn) continue;
+    LLVMValueRef r = cg_libdevice_call(c, fn, cty, &x, 1);
+    return is_narrow ? LLVMBuildFPTrunc(c->b, r, ty, "") : r;
+  }
   const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
   LLVMValueRef r = NULL;
   if (k == IR_OP_MATH_EXP) {
@@ -50,10 +63,8 @@ static LLVMValueRef math_op(cg *c, ir_op_kind k, const ir_type *et, LLVMValueRef
   } else if (k == IR_OP_MATH_RSQRT) {
     r = call1(c, is_f64 ? "llvm.nvvm.rsqrt.approx.d" : "llvm.nvvm.rsqrt.approx.f", NULL, x);
   } else if (k == IR_OP_MATH_SIN) {
-    if (is_f64) return NULL;
     r = call1(c, "llvm.nvvm.sin.approx.f", NULL, x);
   } else if (k == IR_OP_MATH_COS) {
-    if (is_f64) return NULL;
     r = call1(c, "llvm.nvvm.cos.approx.f", NULL, x);
   } else {
     return NULL;
@@ -156,7 +167,7 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
   case IR_OP_TT_CLAMPF:
     return call2(c, "llvm.minnum", ety, call2(c, "llvm.maxnum", ety, a[0], a[1]), a[2]);
   case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
-  case IR_OP_MATH_RSQRT: case IR_OP_MATH_SIN: case IR_OP_MATH_COS:
+  case IR_OP_MATH_RSQRT: case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF:
     return math_op(c, op->kind, et, a[0]);
   case IR_OP_MATH_ABSF: return call1(c, "llvm.fabs", ety, a[0]);
   case IR_OP_MATH_ABSI: return call2(c, "llvm.abs", ety, a[0], LLVMConstInt(LLVMInt1TypeInContext(c->lc), 0, 0));
@@ -166,8 +177,7 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
     LLVMValueRef args[3] = {a[0], a[1], a[2]};
     return cg_intrinsic(c, "llvm.fma", &ety, 1, args, 3);
   }
-  /* Not elementwise, or no lowering yet (erf needs libdevice). */
-  case IR_OP_MATH_ERF:
+  /* Not elementwise. */
   case IR_OP_MODULE: case IR_OP_ARITH_CONSTANT: case IR_OP_TT_FUNC: case IR_OP_TT_RETURN:
   case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_MAKE_RANGE:
   case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS:

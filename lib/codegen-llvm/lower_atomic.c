@@ -22,6 +22,11 @@ static bool rmw_form(const char *kw, const ir_type *et, char *out, size_t cap) {
     else snprintf(out, cap, "add.f%u", w);
     return true;
   }
+  bool is_exch = strcmp(kw, "exch") == 0 || strcmp(kw, "xchg") == 0;
+  if (is_exch && w >= 32) { /* exchange moves bits: any 32/64-bit type */
+    snprintf(out, cap, "exch.b%u", w);
+    return true;
+  }
   if (is_float) return false; /* PTX has no float max/min/bitwise atomics */
   if (strcmp(kw, "max") == 0 || strcmp(kw, "min") == 0) snprintf(out, cap, "%s.s%u", kw, w);
   else if (strcmp(kw, "umax") == 0) snprintf(out, cap, "max.u%u", w);

@@ -8,9 +8,8 @@
 
 #include "codegen-llvm/cg.h"
 
-/* Emits the combiner on (acc, x) for every operand; results into acc. */
-static bool combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef *acc,
-                    LLVMValueRef *x) {
+bool cg_combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef *acc,
+                LLVMValueRef *x) {
   for (int i = 0; i < nop; i++) {
     cg_vals a = cg_vals_new(c, 1), b = cg_vals_new(c, 1);
     a.v[0] = acc[i];
@@ -20,8 +19,9 @@ static bool combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef
   }
   ir_op *term;
   if (!cg_lower_block(c, blk, &term)) return false;
-  if (!term || term->kind != IR_OP_TT_REDUCE_RETURN || term->noperands != nop) {
-    ir_error(c->ictx, op->loc, "internal error: malformed tt.reduce combiner");
+  ir_op_kind want = op->kind == IR_OP_TT_SCAN ? IR_OP_TT_SCAN_RETURN : IR_OP_TT_REDUCE_RETURN;
+  if (!term || term->kind != want || term->noperands != nop) {
+    ir_error(c->ictx, op->loc, "internal error: malformed '%s' combiner", ir_op_name(op));
     return false;
   }
   for (int i = 0; i < nop; i++) {
@@ -152,7 +152,7 @@ static bool across_warps(cg *c, const ir_op *op, ir_block *blk, const cg_layout 
       }
       if (w == 0) {
         for (int i = 0; i < nop; i++) acc[j][i] = x[i];
-      } else if (!combine(c, op, blk, nop, acc[j], x)) {
+      } else if (!cg_combine(c, op, blk, nop, acc[j], x)) {
         return false;
       }
     }
@@ -204,7 +204,7 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
     if (!seen[o]) {
       for (int i = 0; i < nop; i++) acc[o][i] = x[i];
       seen[o] = true;
-    } else if (!combine(c, op, blk, nop, acc[o], x)) {
+    } else if (!cg_combine(c, op, blk, nop, acc[o], x)) {
       return false;
     }
   }
@@ -216,7 +216,7 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
     for (int64_t j = 0; j < nout; j++) {
       LLVMValueRef x[8];
       for (int i = 0; i < nop; i++) x[i] = shuffle_xor(c, acc[j][i], (unsigned)m * lstride);
-      if (!combine(c, op, blk, nop, acc[j], x)) return false;
+      if (!cg_combine(c, op, blk, nop, acc[j], x)) return false;
     }
   }
   /* 3. Across the warps spanning the dim. */

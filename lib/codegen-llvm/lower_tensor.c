@@ -129,11 +129,7 @@ static bool lower_remap(cg *c, ir_op *op) {
   if (!cg_get(c, op, 0, &s)) return false;
   if (!ir_type_is_tensor(st)) return lower_splat(c, op);
   if (!cg_layout_of(c, st, op->loc, &sl) || !cg_layout_of(c, dt, op->loc, &dl)) return false;
-  if (sl.root != dl.root) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' between unrelated layouts",
-             ir_op_name(op));
-    return false;
-  }
+  if (sl.root != dl.root) return cg_relayout_broadcast(c, op); /* through shared memory */
   cg_vals r = cg_vals_new(c, (int)dl.nelems);
   for (int64_t j = 0; j < dl.nelems; j++) {
     int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];

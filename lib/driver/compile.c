@@ -123,9 +123,14 @@ static ttc_status run_ttir_passes(ir_module *m) {
 static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc) {
   ttg_options to = {o->num_warps, 32, 1, cc};
   if (!ttg_convert_to_ttgir(m, &to)) return TTC_ERROR_INPUT;
-  const ir_pass *passes[] = {&ttg_pass_coalesce_info};
+  const ir_pass *passes[8];
+  IR_ASSERT(ttg_pipeline_len <= 8);
+  for (int i = 0; i < ttg_pipeline_len; i++) {
+    passes[i] = ttg_pass_lookup(ttg_pipeline_names[i]);
+    if (!passes[i]) IR_UNREACHABLE("ttgir pass '%s' is not registered", ttg_pipeline_names[i]);
+  }
   ir_pass_options po = {0};
-  return ir_run_passes(m, passes, 1, &po) ? TTC_OK : TTC_ERROR_INTERNAL;
+  return ir_run_passes(m, passes, ttg_pipeline_len, &po) ? TTC_OK : TTC_ERROR_INTERNAL;
 }
 
 /* Runs the pipeline as far as o->stop_after; returns the status. */

@@ -352,30 +352,60 @@ typedef struct fe_scope {
   int n, cap;
 } fe_scope;
 
-/* One function being lowered (the kernel or an inlined helper). */
-typedef struct fe_frame {
-  const fe_func *fn;
-  fe_scope scope;
-  bool returned;    /* a `return` ended the body */
-  fe_val ret;       /* the returned value (NONE by default) */
-  int runtime_cf;   /* > 0 inside an scf region: `return` is unsupported there */
-  struct fe_frame *parent;
-} fe_frame;
-
 /* Global state binding of a module-level constant. */
 typedef struct fe_global_state {
   bool done, busy;
   fe_val val;
 } fe_global_state;
 
+/* One parsed file taking part in a lowering: the kernel file or a prelude
+ * file. Names inside a function resolve against its own unit's constants,
+ * functions and imports, so prelude helpers never see the user's names. */
+typedef struct fe_unit {
+  const fe_module *mod;
+  fe_global_state *globals; /* one per mod->globals, lazily evaluated */
+} fe_unit;
+
+/* What follows the statement being lowered, innermost body first: the rest
+ * of each enclosing body of the same function (constexpr `if` bodies nest
+ * inline). A runtime `if` that returns lowers this continuation into its
+ * arms. Borrowed from the AST. */
+typedef struct fe_cont {
+  const fe_stmt *const *stmts;
+  int n;
+  const struct fe_cont *next;
+} fe_cont;
+
+/* Pending exit of an unrolled loop body. */
+typedef enum fe_jump { FE_JUMP_NONE, FE_JUMP_BREAK, FE_JUMP_CONTINUE } fe_jump;
+
+/* One function being lowered (the kernel or an inlined helper). */
+typedef struct fe_frame {
+  const fe_func *fn;
+  fe_unit *unit;    /* the file `fn` was defined in */
+  ir_loc call_loc;  /* the call being inlined (the kernel: its def) */
+  fe_scope scope;
+  bool returned;    /* a `return` ended the body */
+  fe_val ret;       /* the returned value (NONE by default) */
+  int runtime_cf;   /* > 0 inside an scf region: `return` is unsupported there */
+  int static_loops; /* enclosing tl.static_range loops (unrolled) */
+  int loops;        /* enclosing runtime loops (scf.for / scf.while) */
+  fe_jump jump;     /* a `break` / `continue` of a static_range loop is pending */
+  int static_cf_base; /* runtime_cf when the innermost static_range loop began */
+  const fe_cont *cont; /* the continuation of the current statement */
+  struct fe_frame *parent;
+} fe_frame;
+
 typedef struct fe_lower {
   ir_context *ctx;
   ir_module *m;
   ir_builder b;
-  const fe_module *mod;
+  fe_unit user;          /* the kernel file */
+  fe_unit *prelude;      /* the prelude files (fe_prelude_files), parsed per lowering */
+  int nprelude;
   ir_arena *arena;       /* AST and lowering scratch (freed after lowering) */
   const fe_func *kernel;
-  fe_global_state *globals; /* one per mod->globals */
+  bool debug;            /* @triton.jit(debug=True): device_assert is emitted */
   fe_frame *frame;
   int depth;             /* inlining depth */
   int nerrors;
@@ -412,6 +442,9 @@ void fe_scope_free(fe_scope *s);
 /* Resolves a name: the current function's scope, module constants (evaluated
  * lazily), @jit functions, imports, then Python builtins; else an error. */
 fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc);
+/* The public prelude function `name` (a tl function written in the kernel
+ * language), or NULL. Borrowed from the lowering's arena. */
+const fe_func *fe_prelude_func(const fe_lower *l, const char *name);
 /* Resolves a dotted path ("triton.language.float32") to a value, or ERROR
  * kind with no diagnostic when unknown. */
 fe_val fe_resolve_path(fe_lower *l, const char *path);
@@ -450,7 +483,27 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
  * Triton's promotion rules for `op`, and broadcasts them. */
 bool fe_promote_pair(fe_lower *l, fe_val *a, fe_val *b, fe_op op, ir_loc loc);
 
-/* lower_builtins.c */
+/* lower_builtins.c, lower_math.c, lower_debug.c: builtins, one table per
+ * file. A builtin binds its arguments by Triton's parameter names (the first
+ * `nreq` required, others default to None) and receives them in `a`. */
+#define FE_MAXP 9
+typedef fe_val (*fe_builtin_fn)(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                                const fe_args *args);
+typedef struct fe_builtin {
+  const char *name; /* "tl.arange", "py.min", "m.to" (method), "d.is_int" (dtype method) */
+  fe_builtin_fn fn;
+  int nreq;
+  const char *params[FE_MAXP];
+} fe_builtin;
+/* The tables, each ending with a NULL name. Static storage. */
+extern const fe_builtin fe_math_builtins[];
+extern const fe_builtin fe_debug_builtins[];
+/* Elementwise maximum / minimum under Triton's promotion (also Python's
+ * max/min on runtime values); two constexprs fold. */
+fe_val fe_minmax(fe_lower *l, bool is_max, fe_val x, fe_val y, ir_loc loc);
+/* A runtime value argument (constexprs are materialized); false after an error. */
+bool fe_want_tensor(fe_lower *l, fe_val *v, ir_loc loc);
+
 /* Binds call arguments to parameter names (positional, then keyword). The
  * first `nreq` are required; others default to None. Reports errors naming
  * `fname`. out/locs need room for nparams entries. */
@@ -468,9 +521,13 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const
 /* Packs positional arguments from index `from` on into one tuple argument. */
 fe_args fe_pack_varargs(fe_lower *l, const fe_args *args, int from);
 
-/* lower_reduce.c: reductions and dot */
-fe_val fe_build_reduce(fe_lower *l, fe_val x, fe_val axis, const char *kind, bool keep_dims,
+/* lower_reduce.c: the reduce / scan primitives and dot. `input` is a tensor
+ * or a tuple of same-shape tensors; `fn` a @jit (or builtin) combine function
+ * taking (lhs..., rhs...) scalars. Reduce: axis None reduces the flattened
+ * tensor; keep_dims keeps a unit axis. Results: one value or a tuple. */
+fe_val fe_build_reduce(fe_lower *l, fe_val input, fe_val axis, fe_val fn, bool keep_dims,
                        ir_loc loc);
+fe_val fe_build_scan(fe_lower *l, fe_val input, fe_val axis, fe_val fn, bool reverse, ir_loc loc);
 fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc);
 
 /* lower_atomic.c: `name` is "tl.atomic_add" ...; a = (pointer, val, mask, sem,
@@ -479,6 +536,14 @@ fe_val fe_build_atomic(fe_lower *l, const char *name, const fe_val *a, const ir_
                        ir_loc loc);
 
 fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args);
+
+/* lower_debug.c: tl.static_print / tl.device_print take varargs unbound. */
+fe_val fe_call_debug_varargs(fe_lower *l, const char *name, const fe_args *args);
+/* A device assertion (tt.assert) of cond | !mask with message msg (a string
+ * or None); nothing unless the kernel is compiled with debug=True. */
+fe_val fe_build_assert(fe_lower *l, fe_val cond, fe_val msg, fe_val mask, ir_loc loc);
+/* The builtin of a qualified name ("tl.load", "d.is_int"), or NULL. Static. */
+const fe_builtin *fe_find_builtin(const char *name);
 /* Whether `name` is a tl builtin (function or dtype) known to the lowering. */
 bool fe_is_tl_builtin(const char *name);
 /* Attribute of a runtime value: .dtype, .shape, .to, ... */
@@ -486,6 +551,31 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
 
 /* lower_stmt.c */
 void fe_lower_body(fe_lower *l, const fe_body *body);
+/* Lowers statements [0, n) with `next` as their outer continuation. */
+void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_cont *next);
+/* lower_stmt.c: `if` on a runtime scalar condition (scf.if). */
+void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond);
+
+/* lower_return.c: early `return` under a runtime `if`. */
+/* Whether the statement list contains a `return` outside loops. */
+bool fe_has_return(const fe_body *b);
+/* `if cond: ... return ...` on a runtime condition at the top level of a
+ * function (no enclosing loop): both arms continue with the continuation
+ * and end in a return, so the scf.if yields the returned value. */
+void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond);
+
+/* ---- prelude: fe_prelude_text.c, generated at build time ----------------- */
+
+/* The files of lib/frontend/prelude/, embedded by prelude/embed.cmake in
+ * name order: tl functions written in the kernel language, parsed and
+ * inlined like user @triton.jit helpers. Static storage. */
+typedef struct fe_prelude_file {
+  const char *name; /* "standard.py" */
+  const char *text; /* NUL-terminated */
+  size_t len;
+} fe_prelude_file;
+extern const fe_prelude_file fe_prelude_files[];
+extern const int fe_prelude_nfiles;
 
 /* ---- lower.c: entry point ------------------------------------------------ */
 

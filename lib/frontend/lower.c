@@ -50,14 +50,20 @@ bool fe_is_const(const fe_val *v) {
   return v->kind == FE_V_INT || v->kind == FE_V_FLOAT || v->kind == FE_V_BOOL;
 }
 
+/* Errors inside prelude functions (tl functions written in the kernel
+ * language) are reported at the user's call, with a note pointing into the
+ * prelude, since that is the line the user can change. */
 fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) {
+  const fe_frame *pf = NULL, *f = l->frame;
+  for (; f && f->unit && f->unit != &l->user; f = f->parent) pf = f;
   va_list ap;
   va_start(ap, fmt);
-  ir_vemit(l->ctx, IR_SEV_ERROR, loc, fmt, ap);
+  ir_vemit(l->ctx, IR_SEV_ERROR, pf ? pf->call_loc : loc, fmt, ap);
   va_end(ap);
   l->nerrors++;
-  /* Where the error sits: each inlined helper, then the kernel. */
-  for (const fe_frame *f = l->frame; f; f = f->parent) {
+  if (pf) ir_note(l->ctx, loc, "inside 'tl.%s' (ttc's prelude)", pf->fn->name);
+  /* Where the error sits: each inlined user helper, then the kernel. */
+  for (; f; f = f->parent) {
     if (f->parent) ir_note(l->ctx, f->fn->loc, "in jit function '%s'", f->fn->name);
     else ir_note(l->ctx, f->fn->loc, "in kernel '%s'", f->fn->name);
   }
@@ -161,6 +167,18 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
       v.path = ir_intern_cstr(l->ctx, str_eq(path, "triton.cdiv") ? "tl.cdiv" : path);
       return v;
     }
+  /* tl.PropagateNan.ALL / NONE, as the strings tl.maximum and tl.clamp take. */
+  if (str_eq(path, "triton.language.PropagateNan.ALL") ||
+      str_eq(path, "triton.language.PropagateNan.NONE")) {
+    v.kind = FE_V_STR;
+    v.path = ir_intern_cstr(l->ctx, strrchr(path, '.')[1] == 'A' ? "all" : "none");
+    return v;
+  }
+  if (str_eq(path, "triton.language.PropagateNan")) {
+    v.kind = FE_V_MODULE;
+    v.path = ir_intern_cstr(l->ctx, path);
+    return v;
+  }
   /* The last component of a path inside triton.language (and its math /
    * libdevice namespaces) names a dtype or a builtin. */
   const char *dot = strrchr(path, '.');
@@ -174,6 +192,13 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
   const char *name = dot + 1;
   v = resolve_dtype(l, name);
   if (v.kind == FE_V_DTYPE) return v;
+  /* tl functions written in the kernel language (the prelude) come first. */
+  const fe_func *pf = fe_prelude_func(l, name);
+  if (pf) {
+    v.kind = FE_V_FUNC;
+    v.fn = pf;
+    return v;
+  }
   if (fe_is_tl_builtin(name)) {
     char buf[128];
     snprintf(buf, sizeof buf, "tl.%s", name);
@@ -184,10 +209,10 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
 }
 
 /* Module constants are evaluated on first use (so the order of definitions
- * does not matter) and cached; cycles are reported, not followed. */
-static fe_val eval_global(fe_lower *l, int i) {
-  fe_global_state *g = &l->globals[i];
-  const fe_global *decl = &l->mod->globals[i];
+ * does not matter) and cached per unit; cycles are reported, not followed. */
+static fe_val eval_global(fe_lower *l, fe_unit *u, int i) {
+  fe_global_state *g = &u->globals[i];
+  const fe_global *decl = &u->mod->globals[i];
   if (g->done) return g->val;
   if (g->busy) return fe_error(l, decl->loc, "circular definition of '%s'", decl->name);
   g->busy = true;
@@ -195,6 +220,7 @@ static fe_val eval_global(fe_lower *l, int i) {
   fe_frame frame;
   memset(&frame, 0, sizeof frame);
   frame.fn = l->frame ? l->frame->fn : l->kernel;
+  frame.unit = u;
   frame.parent = l->frame ? l->frame->parent : NULL;
   fe_frame *saved = l->frame;
   l->frame = &frame;
@@ -212,25 +238,48 @@ static fe_val eval_global(fe_lower *l, int i) {
   return v;
 }
 
+/* The unit of the innermost frame (the kernel file outside any frame). */
+static fe_unit *cur_unit(fe_lower *l) {
+  return l->frame && l->frame->unit ? l->frame->unit : &l->user;
+}
+
+/* The unit defining `fn` (prelude functions live in their own files). */
+static fe_unit *unit_of(fe_lower *l, const fe_func *fn) {
+  for (int u = 0; u < l->nprelude; u++)
+    for (int i = 0; i < l->prelude[u].mod->nfuncs; i++)
+      if (l->prelude[u].mod->funcs[i] == fn) return &l->prelude[u];
+  return &l->user;
+}
+
+const fe_func *fe_prelude_func(const fe_lower *l, const char *name) {
+  if (name[0] == '_') return NULL; /* private helpers are not part of tl */
+  for (int u = 0; u < l->nprelude; u++)
+    for (int i = 0; i < l->prelude[u].mod->nfuncs; i++)
+      if (str_eq(l->prelude[u].mod->funcs[i]->name, name)) return l->prelude[u].mod->funcs[i];
+  return NULL;
+}
+
 fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc) {
   if (l->frame) {
     fe_val *v = fe_scope_get(&l->frame->scope, name);
     if (v) return *v;
   }
-  for (int i = l->mod->nglobals - 1; i >= 0; i--)
-    if (l->mod->globals[i].name == name) return eval_global(l, i);
-  for (int i = 0; i < l->mod->nfuncs; i++)
-    if (l->mod->funcs[i]->name == name) {
+  fe_unit *u = cur_unit(l);
+  const fe_module *mod = u->mod;
+  for (int i = mod->nglobals - 1; i >= 0; i--)
+    if (mod->globals[i].name == name) return eval_global(l, u, i);
+  for (int i = 0; i < mod->nfuncs; i++)
+    if (mod->funcs[i]->name == name) {
       fe_val v = fe_val_error();
       v.kind = FE_V_FUNC;
-      v.fn = l->mod->funcs[i];
+      v.fn = mod->funcs[i];
       return v;
     }
-  for (int i = l->mod->nimports - 1; i >= 0; i--)
-    if (l->mod->imports[i].alias == name) {
-      fe_val v = fe_resolve_path(l, l->mod->imports[i].path);
+  for (int i = mod->nimports - 1; i >= 0; i--)
+    if (mod->imports[i].alias == name) {
+      fe_val v = fe_resolve_path(l, mod->imports[i].path);
       if (v.kind == FE_V_ERROR)
-        return fe_error(l, loc, "unsupported import '%s'", l->mod->imports[i].path);
+        return fe_error(l, loc, "unsupported import '%s'", mod->imports[i].path);
       return v;
     }
   static const char *const py_builtins[] = {"min", "max", "range", "int", "float", "bool",
@@ -249,11 +298,14 @@ fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc) {
 
 /* ---- decorators ------------------------------------------------------------- */
 
-/* Whether the function carries @triton.jit (or @jit, @triton.jit(...)). */
-static bool is_jit_function(fe_lower *l, const fe_func *fn) {
+/* Whether the function carries @triton.jit (or @jit, @triton.jit(...)),
+ * resolving the decorator through the imports of `mod`, its own file. When
+ * `call` is given it receives the decorator's call expression, if any. */
+static bool is_jit_function(const fe_module *mod, const fe_func *fn, const fe_expr **call) {
   for (int i = 0; i < fn->ndecorators; i++) {
     const fe_expr *d = fn->decorators[i];
-    if (d->kind == FE_EX_CALL) d = d->a;
+    const fe_expr *c = d->kind == FE_EX_CALL ? d : NULL;
+    if (c) d = d->a;
     const char *parts[8];
     int n = 0;
     while (d->kind == FE_EX_ATTR && n < 7) {
@@ -262,8 +314,8 @@ static bool is_jit_function(fe_lower *l, const fe_func *fn) {
     }
     if (d->kind != FE_EX_NAME) continue;
     const char *base = NULL;
-    for (int j = 0; j < l->mod->nimports; j++)
-      if (l->mod->imports[j].alias == d->name) base = l->mod->imports[j].path;
+    for (int j = 0; j < mod->nimports; j++)
+      if (mod->imports[j].alias == d->name) base = mod->imports[j].path;
     if (!base) continue;
     char path[256];
     snprintf(path, sizeof path, "%s", base);
@@ -271,7 +323,10 @@ static bool is_jit_function(fe_lower *l, const fe_func *fn) {
       size_t len = strlen(path);
       snprintf(path + len, sizeof path - len, ".%s", parts[j]);
     }
-    if (str_eq(path, "triton.jit")) return true;
+    if (str_eq(path, "triton.jit")) {
+      if (call) *call = c;
+      return true;
+    }
   }
   return false;
 }
@@ -289,12 +344,15 @@ void fe_name_ops_after(fe_lower *l, ir_op *mark, const char *name) {
 
 /* ---- jit helper calls ------------------------------------------------------- */
 
+static void set_loc(ir_op *op, void *user) { op->loc = *(const ir_loc *)user; }
+
 /* Inlines `fn` at the call site: a fresh frame holds only its parameters
  * (positional, keyword, then defaults), so the callee cannot see the caller's
  * variables. constexpr parameters must receive compile-time values. The
  * callee's `return` value is the call's value (None without one). */
 fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args) {
-  if (!is_jit_function(l, fn))
+  fe_unit *unit = unit_of(l, fn);
+  if (!is_jit_function(unit->mod, fn, NULL))
     return fe_error(l, args->loc, "'%s' is not a @triton.jit function", fn->name);
   if (l->depth >= FE_MAX_INLINE_DEPTH)
     return fe_error(l, args->loc, "call depth exceeds %d when inlining '%s' (recursion?)",
@@ -305,6 +363,8 @@ fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args) {
   fe_frame frame;
   memset(&frame, 0, sizeof frame);
   frame.fn = fn;
+  frame.unit = unit;
+  frame.call_loc = args->loc;
   frame.parent = l->frame;
   frame.ret.kind = FE_V_NONE;
   bool ok = true;
@@ -340,6 +400,8 @@ fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args) {
       fe_frame tmp;
       memset(&tmp, 0, sizeof tmp);
       tmp.fn = fn;
+      tmp.unit = unit;
+      tmp.call_loc = args->loc;
       tmp.parent = l->frame;
       fe_frame *saved = l->frame;
       l->frame = &tmp;
@@ -364,11 +426,22 @@ fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args) {
     return fe_val_error();
   }
   fe_frame *saved = l->frame;
+  /* A prelude function called from user code: its ops take the call's
+   * location, so that later diagnostics point at the user's line. */
+  bool relocate = unit != &l->user && (!saved || saved->unit == &l->user) && l->b.block &&
+                  !l->b.before;
+  ir_block *blk = l->b.block;
+  ir_op *mark = blk ? blk->last : NULL;
   l->frame = &frame;
   l->depth++;
   fe_lower_body(l, &fn->body);
   l->depth--;
   l->frame = saved;
+  if (relocate && l->b.block == blk)
+    for (ir_op *op = mark ? mark->next : blk->first; op; op = op->next) {
+      op->loc = args->loc;
+      ir_walk(op, set_loc, &op->loc);
+    }
   fe_val ret = frame.ret;
   fe_scope_free(&frame.scope);
   return ret;
@@ -422,6 +495,7 @@ static bool lower_kernel(fe_lower *l, const fe_func *fn, const fe_kernel_info *i
   fe_frame frame;
   memset(&frame, 0, sizeof frame);
   frame.fn = fn;
+  frame.unit = &l->user;
   frame.ret.kind = FE_V_NONE;
   l->frame = &frame;
   build_kernel_func(l, fn, info, &frame);
@@ -433,6 +507,28 @@ static bool lower_kernel(fe_lower *l, const fe_func *fn, const fe_kernel_info *i
   fe_scope_free(&frame.scope);
   l->frame = NULL;
   return l->nerrors == 0;
+}
+
+/* Parses every prelude file (embedded at build time) into the lowering's
+ * arena. They are registered as sources "<prelude>/NAME" so that errors met
+ * while inlining a prelude function point into it. False after a diagnostic
+ * (a prelude that does not parse is a bug of ttc, reported, not fatal). */
+static bool parse_prelude(fe_lower *l) {
+  l->nprelude = 0;
+  l->prelude = ir_arena_alloc(l->arena, sizeof(fe_unit) * (size_t)(fe_prelude_nfiles + 1));
+  for (int i = 0; i < fe_prelude_nfiles; i++) {
+    char name[128];
+    snprintf(name, sizeof name, "<prelude>/%s", fe_prelude_files[i].name);
+    const ir_source *src = ir_context_add_source(l->ctx, name, fe_prelude_files[i].text,
+                                                 fe_prelude_files[i].len);
+    if (!src) IR_UNREACHABLE("out of memory registering the prelude");
+    fe_module *mod = fe_parse(l->ctx, src, l->arena);
+    if (!mod) return false;
+    fe_unit *u = &l->prelude[l->nprelude++];
+    u->mod = mod;
+    u->globals = ir_arena_alloc(l->arena, sizeof(fe_global_state) * (size_t)(mod->nglobals + 1));
+  }
+  return true;
 }
 
 ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *kernel,
@@ -449,7 +545,8 @@ ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *ke
   fe_lower l;
   memset(&l, 0, sizeof l);
   l.ctx = ctx;
-  l.mod = mod;
+  l.user.mod = mod;
+  l.user.globals = ir_arena_alloc(&arena, sizeof(fe_global_state) * (size_t)(mod->nglobals + 1));
   l.arena = &arena;
   const fe_func *fn = fe_module_find_func(mod, kernel);
   if (!fn) {
@@ -461,8 +558,16 @@ ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *ke
     return NULL;
   }
   l.kernel = fn;
-  if (!is_jit_function(&l, fn)) {
+  const fe_expr *deco = NULL;
+  if (!is_jit_function(mod, fn, &deco)) {
     ir_error(ctx, fn->loc, "function '%s' is not decorated with @triton.jit", fn->name);
+    ir_arena_free(&arena);
+    return NULL;
+  }
+  /* @triton.jit(debug=True) turns device_assert on, as in Triton. */
+  for (int i = 0; deco && i < deco->nkw; i++)
+    if (str_eq(deco->kwnames[i], "debug") && deco->kwvals[i]->kind == FE_EX_TRUE) l.debug = true;
+  if (!parse_prelude(&l)) {
     ir_arena_free(&arena);
     return NULL;
   }
@@ -480,7 +585,6 @@ ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *ke
     return NULL;
   }
   l.m = m;
-  l.globals = ir_arena_alloc(&arena, sizeof *l.globals * (size_t)(mod->nglobals + 1));
   ir_builder_init(&l.b, m);
   bool ok = lower_kernel(&l, fn, info);
   ir_arena_free(&arena);

@@ -10,17 +10,8 @@
 
 #include "frontend/fe.h"
 
-#define MAXP 9
-
-typedef fe_val (*builtin_fn)(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
-                             const fe_args *args);
-
-typedef struct builtin {
-  const char *name; /* "tl.arange", "py.min", "m.to" (method) */
-  builtin_fn fn;
-  int nreq;
-  const char *params[MAXP];
-} builtin;
+#define MAXP FE_MAXP
+typedef fe_builtin builtin;
 
 bool fe_bind_args(fe_lower *l, const fe_args *args, const char *fname, const char *const *params,
                   int nparams, int nreq, fe_val *out, ir_loc *locs) {
@@ -103,8 +94,7 @@ bool fe_const_shape(fe_lower *l, fe_val v, ir_loc loc, int *rank, int64_t *shape
   return true;
 }
 
-/* A runtime value argument (constexprs are materialized). */
-static bool want_tensor(fe_lower *l, fe_val *v, ir_loc loc) {
+bool fe_want_tensor(fe_lower *l, fe_val *v, ir_loc loc) {
   *v = fe_to_tensor(l, *v, loc);
   return v->kind == FE_V_TENSOR;
 }
@@ -180,18 +170,6 @@ static fe_val b_zeros(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
   return make_full(l, rank, shape, a[1], a[2], locs[1], locs[2], args->loc);
 }
 
-static fe_val b_zeros_like(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
-                           const fe_args *args) {
-  if (!want_tensor(l, &a[0], locs[0])) return fe_val_error();
-  const ir_type *t = a[0].v->type;
-  fe_val dt = fe_val_error();
-  dt.kind = FE_V_DTYPE;
-  dt.ty = ir_type_scalar(t);
-  dt.is_unsigned = a[0].is_unsigned;
-  int rank = ir_type_is_tensor(t) ? t->rank : 0;
-  return make_full(l, rank, t->shape, fe_val_int(0), dt, locs[0], locs[0], args->loc);
-}
-
 /* ---- memory ----------------------------------------------------------------------- */
 
 /* Checks the pointer argument and returns its pointee type. */
@@ -235,9 +213,51 @@ static bool shape_mask(fe_lower *l, fe_val *mask, const fe_val *ptr, ir_loc loc)
   return mask->kind != FE_V_ERROR;
 }
 
+/* cache_modifier / eviction_policy strings of tl.load / tl.store become enum
+ * attributes "cache" / "evict" with Triton's numbering (CacheModifier: ca 2,
+ * cg 3, wb 4, cs 5, wt 6, cv 7; EvictionPolicy: evict_normal 1, evict_first
+ * 2, evict_last 3); "" and None mean the default (no attribute). */
+static bool set_cache_attrs(fe_lower *l, ir_op *op, const fe_val *cache, ir_loc cloc,
+                            const fe_val *evict, ir_loc eloc, bool is_store) {
+  static const char *const loads[] = {"ca", "cg", "cv"};
+  static const char *const stores[] = {"wb", "cg", "cs", "wt"};
+  static const char *const cnames[] = {"", "", "ca", "cg", "wb", "cs", "wt", "cv"};
+  static const char *const enames[] = {"", "evict_normal", "evict_first", "evict_last"};
+  if (cache->kind == FE_V_STR && cache->path[0]) {
+    const char *m = cache->path[0] == '.' ? cache->path + 1 : cache->path;
+    const char *const *ok = is_store ? stores : loads;
+    int nok = is_store ? 4 : 3, found = 0;
+    for (int i = 0; i < nok; i++) found |= strcmp(ok[i], m) == 0;
+    if (!found) {
+      fe_error(l, cloc, "cache_modifier '%s' is not valid for %s", cache->path,
+               is_store ? "tl.store (use .wb, .cg, .cs or .wt)" : "tl.load (use .ca, .cg or .cv)");
+      return false;
+    }
+    for (int i = 2; i < 8; i++)
+      if (strcmp(cnames[i], m) == 0) ir_op_set_attr(l->m, op, "cache", ir_attr_enum(l->ctx, cnames[i], i));
+  } else if (cache->kind != FE_V_NONE && cache->kind != FE_V_STR) {
+    fe_error(l, cloc, "cache_modifier must be a string, found '%s'", fe_val_type_str(l, cache));
+    return false;
+  }
+  if (evict->kind == FE_V_STR && evict->path[0]) {
+    for (int i = 1; i < 4; i++)
+      if (strcmp(enames[i], evict->path) == 0) {
+        if (i > 1) ir_op_set_attr(l->m, op, "evict", ir_attr_enum(l->ctx, enames[i], i));
+        return true;
+      }
+    fe_error(l, eloc, "unknown eviction_policy '%s' (use evict_first, evict_last or "
+             "evict_normal)", evict->path);
+    return false;
+  } else if (evict->kind != FE_V_NONE && evict->kind != FE_V_STR) {
+    fe_error(l, eloc, "eviction_policy must be a string, found '%s'", fe_val_type_str(l, evict));
+    return false;
+  }
+  return true;
+}
+
 /* tl.load(pointer, mask, other, ...): the result has the pointer's shape and
  * the pointee type; `other` converts to the pointee and needs a mask, as in
- * Triton. Cache and eviction hints are accepted and ignored. */
+ * Triton. Cache and eviction hints become attributes that codegen emits. */
 static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
   if (!pointee) return fe_val_error();
@@ -270,6 +290,7 @@ static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, con
     return fe_error(l, locs[3], "unsupported: 'boundary_check' (block pointers)");
   l->b.loc = args->loc;
   ir_op *op = ir_build(&l->b, IR_OP_TT_LOAD, 1, &rty, nops, ops, 0);
+  if (!set_cache_attrs(l, op, &a[5], locs[5], &a[6], locs[6], false)) return fe_val_error();
   if (a[7].kind == FE_V_BOOL && a[7].ival)
     ir_op_set_attr(l->m, op, "isVolatile", ir_attr_bool(l->ctx, true));
   return fe_val_tensor(ir_op_result(op, 0), ptr.is_unsigned);
@@ -301,138 +322,11 @@ static fe_val b_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
   if (!is_none(&a[3]) && !(a[3].kind == FE_V_TUPLE && a[3].n == 0))
     return fe_error(l, locs[3], "unsupported: 'boundary_check' (block pointers)");
   l->b.loc = args->loc;
-  ir_build(&l->b, IR_OP_TT_STORE, 0, NULL, nops, ops, 0);
+  ir_op *op = ir_build(&l->b, IR_OP_TT_STORE, 0, NULL, nops, ops, 0);
+  if (!set_cache_attrs(l, op, &a[4], locs[4], &a[5], locs[5], true)) return fe_val_error();
   fe_val none = fe_val_error();
   none.kind = FE_V_NONE;
   return none;
-}
-
-/* ---- elementwise ------------------------------------------------------------------ */
-
-/* tl.where(condition, x, y): the condition becomes i1, x and y promote as a
- * binary operation, then all three broadcast to one shape (arith.select). */
-static fe_val b_where(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val c = fe_to_bool(l, a[0], locs[0]);
-  fe_val x = a[1], y = a[2];
-  if (c.kind == FE_V_ERROR || !fe_promote_pair(l, &x, &y, FE_OP_ADD, args->loc))
-    return fe_val_error();
-  if (!fe_broadcast_pair(l, &c, &x, args->loc) || !fe_broadcast_pair(l, &c, &y, args->loc) ||
-      !fe_broadcast_pair(l, &x, &y, args->loc))
-    return fe_val_error();
-  l->b.loc = args->loc;
-  ir_value *ops[3] = {c.v, x.v, y.v};
-  return fe_val_tensor(ir_build1(&l->b, IR_OP_ARITH_SELECT, x.v->type, 3, ops), x.is_unsigned);
-}
-
-/* Elementwise max/min (also Python's max/min on runtime values, as Triton's
- * code generator maps them); floats use maxnumf/minnumf like Triton's default
- * propagate_nan=NONE. Two constexprs fold. */
-static fe_val minmax(fe_lower *l, bool is_max, fe_val x, fe_val y, ir_loc loc) {
-  if (fe_is_const(&x) && fe_is_const(&y)) {
-    fe_val lt = fe_binary(l, FE_OP_LT, x, y, loc);
-    return (lt.ival != 0) == is_max ? y : x;
-  }
-  if (!fe_promote_pair(l, &x, &y, is_max ? FE_OP_GT : FE_OP_LT, loc)) return fe_val_error();
-  const ir_type *s = ir_type_scalar(x.v->type);
-  ir_op_kind k;
-  if (s->kind == IR_TY_FLOAT) k = is_max ? IR_OP_ARITH_MAXNUMF : IR_OP_ARITH_MINNUMF;
-  else if (x.is_unsigned) k = is_max ? IR_OP_ARITH_MAXUI : IR_OP_ARITH_MINUI;
-  else k = is_max ? IR_OP_ARITH_MAXSI : IR_OP_ARITH_MINSI;
-  l->b.loc = loc;
-  return fe_val_tensor(ir_build_binary(&l->b, k, x.v, y.v), x.is_unsigned);
-}
-
-static fe_val b_maximum(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
-                        const fe_args *args) {
-  return minmax(l, strcmp(name, "tl.maximum") == 0, a[0], a[1], args->loc);
-}
-
-/* A float operand for math functions: ints convert to fp32. */
-static bool want_float(fe_lower *l, fe_val *v, ir_loc loc) {
-  if (!want_tensor(l, v, loc)) return false;
-  const ir_type *s = ir_type_scalar(v->v->type);
-  if (s->kind == IR_TY_INT) *v = fe_cast(l, *v, ir_type_f32(l->ctx), false, loc);
-  else if (s->kind != IR_TY_FLOAT) {
-    fe_error(l, loc, "expected a floating-point operand, found '%s'", fe_val_type_str(l, v));
-    return false;
-  }
-  return v->kind == FE_V_TENSOR;
-}
-
-typedef struct math_op {
-  const char *name;
-  ir_op_kind kind;
-} math_op;
-
-static const math_op math_ops[] = {
-    {"tl.exp", IR_OP_MATH_EXP},     {"tl.exp2", IR_OP_MATH_EXP2},   {"tl.log", IR_OP_MATH_LOG},
-    {"tl.log2", IR_OP_MATH_LOG2},   {"tl.sqrt", IR_OP_MATH_SQRT},   {"tl.rsqrt", IR_OP_MATH_RSQRT},
-    {"tl.sin", IR_OP_MATH_SIN},     {"tl.cos", IR_OP_MATH_COS},     {"tl.erf", IR_OP_MATH_ERF},
-    {"tl.floor", IR_OP_MATH_FLOOR}, {"tl.ceil", IR_OP_MATH_CEIL},
-    {"tl.sqrt_rn", IR_OP_TT_PRECISE_SQRT},
-};
-
-static fe_val b_math1(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val x = a[0];
-  if (!want_float(l, &x, locs[0])) return fe_val_error();
-  l->b.loc = args->loc;
-  for (size_t i = 0; i < sizeof math_ops / sizeof math_ops[0]; i++)
-    if (strcmp(math_ops[i].name, name) == 0)
-      return fe_val_tensor(ir_build_unary(&l->b, math_ops[i].kind, x.v->type, x.v), false);
-  IR_UNREACHABLE("math builtin '%s' missing from the table", name);
-}
-
-static fe_val b_abs(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val x = a[0];
-  if (fe_is_const(&x)) {
-    if (x.kind == FE_V_FLOAT) return fe_val_float(x.fval < 0 ? -x.fval : x.fval);
-    return fe_val_int(x.ival < 0 ? -x.ival : x.ival);
-  }
-  if (!want_tensor(l, &x, locs[0])) return fe_val_error();
-  const ir_type *s = ir_type_scalar(x.v->type);
-  l->b.loc = args->loc;
-  if (s->kind == IR_TY_FLOAT)
-    return fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_ABSF, x.v->type, x.v), false);
-  if (s->kind != IR_TY_INT) return fe_error(l, locs[0], "bad operand for abs: '%s'", fe_val_type_str(l, &x));
-  if (x.is_unsigned) return x;
-  return fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_ABSI, x.v->type, x.v), false);
-}
-
-static fe_val b_fma(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val x = a[0], y = a[1], z = a[2];
-  if (!want_float(l, &x, locs[0]) || !fe_promote_pair(l, &x, &y, FE_OP_MUL, args->loc) ||
-      !fe_promote_pair(l, &x, &z, FE_OP_ADD, args->loc) ||
-      !fe_broadcast_pair(l, &y, &z, args->loc) || !fe_broadcast_pair(l, &x, &y, args->loc))
-    return fe_val_error();
-  l->b.loc = args->loc;
-  ir_value *ops[3] = {x.v, y.v, z.v};
-  return fe_val_tensor(ir_build1(&l->b, IR_OP_MATH_FMA, x.v->type, 3, ops), false);
-}
-
-static fe_val b_div_rn(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val x = a[0], y = a[1];
-  if (!want_float(l, &x, locs[0]) || !fe_promote_pair(l, &x, &y, FE_OP_DIV, args->loc))
-    return fe_val_error();
-  l->b.loc = args->loc;
-  return fe_val_tensor(ir_build_binary(&l->b, IR_OP_TT_PRECISE_DIVF, x.v, y.v), false);
-}
-
-/* tl.sigmoid(x) = 1 / (1 + exp(-x)), written out as Triton's standard.py does. */
-static fe_val b_sigmoid(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val x = a[0];
-  if (!want_float(l, &x, locs[0])) return fe_val_error();
-  l->b.loc = args->loc;
-  fe_val nx = fe_unary(l, FE_OP_NEG, x, args->loc);
-  fe_val e = fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_EXP, nx.v->type, nx.v), false);
-  fe_val d = fe_binary(l, FE_OP_ADD, fe_val_float(1.0), e, args->loc);
-  return fe_binary(l, FE_OP_DIV, fe_val_float(1.0), d, args->loc);
-}
-
-/* tl.cdiv(x, div) = (x + div - 1) // div; folds when both are constexprs. */
-static fe_val b_cdiv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  fe_val s = fe_binary(l, FE_OP_ADD, a[0], a[1], args->loc);
-  s = fe_binary(l, FE_OP_SUB, s, fe_val_int(1), args->loc);
-  return fe_binary(l, FE_OP_FLOORDIV, s, a[1], args->loc);
 }
 
 /* ---- hints, asserts, casts ----------------------------------------------------------- */
@@ -440,6 +334,12 @@ static fe_val b_cdiv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, con
 static fe_val b_identity(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                          const fe_args *args) {
   return a[0];
+}
+
+/* tl.to_tensor(x): a constexpr becomes a scalar of Triton's constant dtype. */
+static fe_val b_to_tensor(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                          const fe_args *args) {
+  return fe_to_tensor(l, a[0], locs[0]);
 }
 
 static fe_val b_static_assert(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
@@ -480,15 +380,37 @@ static fe_val b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const
   bool bitcast = a[3].kind == FE_V_BOOL && a[3].ival;
   if (!bitcast) return fe_cast(l, a[0], a[1].ty, a[1].is_unsigned, locs[1]);
   fe_val x = a[0];
-  if (!want_tensor(l, &x, locs[0])) return fe_val_error();
+  if (!fe_want_tensor(l, &x, locs[0])) return fe_val_error();
   const ir_type *s = ir_type_scalar(x.v->type);
   if (ir_type_bytes(s) != ir_type_bytes(a[1].ty) || s->width != a[1].ty->width)
     return fe_error(l, locs[1], "cannot bitcast '%s' to '%s': sizes differ",
                     fe_val_type_str(l, &x), fe_type_str(l, a[1].ty, a[1].is_unsigned));
+  /* int32 <-> uint32 differ only in signedness, which the IR does not carry. */
+  if (s == a[1].ty) return fe_val_tensor(x.v, a[1].is_unsigned);
   l->b.loc = args->loc;
   const ir_type *rty = ir_type_is_tensor(x.v->type) ? ir_type_with_elem(l->ctx, x.v->type, a[1].ty)
                                                     : a[1].ty;
   return fe_val_tensor(ir_build_unary(&l->b, IR_OP_TT_BITCAST, rty, x.v), a[1].is_unsigned);
+}
+
+/* dtype predicates (`x.dtype.is_floating()`), as Triton's dtype methods. */
+static fe_val b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                           const fe_args *args) {
+  const ir_type *t = a[0].ty;
+  const char *p = name + 5; /* after "d.is_" */
+  bool isint = t->kind == IR_TY_INT, isf = t->kind == IR_TY_FLOAT;
+  if (!strcmp(p, "floating")) return fe_val_bool(isf);
+  if (!strcmp(p, "int")) return fe_val_bool(isint);
+  if (!strcmp(p, "bool")) return fe_val_bool(isint && t->width == 1);
+  /* Triton counts int1 among the unsigned types. */
+  bool uns = a[0].is_unsigned || t->width == 1;
+  if (!strcmp(p, "int_signed")) return fe_val_bool(isint && !uns);
+  if (!strcmp(p, "int_unsigned")) return fe_val_bool(isint && uns);
+  if (!strcmp(p, "ptr")) return fe_val_bool(t->kind == IR_TY_PTR);
+  if (!strcmp(p, "fp16")) return fe_val_bool(isf && t->width == 16 && !t->is_bf16);
+  if (!strcmp(p, "bf16")) return fe_val_bool(isf && t->is_bf16);
+  if (!strcmp(p, "fp32")) return fe_val_bool(isf && t->width == 32);
+  return fe_val_bool(isf && t->width == 64); /* fp64 */
 }
 
 /* Shape ops live in lower_shape.c. */
@@ -497,12 +419,13 @@ static fe_val b_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   return fe_shape_op(l, name, a, locs, args);
 }
 
+/* tl.reduce(input, axis, combine_fn, keep_dims) and
+ * tl.associative_scan(input, axis, combine_fn, reverse): the primitives the
+ * prelude's sum / max / argmax / cumsum ... are written with. */
 static fe_val b_reduce(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
-  bool keep = false;
-  for (int k = 0; k < args->nkw; k++)
-    if (strcmp(args->kwnames[k], "keep_dims") == 0) keep = fe_const_truth(&args->kw[k]) > 0;
-  if (!want_tensor(l, &a[0], locs[0])) return fe_val_error();
-  return fe_build_reduce(l, a[0], a[1], name + 3, keep, args->loc);
+  if (strcmp(name, "tl.reduce") == 0)
+    return fe_build_reduce(l, a[0], a[1], a[2], fe_const_truth(&a[3]) > 0, args->loc);
+  return fe_build_scan(l, a[0], a[1], a[2], fe_const_truth(&a[3]) > 0, args->loc);
 }
 
 static fe_val b_dot(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
@@ -526,7 +449,7 @@ static fe_val b_py_minmax(fe_lower *l, const char *name, fe_val *a, ir_loc *locs
   }
   if (n < 1) return fe_error(l, args->loc, "'%s' needs at least one argument", name + 3);
   fe_val r = items[0];
-  for (int i = 1; i < n; i++) r = minmax(l, strcmp(name, "py.max") == 0, r, items[i], args->loc);
+  for (int i = 1; i < n; i++) r = fe_minmax(l, strcmp(name, "py.max") == 0, r, items[i], args->loc);
   return r;
 }
 
@@ -573,35 +496,18 @@ static const builtin builtins[] = {
     {"tl.program_id", b_program_id, 1, P("axis")},
     {"tl.num_programs", b_program_id, 1, P("axis")},
     {"tl.arange", b_arange, 2, P("start", "end")},
-    {"tl.zeros", b_zeros, 2, P("shape", "dtype")},
     {"tl.full", b_zeros, 3, P("shape", "value", "dtype")},
-    {"tl.zeros_like", b_zeros_like, 1, P("input")},
     {"tl.load", b_load, 1, P("pointer", "mask", "other", "boundary_check", "padding_option",
                              "cache_modifier", "eviction_policy", "volatile")},
     {"tl.store", b_store, 2, P("pointer", "value", "mask", "boundary_check", "cache_modifier",
                                "eviction_policy")},
-    {"tl.where", b_where, 3, P("condition", "x", "y")},
-    {"tl.maximum", b_maximum, 2, P("x", "y", "propagate_nan")},
-    {"tl.minimum", b_maximum, 2, P("x", "y", "propagate_nan")},
-    {"tl.exp", b_math1, 1, P("x")},     {"tl.exp2", b_math1, 1, P("x")},
-    {"tl.log", b_math1, 1, P("x")},     {"tl.log2", b_math1, 1, P("x")},
-    {"tl.sqrt", b_math1, 1, P("x")},    {"tl.rsqrt", b_math1, 1, P("x")},
-    {"tl.sin", b_math1, 1, P("x")},     {"tl.cos", b_math1, 1, P("x")},
-    {"tl.erf", b_math1, 1, P("x")},     {"tl.floor", b_math1, 1, P("x")},
-    {"tl.ceil", b_math1, 1, P("x")},    {"tl.sqrt_rn", b_math1, 1, P("x")},
-    {"tl.abs", b_abs, 1, P("x")},
-    {"tl.fma", b_fma, 3, P("x", "y", "z")},
-    {"tl.div_rn", b_div_rn, 2, P("x", "y")},
-    {"tl.fdiv", b_div_rn, 2, P("x", "y", "ieee_rounding")},
-    {"tl.sigmoid", b_sigmoid, 1, P("x")},
-    {"tl.cdiv", b_cdiv, 2, P("x", "div")},
     {"tl.multiple_of", b_identity, 2, P("input", "values")},
     {"tl.max_contiguous", b_identity, 2, P("input", "values")},
     {"tl.max_constancy", b_identity, 2, P("input", "values")},
     {"tl.constexpr", b_identity, 1, P("value")},
+    {"tl.assume", b_noop, 1, P("cond")},
+    {"tl.to_tensor", b_to_tensor, 1, P("x")},
     {"tl.static_assert", b_static_assert, 1, P("cond", "msg")},
-    {"tl.static_print", b_noop, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
-    {"tl.device_assert", b_noop, 1, P("cond", "msg", "mask")},
     {"tl.cast", b_to, 2, P("input", "dtype", "fp_downcast_rounding", "bitcast")},
     {"tl.expand_dims", b_shape_op, 2, P("input", "axis")},
     {"tl.broadcast", b_shape_op, 2, P("input", "other")},
@@ -610,17 +516,14 @@ static const builtin builtins[] = {
     {"tl.view", b_shape_op, 2, P("input", "shape")},
     {"tl.trans", b_shape_op, 1, P("input", "dims")},
     {"tl.permute", b_shape_op, 2, P("input", "dims")},
-    {"tl.sum", b_reduce, 1, P("input", "axis", "keep_dims", "dtype")},
-    {"tl.max", b_reduce, 1, P("input", "axis", "return_indices", "return_indices_tie_break_left",
-                              "keep_dims")},
-    {"tl.min", b_reduce, 1, P("input", "axis", "return_indices", "return_indices_tie_break_left",
-                              "keep_dims")},
+    {"tl.join", b_shape_op, 2, P("a", "b")},
+    {"tl.split", b_shape_op, 1, P("a")},
+    {"tl.reduce", b_reduce, 3, P("input", "axis", "combine_fn", "keep_dims")},
+    {"tl.associative_scan", b_reduce, 3, P("input", "axis", "combine_fn", "reverse")},
     {"tl.dot", b_dot, 2, P("input", "other", "acc", "input_precision", "allow_tf32",
                            "max_num_imprecise_acc", "out_dtype")},
     {"tl.range", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"tl.static_range", b_unsupported, 0, P("a", "b", "c", "d")},
-    {"tl.device_print", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
-    {"tl.debug_barrier", b_unsupported, 0, P("a")},
     {"tl.atomic_add", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
     {"tl.atomic_max", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
     {"tl.atomic_min", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
@@ -629,12 +532,10 @@ static const builtin builtins[] = {
     {"tl.atomic_xor", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
     {"tl.atomic_xchg", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
     {"tl.atomic_cas", b_atomic, 3, P("pointer", "cmp", "val", "sem", "scope")},
-    {"tl.argmax", b_unsupported, 0, P("a", "b", "c", "d")},
-    {"tl.argmin", b_unsupported, 0, P("a", "b", "c", "d")},
-    {"tl.cumsum", b_unsupported, 0, P("a", "b", "c")},
-    {"tl.softmax", b_unsupported, 0, P("a", "b", "c")},
-    {"tl.rand", b_unsupported, 0, P("a", "b", "c")},
-    {"tl.randn", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.inline_asm_elementwise", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
+    {"tl.histogram", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.gather", b_unsupported, 0, P("a", "b", "c")},
+    {"tl.make_tensor_descriptor", b_unsupported, 0, P("a", "b", "c", "d", "e")},
     {"tl.make_block_ptr", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g")},
     {"tl.advance", b_unsupported, 0, P("a", "b")},
     {"py.min", b_py_minmax, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
@@ -643,7 +544,6 @@ static const builtin builtins[] = {
     {"py.float", b_py_float, 1, P("x")},
     {"py.bool", b_py_conv, 1, P("x")},
     {"py.len", b_py_len, 1, P("obj")},
-    {"py.abs", b_abs, 1, P("x")},
     {"py.range", b_unsupported, 0, P("a", "b", "c")},
     {"py.print", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"py.isinstance", b_unsupported, 0, P("a", "b")},
@@ -654,36 +554,57 @@ static const builtin builtins[] = {
     {"triton.Config", b_unsupported, 0, P("a", "b", "c")},
     {"triton.next_power_of_2", b_unsupported, 0, P("a")},
     /* methods: the receiver is the first argument */
+    {"d.is_floating", b_dtype_pred, 1, P("self")},
+    {"d.is_int", b_dtype_pred, 1, P("self")},
+    {"d.is_bool", b_dtype_pred, 1, P("self")},
+    {"d.is_int_signed", b_dtype_pred, 1, P("self")},
+    {"d.is_int_unsigned", b_dtype_pred, 1, P("self")},
+    {"d.is_ptr", b_dtype_pred, 1, P("self")},
+    {"d.is_fp16", b_dtype_pred, 1, P("self")},
+    {"d.is_bf16", b_dtype_pred, 1, P("self")},
+    {"d.is_fp32", b_dtype_pred, 1, P("self")},
+    {"d.is_fp64", b_dtype_pred, 1, P("self")},
     {"m.to", b_to, 2, P("input", "dtype", "fp_downcast_rounding", "bitcast")},
 };
 #undef P
 
-static const builtin *find_builtin(const char *name) {
+/* Searches this file's table, then the other files' NULL-terminated ones. */
+const fe_builtin *fe_find_builtin(const char *name) {
   for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
     if (strcmp(builtins[i].name, name) == 0) return &builtins[i];
+  const fe_builtin *const tables[] = {fe_math_builtins, fe_debug_builtins};
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+    for (const fe_builtin *b = tables[t]; b->name; b++)
+      if (strcmp(b->name, name) == 0) return b;
   return NULL;
 }
 
 bool fe_is_tl_builtin(const char *name) {
   char buf[96];
   snprintf(buf, sizeof buf, "tl.%s", name);
-  return find_builtin(buf) != NULL;
+  return fe_find_builtin(buf) != NULL || strcmp(name, "static_print") == 0 ||
+         strcmp(name, "device_print") == 0;
 }
 
 /* Dispatches a builtin by its qualified name ("tl.load", "py.min", "m.to"). */
 fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
-  const builtin *b = find_builtin(name);
+  if (strcmp(name, "tl.static_print") == 0 || strcmp(name, "tl.device_print") == 0)
+    return fe_call_debug_varargs(l, name, args);
+  const builtin *b = fe_find_builtin(name);
   if (!b) return fe_error(l, args->loc, "unknown function '%s'", name);
   if (b->fn == b_unsupported) return b_unsupported(l, name, NULL, NULL, args);
   int nparams = 0;
   while (nparams < MAXP && b->params[nparams]) nparams++;
   fe_args packed = *args;
-  if (b->fn == b_shape_op && strcmp(name, "tl.expand_dims") != 0 && strcmp(name, "tl.broadcast") != 0)
+  if (b->fn == b_shape_op && strcmp(name, "tl.expand_dims") != 0 &&
+      strcmp(name, "tl.broadcast") != 0 && strcmp(name, "tl.join") != 0 &&
+      strcmp(name, "tl.split") != 0)
     packed = fe_pack_varargs(l, args, 1);
   fe_val a[MAXP];
   ir_loc locs[MAXP];
   char fname[96];
-  snprintf(fname, sizeof fname, "%s", strncmp(name, "py.", 3) == 0 || strncmp(name, "m.", 2) == 0
+  snprintf(fname, sizeof fname, "%s", strncmp(name, "py.", 3) == 0 || strncmp(name, "m.", 2) == 0 ||
+                                          strncmp(name, "d.", 2) == 0
                                           ? strchr(name, '.') + 1 : name);
   if (!fe_bind_args(l, &packed, fname, b->params, nparams, b->nreq, a, locs)) return fe_val_error();
   return b->fn(l, name, a, locs, &packed);
@@ -708,6 +629,7 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
     for (int i = 0; i < s.n; i++) s.items[i] = fe_val_int(t->shape[i]);
     return s;
   }
+  if (strcmp(name, "numel") == 0) return fe_val_int(ir_type_numel(t));
   if (strcmp(name, "T") == 0) {
     fe_args args;
     memset(&args, 0, sizeof args);
@@ -717,8 +639,13 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
     args.loc = loc;
     return fe_call_builtin(l, "tl.trans", &args);
   }
-  static const char *const methods[] = {"reshape", "broadcast_to", "expand_dims", "sum", "max",
-                                        "min", "trans", "permute", "view", "cast", "to"};
+  /* Triton's tensor member functions (core._tensor_member_fn). */
+  static const char *const methods[] = {
+      "reshape", "broadcast_to", "expand_dims", "trans", "permute", "view", "cast", "to",
+      "split", "reduce", "associative_scan", "sum", "max", "min", "argmax", "argmin",
+      "xor_sum", "cumsum", "cumprod", "sort", "flip", "ravel", "cdiv", "sigmoid", "softmax",
+      "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "abs", "erf", "floor", "ceil",
+      "fma", "umulhi", "logical_and", "logical_or"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
     if (strcmp(methods[i], name) == 0) {
       char buf[64];

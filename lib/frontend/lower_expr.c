@@ -44,8 +44,22 @@ static fe_val lower_attr(fe_lower *l, const fe_expr *e, bool is_callee) {
       base.ty = base.ty->elem;
       return base;
     }
-    if (strcmp(e->name, "primitive_bitwidth") == 0 && !ir_type_is_ptr(base.ty))
+    if ((strcmp(e->name, "primitive_bitwidth") == 0 || strcmp(e->name, "int_bitwidth") == 0) &&
+        !ir_type_is_ptr(base.ty))
       return fe_val_int(base.ty->width);
+    if (strncmp(e->name, "is_", 3) == 0) { /* dtype predicates: x.dtype.is_floating() */
+      char buf[64];
+      snprintf(buf, sizeof buf, "d.%s", e->name);
+      if (fe_find_builtin(buf)) {
+        fe_val m = fe_val_error();
+        m.kind = FE_V_METHOD;
+        m.path = ir_intern_cstr(l->ctx, buf);
+        m.n = 1;
+        m.items = ir_arena_alloc(l->arena, sizeof(fe_val));
+        m.items[0] = base;
+        return m;
+      }
+    }
     return fe_error(l, e->loc, "unsupported: dtype attribute '%s'", e->name);
   case FE_V_TUPLE: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL: case FE_V_NONE:
   case FE_V_STR: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: case FE_V_SLICE:
@@ -90,7 +104,8 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
   case FE_V_BUILTIN: return fe_call_builtin(l, callee.path, args);
   case FE_V_FUNC: return fe_call_jit(l, callee.fn, args);
   case FE_V_METHOD: {
-    /* Methods are builtins taking the receiver first. */
+    /* Methods are tl functions taking the receiver first: a prelude
+     * function when one has the name, else a C builtin. */
     fe_args a = *args;
     a.n = args->n + 1;
     a.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(a.n + 1));
@@ -99,6 +114,9 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
     a.pos_loc[0] = args->loc;
     memcpy(a.pos + 1, args->pos, sizeof(fe_val) * (size_t)args->n);
     memcpy(a.pos_loc + 1, args->pos_loc, sizeof(ir_loc) * (size_t)args->n);
+    const fe_func *pf = strncmp(callee.path, "tl.", 3) == 0 ? fe_prelude_func(l, callee.path + 3)
+                                                            : NULL;
+    if (pf) return fe_call_jit(l, pf, &a);
     return fe_call_builtin(l, callee.path, &a);
   }
   case FE_V_ERROR: return callee;
@@ -108,12 +126,56 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
   }
 }
 
+/* A constexpr slice bound: None gives `dflt`; negatives count from the end,
+ * then clamp to [0, n] as Python does. False after an error. */
+static bool slice_bound(fe_lower *l, const fe_expr *e, int64_t n, int64_t dflt, int64_t *out) {
+  if (!e) {
+    *out = dflt;
+    return true;
+  }
+  fe_val v = fe_lower_expr(l, e);
+  if (v.kind == FE_V_NONE) {
+    *out = dflt;
+    return true;
+  }
+  if (v.kind != FE_V_INT) {
+    if (v.kind != FE_V_ERROR)
+      fe_error(l, e->loc, "slice bound must be a constant integer, found '%s'",
+               fe_val_type_str(l, &v));
+    return false;
+  }
+  int64_t k = v.ival < 0 ? v.ival + n : v.ival;
+  *out = k < 0 ? 0 : k > n ? n : k;
+  return true;
+}
+
+/* tuple[a:b] (step 1, or a constant step): a new tuple, as Python. */
+static fe_val tuple_slice(fe_lower *l, fe_val t, const fe_expr *sl) {
+  int64_t step = 1, lo, hi;
+  if (sl->c) {
+    fe_val s = fe_lower_expr(l, sl->c);
+    if (s.kind != FE_V_INT || s.ival == 0)
+      return s.kind == FE_V_ERROR ? s : fe_error(l, sl->c->loc, "slice step must be a non-zero "
+                                                 "constant integer");
+    step = s.ival;
+  }
+  if (step < 0) return fe_error(l, sl->loc, "unsupported: negative slice step");
+  if (!slice_bound(l, sl->a, t.n, 0, &lo) || !slice_bound(l, sl->b, t.n, t.n, &hi))
+    return fe_val_error();
+  fe_val r = fe_val_error();
+  r.kind = FE_V_TUPLE;
+  r.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(t.n + 1));
+  for (int64_t i = lo; i < hi; i += step) r.items[r.n++] = t.items[i];
+  return r;
+}
+
 /* subscript: value '[' index (',' index)* ']' where, on tensors, each index
  * is None (new axis) or ':' (keep the axis). Tuples take a constant index. */
 static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
   fe_val base = fe_lower_expr(l, e->a);
   if (base.kind == FE_V_ERROR) return base;
   const fe_expr *idx = e->b;
+  if (base.kind == FE_V_TUPLE && idx->kind == FE_EX_SLICE) return tuple_slice(l, base, idx);
   if (base.kind == FE_V_TUPLE) {
     fe_val i = fe_lower_expr(l, idx);
     if (i.kind == FE_V_ERROR) return i;
@@ -136,8 +198,9 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
   for (int i = 0; i < n; i++) {
     const fe_expr *it = items[i];
     if (it->kind == FE_EX_SLICE) {
-      if (it->a || it->b || it->c)
-        return fe_error(l, it->loc, "unsupported: slice with bounds (only ':' is supported)");
+      if (it->a || it->b || it->c) /* Triton rejects them as well */
+        return fe_error(l, it->loc, "unsupported: tensor slice with bounds (only ':' and None "
+                        "index tensors)");
       nslices++;
     } else if (it->kind != FE_EX_NONE) {
       return fe_error(l, it->loc, "unsupported tensor index: only None and ':' are supported");

@@ -1,70 +1,201 @@
-/* lower_reduce.c - reductions (tl.sum / tl.max / tl.min as tt.reduce with a
- * combiner region) and tl.dot (tt.dot with a zero accumulator by default).
+/* lower_reduce.c - the reduction and scan primitives tl.reduce and
+ * tl.associative_scan (tt.reduce / tt.scan whose combiner region inlines a
+ * @triton.jit combine function, on one tensor or a tuple of tensors), and
+ * tl.dot (tt.dot with a zero accumulator by default).
  *
- * Follows Triton's standard.py: sums of integers narrower than 32 bits
- * accumulate in 32 bits; float max/min use maxnumf/minnumf; axis=None
- * reduces the flattened tensor. */
+ * tl.sum, tl.max, tl.argmax, tl.cumsum ... are written over these in the
+ * prelude (prelude/standard.py), as in Triton's standard.py. */
 #include <string.h>
 
 #include "frontend/fe.h"
 
-fe_val fe_build_reduce(fe_lower *l, fe_val x, fe_val axis_v, const char *kind, bool keep_dims,
-                       ir_loc loc) {
-  const ir_type *t = x.v->type;
-  if (!ir_type_is_tensor(t))
-    return fe_error(l, loc, "cannot reduce a scalar '%s'", fe_val_type_str(l, &x));
-  if (ir_type_is_ptr(t)) return fe_error(l, loc, "cannot reduce a tensor of pointers");
-  int axis;
-  if (axis_v.kind == FE_V_NONE) {
-    if (t->rank > 1) {
-      int64_t n = ir_type_numel(t);
-      x = fe_reshape(l, x, 1, &n, loc);
-      if (x.kind == FE_V_ERROR) return x;
-      t = x.v->type;
+#define MAX_COMBINE 8 /* operands of one reduce / scan (codegen's limit too) */
+
+/* The operands of a reduce or scan: one tensor or a tuple of tensors, all of
+ * one shape (rank >= 1). Returns their number, or -1 after an error. */
+static int combine_operands(fe_lower *l, fe_val input, ir_loc loc, fe_val *ops) {
+  int n = input.kind == FE_V_TUPLE ? input.n : 1;
+  if (n < 1 || n > MAX_COMBINE) {
+    fe_error(l, loc, "reduce and scan take 1 to %d tensors, found %d", MAX_COMBINE, n);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    ops[i] = input.kind == FE_V_TUPLE ? input.items[i] : input;
+    if (ops[i].kind == FE_V_ERROR) return -1;
+    if (ops[i].kind != FE_V_TENSOR || !ir_type_is_tensor(ops[i].v->type)) {
+      fe_error(l, loc, "reduce and scan need tensors, found '%s'", fe_val_type_str(l, &ops[i]));
+      return -1;
     }
-    axis = 0;
-  } else if (axis_v.kind == FE_V_INT) {
-    axis = (int)axis_v.ival;
-    if (axis < 0) axis += t->rank;
-    if (axis < 0 || axis >= t->rank)
-      return fe_error(l, loc, "reduction axis %lld out of range for rank %d",
-                      (long long)axis_v.ival, t->rank);
-  } else {
-    return fe_error(l, loc, "reduction axis must be a constexpr integer, found '%s'",
-                    fe_val_type_str(l, &axis_v));
+    if (ir_type_is_ptr(ops[i].v->type)) {
+      fe_error(l, loc, "cannot reduce or scan a tensor of pointers");
+      return -1;
+    }
+    const ir_type *t0 = ops[0].v->type, *t = ops[i].v->type;
+    bool same = t->rank == t0->rank;
+    for (int d = 0; same && d < t->rank; d++) same = t->shape[d] == t0->shape[d];
+    if (!same) {
+      fe_error(l, loc, "reduce and scan operands must have the same shape, found '%s' and '%s'",
+               fe_val_type_str(l, &ops[0]), fe_val_type_str(l, &ops[i]));
+      return -1;
+    }
   }
-  const ir_type *elem = ir_type_scalar(t);
-  bool is_sum = strcmp(kind, "sum") == 0, is_max = strcmp(kind, "max") == 0;
-  if (is_sum && elem->kind == IR_TY_INT && elem->width < 32) {
-    x = fe_cast(l, x, ir_type_i32(l->ctx), x.is_unsigned, loc);
-    if (x.kind == FE_V_ERROR) return x;
-    t = x.v->type;
-    elem = ir_type_scalar(t);
+  return n;
+}
+
+/* Fills the combiner region: block arguments (lhs..., rhs...) of the element
+ * types, the inlined combine function, and the return op `ret_kind`. The
+ * function must return one value per operand, of the operand's element type
+ * (constants convert). False after an error. */
+static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_val fn,
+                           ir_op_kind ret_kind, ir_loc loc) {
+  const ir_type *tys[2 * MAX_COMBINE];
+  for (int i = 0; i < 2 * n; i++) tys[i] = ir_type_scalar(ops[i % n].v->type);
+  ir_block *body = ir_block_create(l->m, 2 * n, tys);
+  ir_region_append_block(&op->regions[0], body);
+  ir_block *outer = l->b.block;
+  ir_op *before = l->b.before;
+  ir_builder_set_end(&l->b, body);
+  fe_args args;
+  memset(&args, 0, sizeof args);
+  fe_val vals[2 * MAX_COMBINE];
+  ir_loc locs[2 * MAX_COMBINE];
+  for (int i = 0; i < 2 * n; i++) {
+    vals[i] = fe_val_tensor(body->args[i], ops[i % n].is_unsigned);
+    locs[i] = loc;
   }
+  args.n = 2 * n;
+  args.pos = vals;
+  args.pos_loc = locs;
+  args.loc = loc;
+  fe_val r = fe_call(l, fn, &args, "combine_fn");
+  bool ok = r.kind != FE_V_ERROR;
+  ir_value *rets[MAX_COMBINE];
+  int nr = r.kind == FE_V_TUPLE ? r.n : 1;
+  if (ok && nr != n) {
+    fe_error(l, loc, "combine function returns %d values, expected %d", nr, n);
+    ok = false;
+  }
+  for (int i = 0; ok && i < n; i++) {
+    fe_val x = r.kind == FE_V_TUPLE ? r.items[i] : r;
+    if (fe_is_const(&x)) x = fe_cast(l, x, tys[i], ops[i].is_unsigned, loc);
+    if (x.kind != FE_V_TENSOR || x.v->type != tys[i]) {
+      if (x.kind != FE_V_ERROR)
+        fe_error(l, loc, "combine function returns '%s' for operand %d, expected '%s'",
+                 fe_val_type_str(l, &x), i, fe_type_str(l, tys[i], ops[i].is_unsigned));
+      ok = false;
+      break;
+    }
+    rets[i] = x.v;
+  }
+  if (ok) {
+    l->b.loc = loc;
+    ir_build(&l->b, ret_kind, 0, NULL, n, rets, 0);
+  }
+  l->b.block = outer;
+  l->b.before = before;
+  return ok;
+}
+
+/* Wraps n results as one value (n == 1) or a tuple. */
+static fe_val pack(fe_lower *l, const fe_val *rs, int n) {
+  if (n == 1) return rs[0];
+  fe_val t = fe_val_error();
+  t.kind = FE_V_TUPLE;
+  t.n = n;
+  t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)n);
+  memcpy(t.items, rs, sizeof(fe_val) * (size_t)n);
+  return t;
+}
+
+/* A constexpr axis in [-rank, rank), normalized; -1 after an error. */
+static int norm_axis(fe_lower *l, fe_val axis_v, int rank, ir_loc loc) {
+  if (axis_v.kind != FE_V_INT) {
+    fe_error(l, loc, "axis must be a constexpr integer, found '%s'", fe_val_type_str(l, &axis_v));
+    return -1;
+  }
+  int64_t axis = axis_v.ival < 0 ? axis_v.ival + rank : axis_v.ival;
+  if (axis < 0 || axis >= rank) {
+    fe_error(l, loc, "axis %lld out of range for rank %d", (long long)axis_v.ival, rank);
+    return -1;
+  }
+  return (int)axis;
+}
+
+fe_val fe_build_reduce(fe_lower *l, fe_val input, fe_val axis_v, fe_val fn, bool keep_dims,
+                       ir_loc loc) {
+  fe_val ops[MAX_COMBINE];
+  int n = combine_operands(l, input, loc, ops);
+  if (n < 0) return fe_val_error();
+  int orig_rank = ops[0].v->type->rank;
+  bool flat = axis_v.kind == FE_V_NONE;
+  if (flat) { /* axis=None reduces the flattened tensor */
+    int64_t numel = ir_type_numel(ops[0].v->type);
+    for (int i = 0; i < n; i++) {
+      ops[i] = fe_reshape(l, ops[i], 1, &numel, loc);
+      if (ops[i].kind == FE_V_ERROR) return ops[i];
+    }
+    axis_v = fe_val_int(0);
+  }
+  const ir_type *t = ops[0].v->type;
+  int axis = norm_axis(l, axis_v, t->rank, loc);
+  if (axis < 0) return fe_val_error();
   int64_t shape[IR_MAX_RANK];
   int r = 0;
   for (int i = 0; i < t->rank; i++)
     if (i != axis) shape[r++] = t->shape[i];
-  const ir_type *rty = r == 0 ? elem : ir_type_tensor(l->ctx, r, shape, elem, NULL);
+  const ir_type *rtys[MAX_COMBINE];
+  ir_value *in[MAX_COMBINE];
+  for (int i = 0; i < n; i++) {
+    const ir_type *e = ir_type_scalar(ops[i].v->type);
+    rtys[i] = r == 0 ? e : ir_type_tensor(l->ctx, r, shape, e, NULL);
+    in[i] = ops[i].v;
+  }
   l->b.loc = loc;
-  ir_op *op = ir_build(&l->b, IR_OP_TT_REDUCE, 1, &rty, 1, &x.v, 1);
+  ir_op *op = ir_build(&l->b, IR_OP_TT_REDUCE, n, rtys, n, in, 1);
   ir_op_set_attr(l->m, op, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
-  const ir_type *args[2] = {elem, elem};
-  ir_block *body = ir_block_create(l->m, 2, args);
-  ir_region_append_block(&op->regions[0], body);
-  ir_block *outer = l->b.block;
-  ir_builder_set_end(&l->b, body);
-  ir_op_kind k;
-  bool f = elem->kind == IR_TY_FLOAT;
-  if (is_sum) k = f ? IR_OP_ARITH_ADDF : IR_OP_ARITH_ADDI;
-  else if (is_max) k = f ? IR_OP_ARITH_MAXNUMF : x.is_unsigned ? IR_OP_ARITH_MAXUI : IR_OP_ARITH_MAXSI;
-  else k = f ? IR_OP_ARITH_MINNUMF : x.is_unsigned ? IR_OP_ARITH_MINUI : IR_OP_ARITH_MINSI;
-  ir_value *c = ir_build_binary(&l->b, k, body->args[0], body->args[1]);
-  ir_build(&l->b, IR_OP_TT_REDUCE_RETURN, 0, NULL, 1, &c, 0);
-  ir_builder_set_end(&l->b, outer);
-  fe_val res = fe_val_tensor(ir_op_result(op, 0), x.is_unsigned);
-  if (keep_dims) res = fe_expand_dims(l, res, axis, loc);
-  return res;
+  if (!build_combiner(l, op, ops, n, fn, IR_OP_TT_REDUCE_RETURN, loc)) {
+    /* Keep the IR well formed for later error reporting: drop the op. */
+    ir_op_erase(op);
+    return fe_val_error();
+  }
+  fe_val res[MAX_COMBINE];
+  for (int i = 0; i < n; i++) {
+    res[i] = fe_val_tensor(ir_op_result(op, i), ops[i].is_unsigned);
+    if (keep_dims && flat) {
+      int64_t ones[IR_MAX_RANK] = {1, 1, 1, 1};
+      res[i] = fe_reshape(l, res[i], orig_rank, ones, loc);
+    } else if (keep_dims) {
+      res[i] = fe_expand_dims(l, res[i], axis, loc);
+    }
+    if (res[i].kind == FE_V_ERROR) return res[i];
+  }
+  return pack(l, res, n);
+}
+
+fe_val fe_build_scan(fe_lower *l, fe_val input, fe_val axis_v, fe_val fn, bool reverse,
+                     ir_loc loc) {
+  fe_val ops[MAX_COMBINE];
+  int n = combine_operands(l, input, loc, ops);
+  if (n < 0) return fe_val_error();
+  int axis = norm_axis(l, axis_v, ops[0].v->type->rank, loc);
+  if (axis < 0) return fe_val_error();
+  const ir_type *rtys[MAX_COMBINE];
+  ir_value *in[MAX_COMBINE];
+  for (int i = 0; i < n; i++) {
+    rtys[i] = ops[i].v->type;
+    in[i] = ops[i].v;
+  }
+  l->b.loc = loc;
+  ir_op *op = ir_build(&l->b, IR_OP_TT_SCAN, n, rtys, n, in, 1);
+  ir_op_set_attr(l->m, op, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
+  ir_op_set_attr(l->m, op, "reverse", ir_attr_bool(l->ctx, reverse));
+  if (!build_combiner(l, op, ops, n, fn, IR_OP_TT_SCAN_RETURN, loc)) {
+    ir_op_erase(op);
+    return fe_val_error();
+  }
+  fe_val res[MAX_COMBINE];
+  for (int i = 0; i < n; i++) res[i] = fe_val_tensor(ir_op_result(op, i), ops[i].is_unsigned);
+  return pack(l, res, n);
 }
 
 /* tl.dot(input, other, acc, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype) */

@@ -1,5 +1,6 @@
 /* lower_shape.c - shape builtins: tl.expand_dims, tl.broadcast,
- * tl.broadcast_to, tl.reshape / tl.view, tl.trans / tl.permute, and the
+ * tl.broadcast_to, tl.reshape / tl.view, tl.trans / tl.permute, tl.join /
+ * tl.split, and the
  * packing of `x.reshape(2, 8)`-style varargs shapes into one tuple.
  *
  * Shapes must be constexpr; element counts must match for reshape and
@@ -69,13 +70,51 @@ fe_args fe_pack_varargs(fe_lower *l, const fe_args *args, int from) {
   return a;
 }
 
+/* tl.join(a, b): a and b (broadcast to one shape) side by side along a new
+ * minor axis of size 2 (tt.join). */
+static fe_val shape_join(fe_lower *l, fe_val x, fe_val y, ir_loc loc) {
+  if (!fe_promote_pair(l, &x, &y, FE_OP_ADD, loc)) return fe_val_error();
+  const ir_type *t = x.v->type;
+  int rank = ir_type_is_tensor(t) ? t->rank : 0;
+  if (rank + 1 > IR_MAX_RANK) return fe_error(l, loc, "join gives rank above %d", IR_MAX_RANK);
+  int64_t shape[IR_MAX_RANK];
+  for (int i = 0; i < rank; i++) shape[i] = t->shape[i];
+  shape[rank] = 2;
+  l->b.loc = loc;
+  ir_value *ops[2] = {x.v, y.v};
+  const ir_type *rt = ir_type_tensor(l->ctx, rank + 1, shape, ir_type_scalar(t), NULL);
+  return fe_val_tensor(ir_build1(&l->b, IR_OP_TT_JOIN, rt, 2, ops), x.is_unsigned);
+}
+
+/* tl.split(a): the two halves of a tensor whose minor axis has size 2
+ * (tt.split), as a tuple. */
+static fe_val shape_split(fe_lower *l, fe_val x, ir_loc loc) {
+  const ir_type *t = x.v->type;
+  if (!ir_type_is_tensor(t) || t->shape[t->rank - 1] != 2)
+    return fe_error(l, loc, "split needs a tensor whose last dimension is 2, found '%s'",
+                    fe_val_type_str(l, &x));
+  const ir_type *rt = ir_type_scalar(t);
+  if (t->rank > 1) rt = ir_type_tensor(l->ctx, t->rank - 1, t->shape, rt, NULL);
+  const ir_type *rts[2] = {rt, rt};
+  l->b.loc = loc;
+  ir_op *op = ir_build(&l->b, IR_OP_TT_SPLIT, 2, rts, 1, &x.v, 0);
+  fe_val r = fe_val_error();
+  r.kind = FE_V_TUPLE;
+  r.n = 2;
+  r.items = ir_arena_alloc(l->arena, sizeof(fe_val) * 2);
+  for (int i = 0; i < 2; i++) r.items[i] = fe_val_tensor(ir_op_result(op, i), x.is_unsigned);
+  return r;
+}
+
 fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                    const fe_args *args) {
+  if (strcmp(name, "tl.join") == 0) return shape_join(l, a[0], a[1], args->loc);
   fe_val x = a[0];
   x = fe_to_tensor(l, x, locs[0]);
   if (x.kind != FE_V_TENSOR) return fe_val_error();
   const ir_type *t = x.v->type;
   int rank = ir_type_is_tensor(t) ? t->rank : 0;
+  if (strcmp(name, "tl.split") == 0) return shape_split(l, x, args->loc);
   if (strcmp(name, "tl.expand_dims") == 0) {
     int64_t axis;
     if (!shape_int(l, &a[1], locs[1], "axis", &axis)) return fe_val_error();
@@ -86,7 +125,13 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
     y = fe_to_tensor(l, y, locs[1]);
     if (y.kind != FE_V_TENSOR || !fe_broadcast_pair(l, &x, &y, args->loc))
       return fe_val_error();
-    return x;
+    fe_val pair = fe_val_error(); /* both, broadcast to one shape, as Triton */
+    pair.kind = FE_V_TUPLE;
+    pair.n = 2;
+    pair.items = ir_arena_alloc(l->arena, sizeof(fe_val) * 2);
+    pair.items[0] = x;
+    pair.items[1] = y;
+    return pair;
   }
   if (strcmp(name, "tl.trans") == 0 || strcmp(name, "tl.permute") == 0) {
     int64_t order[IR_MAX_RANK];

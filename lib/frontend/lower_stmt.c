@@ -202,7 +202,7 @@ static int loop_carried(fe_lower *l, const fe_body *body, const char *skip, cons
  * same starting scope; every name rebound in an arm and bound after both
  * becomes an scf.if result (constants convert to the other arm's type). The
  * scf.if is created last, once the result types are known. */
-static void lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
+void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
   cond = fe_to_bool(l, cond, s->cond->loc);
   if (cond.kind == FE_V_ERROR) return;
   if (ir_type_is_tensor(cond.v->type)) {
@@ -310,14 +310,24 @@ static void lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
   fe_scope_free(&arm[1]);
 }
 
+/* `if`: folded on a constexpr (the chosen arm lowers inline, in the same
+ * continuation); a runtime condition gives scf.if, or, when an arm returns
+ * and no loop encloses the `if`, an scf.if whose arms each run the rest of
+ * the function (lower_return.c). */
 static void lower_if(fe_lower *l, const fe_stmt *s) {
   fe_val c = fe_lower_expr(l, s->cond);
   if (c.kind == FE_V_ERROR) return;
   if (c.kind != FE_V_TENSOR) { /* constexpr: fold */
-    fe_lower_body(l, fe_const_truth(&c) ? &s->body : &s->orelse);
+    const fe_body *arm = fe_const_truth(&c) ? &s->body : &s->orelse;
+    fe_lower_stmts(l, (const fe_stmt *const *)arm->stmts, arm->n, l->frame->cont);
     return;
   }
-  lower_if_runtime(l, s, c);
+  if (l->frame->runtime_cf == 0 && l->frame->static_loops == 0 &&
+      (fe_has_return(&s->body) || fe_has_return(&s->orelse))) {
+    fe_lower_returning_if(l, s, c);
+    return;
+  }
+  fe_lower_if_runtime(l, s, c);
 }
 
 /* ---- for ---------------------------------------------------------------------------- */
@@ -337,15 +347,43 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
     return;
   }
   int64_t count = 0;
+  fe_frame *f = l->frame;
+  int saved_base = f->static_cf_base;
+  f->static_loops++;
+  f->static_cf_base = f->runtime_cf;
   for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1]; i += v[2]) {
     if (++count > 4096) {
       fe_error(l, s->iter->loc, "static_range unrolls more than 4096 iterations");
-      return;
+      break;
     }
     assign_target(l, s->target, fe_val_int(i));
     fe_lower_body(l, &s->body);
-    if (l->frame->returned) return;
+    /* break / continue under constexpr conditions end this copy of the body */
+    fe_jump j = f->jump;
+    f->jump = FE_JUMP_NONE;
+    if (f->returned || j == FE_JUMP_BREAK) break;
   }
+  f->static_loops--;
+  f->static_cf_base = saved_base;
+}
+
+/* break / continue: only in tl.static_range loops and not under a runtime
+ * `if` there (the unrolled copies are cut at compile time). Triton itself
+ * rejects both statements. */
+static void lower_jump(fe_lower *l, const fe_stmt *s) {
+  const char *what = s->kind == FE_ST_BREAK ? "break" : "continue";
+  fe_frame *f = l->frame;
+  if (f->static_loops == 0) {
+    fe_error(l, s->loc, "unsupported: '%s' in a runtime loop (Triton rejects it as well; use a "
+             "'while' loop with a flag)", what);
+    return;
+  }
+  if (f->runtime_cf > f->static_cf_base) {
+    fe_error(l, s->loc, "unsupported: '%s' under a runtime condition (only constexpr conditions "
+             "can end a tl.static_range iteration)", what);
+    return;
+  }
+  f->jump = s->kind == FE_ST_BREAK ? FE_JUMP_BREAK : FE_JUMP_CONTINUE;
 }
 
 /* `for i in range(lb, ub, step)` / tl.range: scf.for with i32 bounds (i64
@@ -389,10 +427,18 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     lower_static_range(l, s, b, locs);
     return;
   }
-  if (b[2].kind == FE_V_INT && b[2].ival <= 0) {
-    fe_error(l, locs[2], b[2].ival == 0 ? "range step must not be zero"
-                                        : "unsupported: negative range step");
+  if (b[2].kind == FE_V_INT && b[2].ival == 0) {
+    fe_error(l, locs[2], "range step must not be zero");
     return;
+  }
+  /* A negative constexpr step runs the loop upward over the swapped bounds
+   * and maps the induction variable back: i = ub + lb - iv (as Triton). */
+  bool negative = b[2].kind == FE_V_INT && b[2].ival < 0;
+  if (negative) {
+    fe_val t = b[0];
+    b[0] = b[1];
+    b[1] = t;
+    b[2] = fe_val_int(-b[2].ival);
   }
   /* Bounds: a common integer type, i32 unless one is 64-bit. */
   const ir_type *ivt = ir_type_i32(l->ctx);
@@ -422,7 +468,15 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   body->args[0]->name = s->target->name;
   fe_scope pre;
   fe_scope_copy(&pre, &l->frame->scope);
-  fe_scope_set(&l->frame->scope, s->target->name, fe_val_tensor(body->args[0], false));
+  ir_builder_set_end(&l->b, body);
+  fe_val iv = fe_val_tensor(body->args[0], false);
+  if (negative) {
+    l->b.loc = s->target->loc;
+    ir_value *sum = ir_build_binary(&l->b, IR_OP_ARITH_ADDI, b[1].v, b[0].v);
+    iv = fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_SUBI, sum, body->args[0]), false);
+    iv.v->name = s->target->name;
+  }
+  fe_scope_set(&l->frame->scope, s->target->name, iv);
   for (int i = 0; i < n; i++) {
     body->args[i + 1]->name = names[i];
     fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(body->args[i + 1], inits[i].is_unsigned));
@@ -544,12 +598,11 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
   case FE_ST_IF: lower_if(l, s); return;
   case FE_ST_FOR: lower_for(l, s); return;
   case FE_ST_WHILE: lower_while(l, s); return;
-  case FE_ST_BREAK: fe_error(l, s->loc, "unsupported: 'break'"); return;
-  case FE_ST_CONTINUE: fe_error(l, s->loc, "unsupported: 'continue'"); return;
+  case FE_ST_BREAK: case FE_ST_CONTINUE: lower_jump(l, s); return;
   case FE_ST_PASS: return;
   case FE_ST_RETURN: {
     if (l->frame->runtime_cf > 0) {
-      fe_error(l, s->loc, "unsupported: 'return' inside a runtime 'if' or a loop");
+      fe_error(l, s->loc, "unsupported: 'return' inside a loop (Triton rejects it as well)");
       return;
     }
     fe_val v = s->value ? fe_lower_expr(l, s->value) : none_val();
@@ -559,7 +612,12 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
   }
   case FE_ST_ASSERT: {
     fe_val c = fe_lower_expr(l, s->cond);
-    if (c.kind == FE_V_ERROR || c.kind == FE_V_TENSOR) return; /* device asserts: debug only */
+    if (c.kind == FE_V_ERROR) return;
+    if (c.kind == FE_V_TENSOR) { /* a device assertion, as Triton: debug mode only */
+      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
+      (void)fe_build_assert(l, c, m, none_val(), s->loc);
+      return;
+    }
     if (!fe_const_truth(&c)) {
       fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
       if (m.kind == FE_V_STR) fe_error(l, s->loc, "assertion failed: %s", m.path);
@@ -570,6 +628,18 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
   }
 }
 
+void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_cont *next) {
+  fe_frame *f = l->frame;
+  const fe_cont *saved = f->cont;
+  for (int i = 0; i < n && !f->returned && f->jump == FE_JUMP_NONE; i++) {
+    fe_cont here = {stmts + i + 1, n - i - 1, next};
+    f->cont = &here;
+    lower_stmt(l, stmts[i]);
+  }
+  f->cont = saved;
+}
+
+/* A body nested in a loop or a runtime `if` starts a fresh continuation. */
 void fe_lower_body(fe_lower *l, const fe_body *body) {
-  for (int i = 0; i < body->n && !l->frame->returned; i++) lower_stmt(l, body->stmts[i]);
+  fe_lower_stmts(l, (const fe_stmt *const *)body->stmts, body->n, NULL);
 }

@@ -512,7 +512,10 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
                                                                 : IR_OP_ARITH_ORI, a.v, b.v),
                          false);
   }
-  case FE_OP_POW: case FE_OP_MATMUL: case FE_OP_NEG: case FE_OP_POS: case FE_OP_INVERT:
+  case FE_OP_POW: /* Triton tensors have no __pow__ either */
+    return fe_error(l, loc, "unsupported: operator '**' on tensors (Triton has none; write "
+                    "x * x, or exp2(y * log2(x)))");
+  case FE_OP_MATMUL: case FE_OP_NEG: case FE_OP_POS: case FE_OP_INVERT:
   case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN: case FE_OP_NOTIN:
     return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
   }

@@ -454,4 +454,17 @@ const ir_pass *ir_pass_lookup(const char *name);
 /* pass.c: every passes.def pass, in pipeline order; *out borrows a static table. */
 int ir_pass_list(const ir_pass *const **out);
 
+/* ---- parser*.c: the textual IR (appended by the IR tool) ---------------- */
+
+/* Parses the text of `src` (registered in ctx) as a module, in exactly the
+ * form ir_print_module prints at either level: layout aliases, `module
+ * attributes {...} {...}` (or bare top-level ops), custom and generic op
+ * forms, regions, block arguments, loc(...). Ops without loc(...) are
+ * located in `src`. Does not verify. Returns a new module the caller
+ * destroys, or NULL after emitting one located error on ctx. */
+ir_module *ir_parse_module(ir_context *ctx, const ir_source *src);
+/* Parses the whole text of `src` as one type; NULL after a located error.
+ * The type is uniqued in ctx. */
+const ir_type *ir_parse_type(ir_context *ctx, const ir_source *src);
+
 #endif

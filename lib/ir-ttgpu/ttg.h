@@ -42,9 +42,24 @@ ttg_options ttg_module_options(const ir_module *m);
  * re-lays out every tensor of that shape. */
 bool ttg_coalesce(ir_module *m, ir_arena *scratch);
 
-/* ---- passes ------------------------------------------------------------- */
+/* ---- remove_convert.c ---------------------------------------------------- */
+
+/* Erases ttg.convert_layout ops whose source chain (make_range, splat,
+ * constants, elementwise index math, broadcast, expand_dims) can be
+ * recomputed directly in the wanted layout. */
+bool ttg_remove_layout_conversions(ir_module *m, ir_arena *scratch);
+
+/* ---- pipeline.c: the ttgir passes ------------------------------------------ */
 bool ttg_pass_convert(ir_module *m, ir_arena *scratch); /* options from module attrs */
 extern const ir_pass ttg_pass_convert_info;
 extern const ir_pass ttg_pass_coalesce_info;
+extern const ir_pass ttg_pass_remove_convert_info;
+
+/* The passes run on ttgir after convert-triton-to-tritongpu, in order. */
+extern const char *const ttg_pipeline_names[];
+extern const int ttg_pipeline_len;
+/* A ttgir pass by name, or a ttir pass (ir_pass_lookup) that also applies
+ * to ttgir (cse, dce); NULL if unknown. */
+const ir_pass *ttg_pass_lookup(const char *name);
 
 #endif

@@ -101,6 +101,10 @@ ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errl
     if (err) snprintf(err, errlen, "device ordinal %d is negative", ordinal);
     return TTC_ERROR_ARGUMENT;
   }
+  /* TTC_INTERPRET=1 runs everything on the CPU, with no host-code change. */
+  const char *interp = getenv("TTC_INTERPRET");
+  if (interp && interp[0] && strcmp(interp, "0") != 0)
+    return ttc_device_open_interpreter(out, err, errlen);
   ttc_device *dev = calloc(1, sizeof *dev);
   if (!dev) {
     if (err) snprintf(err, errlen, "out of memory");
@@ -120,6 +124,10 @@ ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errl
 
 void ttc_device_destroy(ttc_device *dev) {
   if (!dev) return;
+  if (dev->is_interp) {
+    rt_idev_destroy(dev);
+    return;
+  }
   if (dev->owns_primary) dev->cu.DevicePrimaryCtxRelease(dev->cudev);
   rt_cuda_unload(&dev->cu);
   free(dev);
@@ -135,6 +143,7 @@ ttc_status ttc_device_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr) {
   if (!dev || !dptr) return TTC_ERROR_ARGUMENT;
   *dptr = 0;
   if (bytes == 0) return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "cannot allocate 0 bytes");
+  if (dev->is_interp) return rt_idev_alloc(dev, bytes, dptr);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUdeviceptr p = 0;
@@ -147,6 +156,7 @@ ttc_status ttc_device_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr) {
 ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr) {
   if (!dev) return TTC_ERROR_ARGUMENT;
   if (dptr == 0) return TTC_OK; /* like free(NULL) */
+  if (dev->is_interp) return rt_idev_free(dev, dptr);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.MemFree((CUdeviceptr)dptr);
@@ -156,6 +166,7 @@ ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr) {
 ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes) {
   if (!dev || (!src && bytes)) return TTC_ERROR_ARGUMENT;
   if (bytes == 0) return TTC_OK;
+  if (dev->is_interp) return rt_idev_copy_to(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.MemcpyHtoD((CUdeviceptr)dst, src, bytes);
@@ -165,6 +176,7 @@ ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, si
 ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes) {
   if (!dev || (!dst && bytes)) return TTC_ERROR_ARGUMENT;
   if (bytes == 0) return TTC_OK;
+  if (dev->is_interp) return rt_idev_copy_from(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.MemcpyDtoH(dst, (CUdeviceptr)src, bytes);
@@ -173,6 +185,7 @@ ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t
 
 ttc_status ttc_device_synchronize(ttc_device *dev) {
   if (!dev) return TTC_ERROR_ARGUMENT;
+  if (dev->is_interp) return TTC_OK; /* launches ran to completion */
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.CtxSynchronize();
@@ -184,6 +197,10 @@ ttc_status ttc_device_synchronize(ttc_device *dev) {
 ttc_status ttc_event_create(ttc_device *dev, ttc_event **out) {
   if (out) *out = NULL;
   if (!dev || !out) return TTC_ERROR_ARGUMENT;
+  if (dev->is_interp) {
+    *out = calloc(1, sizeof **out);
+    return *out ? TTC_OK : rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   ttc_event *ev = calloc(1, sizeof *ev);
@@ -199,12 +216,16 @@ ttc_status ttc_event_create(ttc_device *dev, ttc_event **out) {
 
 void ttc_event_destroy(ttc_device *dev, ttc_event *ev) {
   if (!ev) return;
-  if (dev && rt_device_enter(dev) == TTC_OK) dev->cu.EventDestroy(ev->ev);
+  if (dev && !dev->is_interp && rt_device_enter(dev) == TTC_OK) dev->cu.EventDestroy(ev->ev);
   free(ev);
 }
 
 ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream) {
   if (!dev || !ev) return TTC_ERROR_ARGUMENT;
+  if (dev->is_interp) {
+    ev->host_ms = rt_idev_now_ms();
+    return TTC_OK;
+  }
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.EventRecord(ev->ev, (CUstream)stream);
@@ -214,6 +235,10 @@ ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream) {
 ttc_status ttc_event_elapsed(ttc_device *dev, ttc_event *start, ttc_event *end, float *ms) {
   if (!dev || !start || !end || !ms) return TTC_ERROR_ARGUMENT;
   *ms = 0.0f;
+  if (dev->is_interp) {
+    *ms = (float)(end->host_ms - start->host_ms);
+    return TTC_OK;
+  }
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.EventSynchronize(end->ev);

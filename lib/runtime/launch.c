@@ -170,6 +170,7 @@ ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stre
   ttc_status st = rt_pack_args(mod->param_types, mod->nparams, args, nargs, storage, slots,
                                dev->error, sizeof dev->error);
   if (st != TTC_OK) return st;
+  if (mod->interp) return rt_idev_launch(mod, grid, storage);
   st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   CUresult res = dev->cu.LaunchKernel(mod->fn, grid[0], grid[1], grid[2], mod->block_x, 1, 1,

@@ -68,7 +68,7 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
                            "kernel '%s' has an invalid launch shape (num_warps %d, shared %d)",
                            name, num_warps, shared);
-  ttc_status st = rt_device_enter(dev);
+  ttc_status st = dev->is_interp ? TTC_OK : rt_device_enter(dev);
   if (st != TTC_OK) return st;
 
   ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type));
@@ -78,6 +78,15 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   mod->shared_bytes = (unsigned)shared;
   mod->nparams = nparams;
   for (int i = 0; i < nparams; i++) mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
+  if (dev->is_interp) { /* the ttir, not the cubin */
+    st = rt_idev_module_prepare(dev, kernel, mod);
+    if (st != TTC_OK) {
+      ttc_module_destroy(mod);
+      return st;
+    }
+    *out = mod;
+    return TTC_OK;
+  }
 
   st = module_load_image(dev, kernel, &mod->cumod);
   if (st != TTC_OK) {
@@ -105,6 +114,7 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
 
 void ttc_module_destroy(ttc_module *mod) {
   if (!mod) return;
+  if (mod->dev->is_interp) rt_idev_module_release(mod);
   if (mod->cumod && rt_device_enter(mod->dev) == TTC_OK) mod->dev->cu.ModuleUnload(mod->cumod);
   free(mod);
 }

@@ -1,5 +1,6 @@
 /* rt.h - the internal header of lib/runtime: the CUDA driver loaded at run
- * time, devices, modules and launches. Sections follow the defining files.
+ * time, devices, modules and launches, and the ttir interpreter that runs
+ * kernels on the CPU behind the same API. Sections follow the defining files.
  * The structs behind the public opaque handles live here so that every file
  * of the layer can see them. */
 #ifndef TTC_RT_H
@@ -207,7 +208,9 @@ ttc_status rt_device_failf(ttc_device *dev, ttc_status st, const char *fmt, ...)
 
 struct ttc_module {
   ttc_device *dev; /* borrowed: the module must not outlive it */
-  rt_interp *interp; /* interpreter devices: the prepared ttir (owned), else NULL */
+  rt_interp *interp;  /* interpreter devices: the prepared ttir (owned), else NULL */
+  ir_module *ir;      /* interpreter: the ttir rt_interp borrows (owned) */
+  ir_context *irctx;  /* interpreter: its context (owned, destroyed after ir) */
   CUmodule cumod;
   CUfunction fn;
   unsigned block_x;      /* num_warps * 32 */
@@ -215,6 +218,25 @@ struct ttc_module {
   int nparams;
   ttc_type param_types[]; /* nparams entries */
 };
+
+/* ---- interp_device.c: the interpreter behind the public device API -------- */
+
+/* Each mirrors the public call of the same name for an interpreter device
+ * (dev->is_interp); device.c, module.c and launch.c branch to them. */
+void rt_idev_destroy(ttc_device *dev);
+ttc_status rt_idev_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr);
+ttc_status rt_idev_free(ttc_device *dev, uint64_t dptr);
+ttc_status rt_idev_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes);
+ttc_status rt_idev_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes);
+/* The host's monotonic clock in milliseconds (events). */
+double rt_idev_now_ms(void);
+/* Lowers the kernel's ttir again and prepares it into mod (ir, irctx,
+ * interp); on failure the device error says why and the caller releases
+ * mod with rt_idev_module_release. */
+ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod);
+void rt_idev_module_release(ttc_module *mod);
+/* Runs the grid; args are packed (rt_pack_args). Synchronous. */
+ttc_status rt_idev_launch(ttc_module *mod, const unsigned grid[3], const rt_arg_storage *args);
 
 #endif /* TTC_BUILDING_LIBRARY */
 

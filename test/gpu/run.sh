@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # test/gpu/run.sh - the GPU checks, run on a GPU machine from a carried build
 # folder (binaries in build/bin, libttc.so in build/lib; no LLVM or cmake needed):
-#   1. examples/vector_add verified on the GPU,
-#   2. bench/run.sh (ttc vs Triton on the same kernel file),
-#   3. compute-sanitizer memcheck on the vector_add example with -n 100000.
+#   1. the examples verified on the GPU: vector_add; softmax (the tutorial's
+#      1823 x 781, and 4096 x 16384 with 16 warps); matmul (512^3, and
+#      100 x 72 x 40, which needs every edge mask),
+#   2. bench/run.sh (ttc vs Triton on the same kernel files: vector_add,
+#      softmax, matmul),
+#   3. compute-sanitizer memcheck on each example with small, ragged shapes.
 # Prints a PASS/FAIL summary; exits 1 if any step failed. Builds nothing.
 # Environment: TTC_BUILD (default <repo>/build), TTC_GPU_LOGS (log folder,
-# default a temporary one), TTC_PTXAS, PYTHON, SIZES (passed to bench/run.sh).
+# default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS, SIZES, SOFTMAX_COLS and
+# MATMUL_SIZES are passed to bench/run.sh.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${TTC_BUILD:-$root/build}
@@ -55,11 +59,19 @@ skip() {
   results+=("SKIP ($2)")
 }
 
-if [ ! -x "$build/bin/vector_add" ]; then
-  echo "test/gpu/run.sh: $build/bin/vector_add is missing: carry a built build folder" >&2
-fi
+for b in vector_add softmax matmul bench_vector_add bench_softmax bench_matmul; do
+  if [ ! -x "$build/bin/$b" ]; then
+    echo "test/gpu/run.sh: $build/bin/$b is missing: carry a built build folder" >&2
+  fi
+done
+softmax_kernel=$root/examples/softmax/softmax.py
+matmul_kernel=$root/examples/matmul/matmul.py
 
 step vector_add "$build/bin/vector_add" "$kernel"
+step softmax "$build/bin/softmax" "$softmax_kernel"
+step softmax_wide "$build/bin/softmax" -r 4096 -c 16384 "$softmax_kernel"
+step matmul "$build/bin/matmul" "$matmul_kernel"
+step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step bench "$root/bench/run.sh"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)
@@ -68,17 +80,20 @@ for c in /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer
   if [ -z "$sanitizer" ] && [ -x "$c" ]; then sanitizer=$c; fi
 done
 if [ -n "$sanitizer" ]; then
+  memcheck() { "$sanitizer" --tool memcheck --error-exitcode 1 --leak-check full "$@"; }
   step memcheck "$sanitizer" --tool memcheck --error-exitcode 1 --leak-check full \
     "$build/bin/vector_add" -n 100000 "$kernel"
+  step memcheck_softmax memcheck "$build/bin/softmax" -r 37 -c 1000 "$softmax_kernel"
+  step memcheck_matmul memcheck "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 else
   skip memcheck "compute-sanitizer not found"
 fi
 
 echo
 echo "== summary"
-printf "%-12s | %s\n" "step" "result"
+printf "%-16s | %s\n" "step" "result"
 for i in "${!names[@]}"; do
-  printf "%-12s | %s\n" "${names[$i]}" "${results[$i]}"
+  printf "%-16s | %s\n" "${names[$i]}" "${results[$i]}"
 done
 echo "logs: $logs"
 exit $failed

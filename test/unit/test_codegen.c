@@ -1,7 +1,8 @@
 /* test_codegen.c - ttgir built by hand with the IR builder, lowered to LLVM
  * IR and PTX: vector add reaches Triton's 128-bit predicated accesses, output
- * is deterministic, ptxas accepts it for sm_80 and sm_90a, reductions, loops
- * and 2-D layouts compile, and unsupported ops get located diagnostics. */
+ * is deterministic, ptxas accepts it for sm_80 and sm_90a, reductions, scans,
+ * loops, 2-D layouts, printf, libdevice and transposes compile, and
+ * unsupported ops get located diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +124,7 @@ static const char *first_diag(kb *k) {
 }
 
 static void emit_ok(kb *k, const char *arch, char **llir, char **ptx) {
-  cg_options o = {arch, 4, 3, 0};
+  cg_options o = {.arch = arch, .num_warps = 4, .opt_level = 3};
   bool ok = cg_emit_ptx(k->m, &o, llir, ptx);
   if (!ok) fail_msg("cg_emit_ptx failed: %s", first_diag(k));
   assert_non_null(*llir);
@@ -222,29 +223,125 @@ static void test_ptxas_errors(void **state) {
   assert_non_null(strstr(msg, "bogus"));
 }
 
+/* Adds a tt.scan (axis 0) of x with a one-op combiner. */
+static ir_value *scan(kb *k, ir_value *x, ir_op_kind combiner, bool reverse) {
+  const ir_type *t = x->type;
+  ir_op *op = ir_build(&k->b, IR_OP_TT_SCAN, 1, &t, 1, &x, 1);
+  ir_op_set_attr(k->m, op, "axis", ir_attr_int(k->ctx, k->i32, 0));
+  ir_op_set_attr(k->m, op, "reverse", ir_attr_bool(k->ctx, reverse));
+  const ir_type *et = ir_type_scalar(t), *ets[2] = {et, et};
+  ir_block *blk = ir_block_create(k->m, 2, ets);
+  ir_region_append_block(&op->regions[0], blk);
+  ir_builder_set_end(&k->b, blk);
+  ir_value *r = ir_build_binary(&k->b, combiner, blk->args[0], blk->args[1]);
+  ir_build(&k->b, IR_OP_TT_SCAN_RETURN, 0, NULL, 1, &r, 0);
+  ir_builder_set_end(&k->b, k->entry);
+  return &op->results[0];
+}
+
 static void test_unsupported_op(void **state) {
   kb *k = *state;
-  static const char src[] = "import triton\n\ndef k():\n    tl.device_print('x')\n";
+  static const char src[] = "import triton\n\ndef k():\n    tl.cumsum(x)\n";
   const ir_source *s = ir_context_add_source(k->ctx, "k.py", src, sizeof src - 1);
-  begin_func(k, "k", 0, NULL);
+  const ir_type *args[1] = {k->pf32};
+  begin_func(k, "k", 1, args);
   ir_loc loc = {s, 4, 5};
   k->b.loc = loc;
-  ir_build(&k->b, IR_OP_TT_PRINT, 0, NULL, 0, NULL, 0);
+  /* 16384 f32 need 64 KiB: more than the shared-memory scan holds. */
+  const ir_attr *bl = blocked1(k, 4, 32, 4);
+  const ir_type *tf = tensor1(k, 16384, k->f32, bl);
+  scan(k, ir_build_const_float(&k->b, tf, 1.0), IR_OP_ARITH_ADDF, false);
   ret(k);
   char *llir = (char *)1, *ptx = (char *)1;
-  cg_options o = {"sm_90a", 4, 3, 0};
+  cg_options o = {.arch = "sm_90a", .num_warps = 4, .opt_level = 3};
   assert_false(cg_emit_ptx(k->m, &o, &llir, &ptx));
   assert_null(llir);
   assert_null(ptx);
   assert_int_equal(ir_context_num_errors(k->ctx), 1);
   const ir_diag *d = ir_context_diag(k->ctx, 0);
-  assert_string_equal(d->msg, "unsupported in codegen: 'tt.print'");
+  assert_string_equal(d->msg, "unsupported in codegen: tt.scan of 65536 bytes (the shared-memory "
+                              "scan holds at most 49152)");
   assert_int_equal(d->loc.line, 4);
   assert_int_equal(d->loc.col, 5);
   /* A bad architecture is a diagnostic too, not an LLVM warning on stderr. */
   o.arch = "gfx90a";
   assert_false(cg_emit_ptx(k->m, &o, &llir, &ptx));
   assert_non_null(strstr(ir_context_diag(k->ctx, 1)->msg, "'gfx90a'"));
+}
+
+/* An inclusive scan over 256 elements (2 per thread, 4 warps): log2(256) = 8
+ * rounds through shared memory, each with a barrier after the writes and
+ * one before the next writes; a reverse scan compares pos + d < n. */
+static void test_scan(void **state) {
+  kb *k = *state;
+  const ir_type *args[1] = {k->pf32};
+  begin_func(k, "scan_kernel", 1, args);
+  const ir_attr *bl = blocked1(k, 2, 32, 4);
+  const ir_type *ti = tensor1(k, 256, k->i32, bl), *tf = tensor1(k, 256, k->f32, bl);
+  const ir_type *tp = tensor1(k, 256, k->pf32, bl);
+  ir_value *offs = make_range(k, ti);
+  ir_value *x = load(k, addptr(k, k->entry->args[0], offs, tp), NULL, NULL, tf);
+  ir_value *y = scan(k, x, IR_OP_ARITH_ADDF, false);
+  ir_value *z = scan(k, y, IR_OP_ARITH_MAXNUMF, true);
+  store(k, addptr(k, k->entry->args[0], offs, tp), z, NULL);
+  ret(k);
+  char *llir, *ptx;
+  emit_ok(k, "sm_80", &llir, &ptx);
+  if (getenv("CG_DUMP")) printf("%s\n%s\n", llir, ptx);
+  /* 2 scans x 8 rounds: one barrier after each round's writes, one before
+   * every write but the first. */
+  assert_int_equal(count(ptx, "bar.sync") + count(ptx, "barrier.sync"), 31);
+  assert_true(count(ptx, "st.shared") >= 16); /* 2 registers, stored as one v2 */
+  assert_true(count(ptx, "add.f32") >= 16);
+  assert_true(count(ptx, "max.f32") >= 16);
+  if (has_ptxas()) assert_ptxas_ok(k, ptx, "sm_80");
+  free(llir);
+  free(ptx);
+}
+
+/* tt.print becomes one vprintf per element; math.erf and f64 sin link
+ * libdevice (no __nv_ symbol left after internalize + O3); tt.trans goes
+ * through shared memory. An unreadable libdevice is a diagnostic. */
+static void test_print_libdevice_trans(void **state) {
+  kb *k = *state;
+  const ir_type *f64 = ir_type_f64(k->ctx), *pf64 = ir_type_ptr(k->ctx, f64, 1);
+  const ir_type *args[2] = {k->pf32, pf64};
+  begin_func(k, "misc", 2, args);
+  const ir_attr *bl = blocked1(k, 1, 32, 4);
+  const ir_type *ti = tensor1(k, 128, k->i32, bl), *tf = tensor1(k, 128, k->f32, bl);
+  ir_value *offs = make_range(k, ti);
+  ir_value *x = load(k, addptr(k, k->entry->args[0], offs, tensor1(k, 128, k->pf32, bl)), NULL,
+                     NULL, tf);
+  ir_op *pr = ir_build(&k->b, IR_OP_TT_PRINT, 0, NULL, 1, &x, 0);
+  ir_op_set_attr(k->m, pr, "prefix", ir_attr_string(k->ctx, " x%"));
+  ir_value *e = ir_build_unary(&k->b, IR_OP_MATH_ERF, tf, x);
+  store(k, addptr(k, k->entry->args[0], offs, tensor1(k, 128, k->pf32, bl)), e, NULL);
+  ir_value *d = load(k, k->entry->args[1], NULL, NULL, f64);
+  store(k, k->entry->args[1], ir_build_unary(&k->b, IR_OP_MATH_SIN, f64, d), NULL);
+  unsigned spt[2] = {1, 1}, tpw[2] = {4, 8}, wpc[2] = {4, 1}, order[2] = {1, 0};
+  const ir_attr *b2 = ir_attr_blocked(k->ctx, 2, spt, tpw, wpc, order);
+  int64_t sh[2] = {8, 16}, tsh[2] = {16, 8}, perm[2] = {1, 0};
+  ir_value *m = ir_build1(&k->b, IR_OP_TT_RESHAPE, ir_type_tensor(k->ctx, 2, sh, k->f32, b2), 1, &x);
+  ir_value *t = ir_build1(&k->b, IR_OP_TT_TRANS, ir_type_tensor(k->ctx, 2, tsh, k->f32, b2), 1, &m);
+  ir_op_set_attr(k->m, t->def, "order", ir_attr_array(k->ctx, 2, perm));
+  ir_value *back = ir_build1(&k->b, IR_OP_TT_RESHAPE, tf, 1, &t);
+  store(k, addptr(k, k->entry->args[0], offs, tensor1(k, 128, k->pf32, bl)), back, NULL);
+  ret(k);
+  char *llir, *ptx;
+  emit_ok(k, "sm_90a", &llir, &ptx);
+  if (getenv("CG_DUMP")) printf("%s\n%s\n", llir, ptx);
+  assert_int_equal(count(llir, "call i32 @vprintf"), 1); /* one register per thread */
+  assert_non_null(strstr(llir, "x%%: %f"));             /* '%' in the prefix doubled */
+  assert_null(strstr(llir, "@__nv_"));
+  assert_true(count(ptx, "st.shared") >= 3);
+  if (has_ptxas()) assert_ptxas_ok(k, ptx, "sm_90a");
+  free(llir);
+  free(ptx);
+  cg_options o = {.arch = "sm_90a", .num_warps = 4, .opt_level = 3,
+                  .libdevice = "/nonexistent/libdevice.10.bc"};
+  assert_false(cg_emit_ptx(k->m, &o, &llir, &ptx));
+  size_t n = ir_context_num_diags(k->ctx);
+  assert_non_null(strstr(ir_context_diag(k->ctx, n - 1)->msg, "cannot read libdevice"));
 }
 
 /* Adds a tt.reduce of x with a one-op combiner. */
@@ -593,6 +690,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_ptxas_vector_add, setup, teardown),
       cmocka_unit_test_setup_teardown(test_ptxas_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_op, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_scan, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_print_libdevice_trans, setup, teardown),
       cmocka_unit_test_setup_teardown(test_softmax, setup, teardown),
       cmocka_unit_test_setup_teardown(test_for_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_2d, setup, teardown),

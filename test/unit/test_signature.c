@@ -534,7 +534,8 @@ static void test_lower_unsupported_break(void **state) {
   assert_false(lower(&f, "@triton.jit\ndef k(p, n):\n"
                          "    for i in range(n):\n        break\n",
                          "k", "*fp32,i32"));
-  expect_first_error(f.ctx, "k.py", 7, 9, "unsupported: 'break'");
+  expect_first_error(f.ctx, "k.py", 7, 9, "unsupported: 'break' in a runtime loop (Triton "
+                     "rejects it as well; use a 'while' loop with a flag)");
   lower_done(&f);
 }
 

@@ -1,7 +1,11 @@
 /* ttc - the command-line compiler: flags -> public API -> output.
  * The only place in the project that prints to the terminal and calls exit().
+ * Kernel files (.py) are compiled through ttc_compile; IR files (.ttir,
+ * .ttgir) go through the IR tool API (ttc/irtool.h): named passes, dumps,
+ * expected-diagnostics checks and reproducers, as triton-opt does.
  * Exit status: 0 success, 1 errors in the input, 2 usage errors (and tool or
  * system failures, which are not the input's fault). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +15,12 @@
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
-    "usage: ttc FILE -k NAME -s SIGNATURE [options]\n"
+    "usage: ttc FILE.py -k NAME -s SIGNATURE [options]\n"
+    "       ttc FILE.ttir|FILE.ttgir [--passes=PASS,...] [options]\n"
+    "       ttc --list-passes\n"
     "\n"
-    "Compiles the @triton.jit function NAME of the Triton kernel file FILE.\n"
+    "Compiles the @triton.jit function NAME of the Triton kernel file FILE.py,\n"
+    "or runs passes on ttir/ttgir text (the input level follows the extension).\n"
     "\n"
     "  -k, --kernel NAME        the @triton.jit function to compile\n"
     "  -s, --signature SIG      Triton AOT signature, one entry per parameter:\n"
@@ -27,14 +34,34 @@ static const char usage_text[] =
     "                           (default: stdout for text, NAME.cubin for cubin)\n"
     "      --print-loc          print loc(\"file\":line:col) after each ttir/ttgir op\n"
     "      --ptxas PATH         ptxas to run (default: $TTC_PTXAS, PATH, /usr/local/cuda/bin)\n"
+    "      --verify-diagnostics check diagnostics against expected-error {{...}} comments\n"
+    "\n"
+    "IR input (.ttir, .ttgir):\n"
+    "      --input LEVEL        py, ttir or ttgir, whatever the extension\n"
+    "      --passes LIST        run exactly these passes, in order: 'cse,dce',\n"
+    "                           'convert-triton-to-tritongpu{num-warps=8 target=cuda:80}'\n"
+    "      --print-before NAME  dump the IR before pass NAME ('all': every pass)\n"
+    "      --print-after NAME   dump the IR after pass NAME ('all': every pass)\n"
+    "      --time-passes        report the time of each pass\n"
+    "      --verify-each        verify the IR after every pass\n"
+    "      --split-input-file   process the cases separated by '// -----' one by one\n"
+    "      --reproducer PATH    when a pass fails, write the IR it received to PATH\n"
+    "      --list-passes        list every pass with a one-line summary\n"
+    "      --emit LEVEL         continue from the IR to ttgir, llir, ptx or cubin\n"
+    "                           (default: print the IR after the passes)\n"
     "  -h, --help               print this help\n"
     "      --version            print the version\n"
     "\n"
     "Exit status: 0 on success, 1 on errors in the input, 2 on usage or tool errors.\n";
 
+typedef enum input_kind { INPUT_PY, INPUT_TTIR, INPUT_TTGIR, INPUT_LLIR } input_kind;
+
 typedef struct cli {
-  const char *file, *kernel, *signature, *output;
+  const char *argv0;
+  const char *file, *kernel, *signature, *output, *reproducer, *input;
   ttc_compile_options opts;
+  ttc_ir_options ir;
+  bool has_emit, has_ir_flags, verify_diagnostics, list_passes;
 } cli;
 
 static _Noreturn void usage_error(const char *fmt, const char *arg) {
@@ -72,6 +99,8 @@ static ttc_level parse_level(const char *s) {
 
 static void parse_args(int argc, char **argv, cli *c) {
   ttc_compile_options_init(&c->opts);
+  ttc_ir_options_init(&c->ir);
+  c->argv0 = argv[0];
   c->opts.stop_after = TTC_LEVEL_PTX;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
@@ -91,8 +120,37 @@ static void parse_args(int argc, char **argv, cli *c) {
       c->opts.num_stages = parse_int(v, "--num-stages");
     } else if ((v = flag_value(argc, argv, &i, NULL, "--arch"))) {
       c->opts.arch = v;
+      c->ir.arch = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--emit"))) {
       c->opts.stop_after = parse_level(v);
+      c->has_emit = true;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--input"))) {
+      c->input = v;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--passes"))) {
+      c->ir.passes = v;
+      c->has_ir_flags = true;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--print-before"))) {
+      c->ir.print_before = v;
+      c->has_ir_flags = true;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--print-after"))) {
+      c->ir.print_after = v;
+      c->has_ir_flags = true;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--reproducer"))) {
+      c->reproducer = v;
+      c->has_ir_flags = true;
+    } else if (strcmp(a, "--time-passes") == 0) {
+      c->ir.time_passes = 1;
+      c->has_ir_flags = true;
+    } else if (strcmp(a, "--verify-each") == 0) {
+      c->ir.verify_each = 1;
+      c->has_ir_flags = true;
+    } else if (strcmp(a, "--split-input-file") == 0) {
+      c->ir.split_input_file = 1;
+      c->has_ir_flags = true;
+    } else if (strcmp(a, "--verify-diagnostics") == 0) {
+      c->verify_diagnostics = true;
+    } else if (strcmp(a, "--list-passes") == 0) {
+      c->list_passes = true;
     } else if ((v = flag_value(argc, argv, &i, "-o", "--output"))) {
       c->output = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--ptxas"))) {
@@ -107,9 +165,27 @@ static void parse_args(int argc, char **argv, cli *c) {
       usage_error("more than one input file ('%s')", a);
     }
   }
+  if (c->list_passes) return;
   if (!c->file) usage_error("%s", "no input file");
-  if (!c->kernel) usage_error("%s", "no kernel name (-k NAME)");
-  if (!c->signature) usage_error("%s", "no signature (-s SIG)");
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* --input, else the extension; anything unknown is a kernel file. */
+static input_kind input_of(const cli *c) {
+  static const char *const names[] = {"py", "ttir", "ttgir", "llir"};
+  if (c->input) {
+    for (int i = 0; i < 4; i++)
+      if (strcmp(c->input, names[i]) == 0) return (input_kind)i;
+    usage_error("unknown input level '%s' (expected py, ttir or ttgir)", c->input);
+  }
+  if (ends_with(c->file, ".ttir")) return INPUT_TTIR;
+  if (ends_with(c->file, ".ttgir")) return INPUT_TTGIR;
+  if (ends_with(c->file, ".ll")) return INPUT_LLIR;
+  return INPUT_PY;
 }
 
 static int write_bytes(const char *path, const void *data, size_t n) {
@@ -145,12 +221,182 @@ static int exit_code(ttc_status st) {
   return EXIT_USAGE;
 }
 
-int main(int argc, char **argv) {
-  cli c = {0};
-  parse_args(argc, argv, &c);
+/* Reads a whole file; NULL (after a message) when it cannot. Caller frees. */
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  if (f) {
+    for (;;) {
+      if (n + 65536 > cap) {
+        cap = cap ? cap * 2 : 65536 * 2;
+        char *nb = realloc(buf, cap);
+        if (!nb) break;
+        buf = nb;
+      }
+      size_t got = fread(buf + n, 1, cap - n - 1, f);
+      n += got;
+      if (got == 0) break;
+    }
+    if (ferror(f) || !buf) {
+      free(buf);
+      buf = NULL;
+    }
+    fclose(f);
+  }
+  if (!buf) {
+    fprintf(stderr, "error: cannot read '%s'\n", path);
+    return NULL;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+static void list_passes(void) {
+  for (int i = 0; i < ttc_ir_pass_count(); i++)
+    printf("  %-30s %s\n", ttc_ir_pass_name(i), ttc_ir_pass_summary(i));
+}
+
+/* A shell word: single-quoted unless made of safe characters only. */
+static void put_shell_word(FILE *f, const char *s) {
+  bool safe = *s != '\0';
+  for (const char *c = s; *c && safe; c++)
+    safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,=._-/+:%@", *c) != NULL;
+  if (safe) {
+    fputs(s, f);
+    return;
+  }
+  fputc('\'', f);
+  for (const char *c = s; *c; c++) {
+    if (*c == '\'') fputs("'\\''", f);
+    else fputc(*c, f);
+  }
+  fputc('\'', f);
+}
+
+/* The IR a failing pass received, under a first line with the command that
+ * reproduces the failure from the file. */
+static int write_reproducer(const cli *c, const char *ir, const char *passes) {
+  FILE *f = fopen(c->reproducer, "wb");
+  if (!f) {
+    fprintf(stderr, "ttc: error: cannot write '%s'\n", c->reproducer);
+    return EXIT_USAGE;
+  }
+  fputs("// reproduce with: ", f);
+  put_shell_word(f, c->argv0);
+  fputc(' ', f);
+  put_shell_word(f, c->reproducer);
+  fputs(" --passes=", f);
+  put_shell_word(f, passes);
+  if (c->ir.verify_each) fputs(" --verify-each", f);
+  fputc('\n', f);
+  fputs(ir, f);
+  if (fclose(f) != 0) {
+    fprintf(stderr, "ttc: error: cannot write '%s'\n", c->reproducer);
+    return EXIT_USAGE;
+  }
+  fprintf(stderr, "ttc: note: the IR the failing pass received is in '%s'\n", c->reproducer);
+  return 0;
+}
+
+/* cubin output path: -o, else FILE with its extension replaced by .cubin. */
+static void cubin_path(const cli *c, char *path, size_t n) {
+  if (c->output) {
+    snprintf(path, n, "%s", c->output);
+    return;
+  }
+  const char *dot = strrchr(c->file, '.');
+  size_t stem = dot ? (size_t)(dot - c->file) : strlen(c->file);
+  snprintf(path, n, "%.*s.cubin", (int)stem, c->file);
+}
+
+static int write_cubin(const char *out, const void *data, size_t n, const char *json) {
+  int rc = write_bytes(out, data, n);
+  if (rc == 0 && json && strcmp(out, "-") != 0) {
+    char meta[4096 + 8];
+    snprintf(meta, sizeof meta, "%s.json", out);
+    rc = write_bytes(meta, json, strlen(json));
+  }
+  return rc;
+}
+
+/* .ttir / .ttgir input: the IR tool. */
+static int run_ir(cli *c) {
+  size_t len = 0;
+  char *text = read_all(c->file, &len);
+  if (!text) return EXIT_USAGE;
+  c->ir.emit = c->has_emit ? (int)c->opts.stop_after : -1;
+  c->ir.print_locations = c->opts.emit_locations;
+  c->ir.num_warps = c->opts.num_warps;
+  c->ir.ptxas = c->opts.ptxas;
+  c->ir.verify_diagnostics = c->verify_diagnostics;
+  c->ir.keep_reproducer = c->reproducer != NULL;
+  ttc_ir_result *r = NULL;
+  ttc_status st = ttc_ir_run(text, len, c->file, &c->ir, &r);
+  free(text);
+  if (!r) {
+    fprintf(stderr, "ttc: %s\n", ttc_status_string(st));
+    return exit_code(st);
+  }
+  fputs(ttc_ir_result_dump(r), stderr);
+  fputs(ttc_ir_result_diagnostics(r), stderr);
+  const char *passes = NULL;
+  const char *repro = ttc_ir_result_reproducer(r, &passes);
+  int rc = st == TTC_OK ? 0 : exit_code(st);
+  if (repro && c->reproducer) {
+    int wrc = write_reproducer(c, repro, passes);
+    if (wrc) rc = wrc;
+  }
+  size_t n = 0;
+  const void *data = ttc_ir_result_output(r, &n);
+  if (st == TTC_OK || (c->ir.split_input_file && n > 0)) {
+    int wrc;
+    if (c->ir.emit == TTC_LEVEL_CUBIN) {
+      char path[4096];
+      cubin_path(c, path, sizeof path);
+      wrc = write_cubin(path, data, n, ttc_ir_result_metadata_json(r));
+    } else {
+      wrc = write_bytes(c->output ? c->output : "-", data, n);
+    }
+    if (wrc) rc = wrc;
+  }
+  ttc_ir_result_destroy(r);
+  return rc;
+}
+
+/* With --verify-diagnostics on a kernel file: the compile's diagnostics
+ * against the file's `# expected-error {{...}}` comments. */
+static int verify_py(const cli *c, const ttc_kernel *k) {
+  size_t len = 0;
+  char *text = read_all(c->file, &len);
+  if (!text) return EXIT_USAGE;
+  char *report = NULL;
+  ttc_status st = ttc_verify_diagnostics(text, len, c->file, ttc_kernel_diagnostics(k), &report);
+  if (report) fputs(report, stderr);
+  free(report);
+  free(text);
+  return st == TTC_OK ? 0 : st == TTC_ERROR_INPUT ? EXIT_INPUT : EXIT_USAGE;
+}
+
+/* Kernel files: the compile path. */
+static int run_py(cli *c) {
+  if (c->has_ir_flags)
+    usage_error("%s", "--passes, --print-before/--print-after, --time-passes, --verify-each, "
+                      "--split-input-file and --reproducer need .ttir or .ttgir input");
+  if (!c->kernel) usage_error("%s", "no kernel name (-k NAME)");
+  if (!c->signature) usage_error("%s", "no signature (-s SIG)");
   ttc_kernel *k = NULL;
-  ttc_status st = ttc_compile_file(c.file, c.kernel, c.signature, &c.opts, &k);
-  if (k) fputs(ttc_kernel_diagnostics(k), stderr);
+  ttc_status st = ttc_compile_file(c->file, c->kernel, c->signature, &c->opts, &k);
+  if (c->verify_diagnostics && k && st != TTC_ERROR_IO) {
+    int rc = verify_py(c, k);
+    if (rc != 0 || st != TTC_OK) {
+      ttc_kernel_destroy(k);
+      return rc;
+    }
+  } else if (k) {
+    fputs(ttc_kernel_diagnostics(k), stderr);
+  }
   if (st != TTC_OK) {
     if (st == TTC_ERROR_IO && k) {
       /* The diagnostic already names the file. */
@@ -161,25 +407,35 @@ int main(int argc, char **argv) {
     return exit_code(st);
   }
   size_t n = 0;
-  const void *data = ttc_kernel_output(k, c.opts.stop_after, &n);
+  const void *data = ttc_kernel_output(k, c->opts.stop_after, &n);
   int rc = 0;
-  if (c.opts.stop_after == TTC_LEVEL_CUBIN) {
+  if (c->opts.stop_after == TTC_LEVEL_CUBIN) {
     char path[4096];
-    const char *out = c.output;
+    const char *out = c->output;
     if (!out) {
-      snprintf(path, sizeof path, "%s.cubin", c.kernel);
+      snprintf(path, sizeof path, "%s.cubin", c->kernel);
       out = path;
     }
-    rc = write_bytes(out, data, n);
-    if (rc == 0 && strcmp(out, "-") != 0) {
-      char meta[4096 + 8];
-      snprintf(meta, sizeof meta, "%s.json", out);
-      const char *json = ttc_kernel_metadata_json(k);
-      rc = write_bytes(meta, json, strlen(json));
-    }
+    rc = write_cubin(out, data, n, ttc_kernel_metadata_json(k));
   } else {
-    rc = write_bytes(c.output ? c.output : "-", data, n);
+    rc = write_bytes(c->output ? c->output : "-", data, n);
   }
   ttc_kernel_destroy(k);
   return rc;
+}
+
+int main(int argc, char **argv) {
+  cli c = {0};
+  parse_args(argc, argv, &c);
+  if (c.list_passes) {
+    list_passes();
+    return 0;
+  }
+  switch (input_of(&c)) {
+  case INPUT_PY: return run_py(&c);
+  case INPUT_TTIR:
+  case INPUT_TTGIR: return run_ir(&c);
+  case INPUT_LLIR: usage_error("%s", "LLVM IR input is not supported yet");
+  }
+  return EXIT_USAGE;
 }

@@ -1,0 +1,95 @@
+"""Times Triton's compile of examples/matmul/matmul.py, the same kernel file
+bench_matmul times with ttc, with triton.testing.do_bench (median, L2 flushed),
+on fp16 square matrices:
+  - "triton" rows: the same block sizes as ttc (64x64x32, GROUP_SIZE_M 8,
+    4 warps; Triton's default num_stages), so the kernel and tiling match;
+    Triton lowers tl.dot to tensor cores (wgmma/mma), ttc to FMA for now;
+  - "triton-best" rows: the best of a few configurations from Triton's matmul
+    tutorial (its autotune list for CUDA fp16), timed the same way.
+
+usage: python3 bench/triton_matmul.py [SIZE,SIZE,...]   (default 1024,2048,4096)
+prints: "triton matmul size=S ms=T tflops=F" (and "triton-best matmul ...
+config=...") per size, the format of bench_matmul, so bench/run.sh can join them.
+"""
+import os
+import sys
+
+import torch
+import triton
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "examples", "matmul"))
+from matmul import matmul_kernel  # noqa: E402
+
+SAME = (64, 64, 32, 8, 4, None)  # BM, BN, BK, GROUP_SIZE_M, num_warps, num_stages
+# From the tutorial's get_cuda_autotune_config() (fp16 part).
+BEST_CANDIDATES = [
+    (128, 256, 64, 8, 8, 3),
+    (64, 256, 32, 8, 4, 4),
+    (128, 128, 32, 8, 4, 4),
+    (128, 64, 32, 8, 4, 4),
+    (64, 128, 32, 8, 4, 4),
+    (128, 256, 64, 8, 8, 4),
+]
+
+
+def runner(a, b, c, cfg):
+    m, k = a.shape
+    _, n = b.shape
+    bm, bn, bk, gm, warps, stages = cfg
+    grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
+    extra = {} if stages is None else {"num_stages": stages}
+
+    def run():
+        matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                            c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                            BLOCK_SIZE_K=bk, GROUP_SIZE_M=gm, num_warps=warps, **extra)
+    return run
+
+
+def time_config(a, b, ref, cfg):
+    c = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=torch.float16)
+    run = runner(a, b, c, cfg)
+    run()
+    torch.cuda.synchronize()
+    err = ((c.float() - ref).norm() / ref.norm()).item()
+    if not err <= 1e-2:
+        raise SystemExit(f"triton matmul: wrong result with {cfg}: relative error {err}")
+    return triton.testing.do_bench(run, return_mode="median")
+
+
+def main():
+    sizes = [1024, 2048, 4096]
+    if len(sys.argv) > 1:
+        sizes = [int(s) for s in sys.argv[1].split(",")]
+    print(f"# triton {triton.__version__} matmul (fp16) on {torch.cuda.get_device_name()}, "
+          "do_bench median")
+    for s in sizes:
+        gen = torch.Generator(device="cuda").manual_seed(0)
+        a = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).half()
+        b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).half()
+        ref = a.float() @ b.float()
+        flops = 2.0 * s * s * s
+        ms = time_config(a, b, ref, SAME)
+        print(f"triton matmul size={s} ms={ms:.6f} tflops={flops / (ms * 1e-3) / 1e12:.3f}",
+              flush=True)
+        best = None
+        for cfg in BEST_CANDIDATES:
+            try:
+                t = time_config(a, b, ref, cfg)
+            except Exception as e:  # e.g. out of shared memory on a smaller GPU
+                print(f"# config {cfg} failed: {type(e).__name__}", flush=True)
+                continue
+            if best is None or t < best[0]:
+                best = (t, cfg)
+        if best:
+            t, cfg = best
+            name = "x".join(str(v) for v in cfg[:3]) + f"/g{cfg[3]}/w{cfg[4]}/s{cfg[5]}"
+            print(f"triton-best matmul size={s} ms={t:.6f} "
+                  f"tflops={flops / (t * 1e-3) / 1e12:.3f} config={name}", flush=True)
+        del a, b, ref
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,381 @@
+/* irtool.c - ttc_ir_run: IR text -> parse -> verify -> the named passes
+ * (with dumps, timing, verification and a reproducer of the failing pass)
+ * -> the requested output level, for each `// -----` case of the input.
+ * One context per case, so that cases share nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codegen-llvm/cg.h"
+#include "driver/irtool_impl.h"
+#include "ir-ttgpu/ttg.h"
+#include "ir-ttgpu/ttg.h"
+
+struct ttc_ir_result {
+  char *output;
+  size_t output_size;
+  char *diagnostics, *dump, *reproducer, *repro_passes, *metadata;
+};
+
+/* Per-case state of a run. */
+typedef struct run {
+  const ttc_ir_options *o;
+  ir_context *ctx;
+  ir_module *m;
+  ttc_ir_result *r;
+  ir_strbuf *dump;
+  char *names[64];  /* --time-passes: pass specs and times, in order */
+  double times[64];
+  int ntimes;
+} run;
+
+void ttc_ir_options_init(ttc_ir_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->emit = -1;
+  o->num_warps = 4;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *print_module(const ir_module *m, bool locations) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_print_options po = {locations};
+  ir_print_module(m, &po, &sb);
+  return ir_sb_take(&sb);
+}
+
+static bool matches(const char *want, const char *name) {
+  return want && (strcmp(want, "all") == 0 || strcmp(want, name) == 0);
+}
+
+static void dump_ir(run *st, const char *when, const char *name) {
+  ir_sb_printf(st->dump, "// -----// IR Dump %s %s //----- //\n", when, name);
+  ir_print_options po = {st->o->print_locations != 0};
+  ir_print_module(st->m, &po, st->dump);
+  ir_sb_putc(st->dump, '\n');
+}
+
+/* Keeps the first failure's reproducer: the IR a pass received and the
+ * pipeline to run on it. */
+static void keep_reproducer(run *st, char *ir, const char *passes) {
+  if (st->r->reproducer) {
+    free(ir);
+    return;
+  }
+  st->r->reproducer = ir;
+  st->r->repro_passes = strdup(passes);
+}
+
+/* Runs the steps; false at the first failure (diagnosed, reproducer kept). */
+static bool run_steps(run *st, const irt_pipeline *pl) {
+  ir_arena scratch;
+  ir_arena_init(&scratch);
+  bool ok = true;
+  for (int i = 0; i < pl->n && ok; i++) {
+    const irt_step *s = &pl->steps[i];
+    char *before = st->o->keep_reproducer ? print_module(st->m, true) : NULL;
+    if (matches(st->o->print_before, s->name)) dump_ir(st, "Before", s->name);
+    double t0 = now_seconds();
+    ok = irt_step_run(s, st->m, &scratch);
+    double dt = now_seconds() - t0;
+    ir_arena_free(&scratch);
+    if (st->ntimes < 64) {
+      st->names[st->ntimes] = s->spec;
+      st->times[st->ntimes++] = dt;
+    }
+    if (matches(st->o->print_after, s->name)) dump_ir(st, ok ? "After" : "After Failed", s->name);
+    if (ok && st->o->verify_each && !ir_verify(st->m)) {
+      ir_error(st->ctx, st->m->op->loc, "verification failed after pass '%s'", s->name);
+      ok = false;
+    }
+    if (ok || !before) free(before);
+    else keep_reproducer(st, before, s->spec);
+  }
+  return ok;
+}
+
+static void time_report(run *st) {
+  double total = 0;
+  for (int i = 0; i < st->ntimes; i++) total += st->times[i];
+  ir_strbuf *d = st->dump;
+  ir_sb_puts(d, "===-------------------------------------------------------------------------===\n"
+                "                         ... Execution time report ...\n"
+                "===-------------------------------------------------------------------------===\n");
+  ir_sb_printf(d, "  Total Execution Time: %.4f seconds\n\n", total);
+  ir_sb_puts(d, "  ----Wall Time----  ----Name----\n");
+  for (int i = 0; i < st->ntimes; i++)
+    ir_sb_printf(d, "  %8.4f (%5.1f%%)  %s\n", st->times[i],
+                 total > 0 ? 100.0 * st->times[i] / total : 0.0, st->names[i]);
+  ir_sb_printf(d, "  %8.4f (100.0%%)  Total\n", total);
+}
+
+/* "sm_90a" -> 90; 0 when malformed. */
+static int arch_cc(const char *arch) {
+  int cc = 0;
+  return arch && sscanf(arch, "sm_%d", &cc) == 1 ? cc : 0;
+}
+
+static const char *type_name(const ir_type *t) {
+  switch (t->kind) {
+  case IR_TY_INT:
+    return t->width == 1 ? "i1" : t->width == 8 ? "i8" : t->width == 16 ? "i16" : t->width == 32 ? "i32" : "i64";
+  case IR_TY_FLOAT: return t->is_bf16 ? "bf16" : t->width == 16 ? "fp16" : t->width == 32 ? "fp32" : "fp64";
+  case IR_TY_PTR:
+  case IR_TY_TENSOR: break;
+  }
+  return "?";
+}
+
+/* Metadata of a cubin made from IR: what the IR knows (no constexprs). */
+static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx) {
+  const ir_op *f = ir_module_body(m)->first;
+  while (f && f->kind != IR_OP_TT_FUNC) f = f->next;
+  if (!f || !f->regions[0].first) return NULL;
+  const ir_block *b = f->regions[0].first;
+  cg_param_info params[64];
+  char types[64][24], names[64][16];
+  int n = b->nargs < 64 ? b->nargs : 64;
+  for (int i = 0; i < n; i++) {
+    const ir_value *a = b->args[i];
+    const char *div = a->divisibility >= 16 ? ":16" : "";
+    if (a->type->kind == IR_TY_PTR)
+      snprintf(types[i], sizeof types[i], "*%s%s", type_name(a->type->elem), div);
+    else
+      snprintf(types[i], sizeof types[i], "%s%s", type_name(a->type), div);
+    snprintf(names[i], sizeof names[i], "arg%d", i);
+    params[i] = (cg_param_info){a->name ? a->name : names[i], types[i]};
+  }
+  const ir_attr *name = ir_op_get_attr(f, "sym_name");
+  char target[16];
+  snprintf(target, sizeof target, "cuda:%d", cc);
+  cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3, 0, target, arch,
+                    n, params, 0, NULL, TTC_VERSION_STRING, ptx};
+  return cg_metadata_json(&md);
+}
+
+/* Codegen and ptxas from ttgir. */
+static ttc_status emit_machine(run *st, ir_strbuf *out) {
+  const ttc_ir_options *o = st->o;
+  ttg_options mo = ttg_module_options(st->m);
+  char arch[16];
+  snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "");
+  if (!o->arch) snprintf(arch, sizeof arch, "sm_%d", mo.compute_capability);
+  int cc = arch_cc(arch);
+  cg_options co = {.arch = arch, .num_warps = mo.num_warps, .opt_level = 3};
+  char *llir = NULL, *ptx = NULL;
+  if (!cg_emit_ptx(st->m, &co, &llir, &ptx))
+    return ir_context_num_errors(st->ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;
+  ttc_status status = TTC_OK;
+  if (o->emit == TTC_LEVEL_LLIR) {
+    ir_sb_puts(out, llir);
+  } else if (o->emit == TTC_LEVEL_PTX) {
+    ir_sb_puts(out, ptx);
+  } else {
+    void *cubin = NULL;
+    size_t size = 0;
+    if (!cg_run_ptxas(st->ctx, ptx, arch, o->ptxas, &cubin, &size)) {
+      status = TTC_ERROR_TOOL;
+    } else {
+      ir_sb_append(out, cubin, size);
+      free(st->r->metadata);
+      st->r->metadata = ir_metadata(st->m, arch, cc, ptx);
+    }
+    free(cubin);
+  }
+  free(llir);
+  free(ptx);
+  return status;
+}
+
+/* Converts ttir to ttgir when --emit asks for ttgir or later. */
+static ttc_status continue_to_ttgir(run *st) {
+  const ttc_ir_options *o = st->o;
+  bool is_ttgir = ir_op_get_attr(st->m->op, "ttg.num-warps") != NULL;
+  if (o->emit == TTC_LEVEL_TTIR && is_ttgir) {
+    ir_error(st->ctx, st->m->op->loc, "cannot emit ttir: the module is ttgir");
+    return TTC_ERROR_ARGUMENT;
+  }
+  if (o->emit < (int)TTC_LEVEL_TTGIR || is_ttgir) return TTC_OK;
+  int cc = o->arch ? arch_cc(o->arch) : 90;
+  if (cc < 80) {
+    ir_loc none = {NULL, 0, 0};
+    ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer",
+             o->arch);
+    return TTC_ERROR_ARGUMENT;
+  }
+  irt_pipeline pl = {0};
+  bool ok = irt_pipeline_add(&pl, "convert-triton-to-tritongpu", o->num_warps, cc);
+  for (int i = 0; ok && i < ttg_pipeline_len; i++)
+    ok = irt_pipeline_add(&pl, ttg_pipeline_names[i], -1, -1);
+  ok = ok && run_steps(st, &pl);
+  irt_pipeline_free(&pl);
+  return ok ? TTC_OK : TTC_ERROR_INPUT;
+}
+
+/* One case: parse, verify, passes, output into *out. */
+static ttc_status run_case(run *st, const char *text, size_t len, const char *filename,
+                           const irt_pipeline *pl, const char *passes, ir_strbuf *out) {
+  const ir_source *src = ir_context_add_source(st->ctx, filename, text, len);
+  if (!src) return TTC_ERROR_OUT_OF_MEMORY;
+  st->m = ir_parse_module(st->ctx, src);
+  if (!st->m) return ir_context_num_errors(st->ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  if (!ir_verify(st->m)) return TTC_ERROR_INPUT;
+  bool blame_all = pl->n && !st->o->verify_each;
+  char *input = blame_all && st->o->keep_reproducer ? print_module(st->m, true) : NULL;
+  if (!run_steps(st, pl)) {
+    free(input);
+    return TTC_ERROR_INPUT;
+  }
+  /* Without --verify-each the pipeline as a whole is blamed. */
+  if (blame_all && !ir_verify(st->m)) {
+    ir_error(st->ctx, st->m->op->loc, "verification failed after the pass pipeline");
+    if (input) keep_reproducer(st, input, passes);
+    return TTC_ERROR_INPUT;
+  }
+  free(input);
+  ttc_status status = continue_to_ttgir(st);
+  if (status != TTC_OK) return status;
+  if (st->o->emit <= (int)TTC_LEVEL_TTGIR) {
+    ir_print_options po = {st->o->print_locations != 0};
+    ir_print_module(st->m, &po, out);
+    return TTC_OK;
+  }
+  return emit_machine(st, out);
+}
+
+/* Start of the next case after `p` (a line holding `// -----`), or end. */
+static const char *next_split(const char *p, const char *end, const char **after) {
+  for (const char *line = p; line < end;) {
+    const char *nl = memchr(line, '\n', (size_t)(end - line));
+    const char *le = nl ? nl : end;
+    const char *c = line;
+    while (c < le && (*c == ' ' || *c == '\t')) c++;
+    if ((size_t)(le - c) >= 8 && memcmp(c, "// -----", 8) == 0) {
+      *after = nl ? nl + 1 : end;
+      return line;
+    }
+    line = nl ? nl + 1 : end;
+  }
+  *after = end;
+  return end;
+}
+
+static ttc_status worse(ttc_status a, ttc_status b) { return a != TTC_OK ? a : b; }
+
+ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
+                      const ttc_ir_options *opts, ttc_ir_result **out) {
+  if (!out) return TTC_ERROR_ARGUMENT;
+  *out = NULL;
+  if (!text || !filename) return TTC_ERROR_ARGUMENT;
+  ttc_ir_options defaults;
+  ttc_ir_options_init(&defaults);
+  const ttc_ir_options *o = opts ? opts : &defaults;
+  ttc_ir_result *r = calloc(1, sizeof *r);
+  if (!r) return TTC_ERROR_OUT_OF_MEMORY;
+  ir_strbuf output, diags, dump, padded;
+  ir_sb_init(&output);
+  ir_sb_init(&diags);
+  ir_sb_init(&dump);
+  ir_sb_init(&padded);
+  ttc_status status = TTC_OK;
+  const char *end = text + len, *p = text;
+  unsigned line = 0; /* lines before the current case */
+  for (;;) {
+    const char *after, *stop = o->split_input_file ? next_split(p, end, &after) : end;
+    if (!o->split_input_file) after = end;
+    /* The case keeps its line numbers: blank lines stand for those before it. */
+    padded.len = 0;
+    for (unsigned i = 0; i < line; i++) ir_sb_putc(&padded, '\n');
+    ir_sb_append(&padded, p, (size_t)(stop - p));
+    run st;
+    memset(&st, 0, sizeof st);
+    st.o = o;
+    st.r = r;
+    st.dump = &dump;
+    st.ctx = ir_context_create();
+    irt_pipeline pl = {0};
+    ttc_status cs;
+    if (!st.ctx) {
+      cs = TTC_ERROR_OUT_OF_MEMORY;
+    } else if (!irt_pipeline_parse(st.ctx, o->passes, &pl)) {
+      cs = TTC_ERROR_ARGUMENT;
+    } else {
+      ir_strbuf case_out;
+      ir_sb_init(&case_out);
+      cs = run_case(&st, padded.data ? padded.data : "", padded.len, filename, &pl,
+                    o->passes ? o->passes : "", &case_out);
+      if (cs == TTC_OK && case_out.len) {
+        if (output.len) ir_sb_puts(&output, "// -----\n");
+        ir_sb_append(&output, case_out.data, case_out.len);
+      }
+      ir_sb_free(&case_out);
+      if (o->time_passes) time_report(&st);
+    }
+    if (st.ctx) {
+      ir_strbuf rendered;
+      ir_sb_init(&rendered);
+      ir_render_diags(st.ctx, &rendered);
+      if (o->verify_diagnostics && cs != TTC_ERROR_ARGUMENT && cs != TTC_ERROR_OUT_OF_MEMORY) {
+        char *report = NULL;
+        cs = ttc_verify_diagnostics(padded.data ? padded.data : "", padded.len, filename,
+                                    rendered.data ? rendered.data : "", &report);
+        if (report) ir_sb_puts(&diags, report);
+        free(report);
+      } else {
+        ir_sb_append(&diags, rendered.data ? rendered.data : "", rendered.len);
+      }
+      ir_sb_free(&rendered);
+    }
+    status = worse(status, cs);
+    irt_pipeline_free(&pl);
+    ir_module_destroy(st.m);
+    ir_context_destroy(st.ctx);
+    for (const char *c = p; c < after; c++) line += *c == '\n';
+    if (after >= end) break;
+    p = after;
+  }
+  ir_sb_free(&padded);
+  r->output_size = output.len;
+  r->output = ir_sb_take(&output);
+  r->diagnostics = ir_sb_take(&diags);
+  r->dump = ir_sb_take(&dump);
+  if (output.failed || diags.failed || dump.failed) status = TTC_ERROR_OUT_OF_MEMORY;
+  *out = r;
+  return status;
+}
+
+void ttc_ir_result_destroy(ttc_ir_result *r) {
+  if (!r) return;
+  free(r->output);
+  free(r->diagnostics);
+  free(r->dump);
+  free(r->reproducer);
+  free(r->repro_passes);
+  free(r->metadata);
+  free(r);
+}
+
+const void *ttc_ir_result_output(const ttc_ir_result *r, size_t *size) {
+  if (size) *size = r ? r->output_size : 0;
+  return r ? r->output : NULL;
+}
+
+const char *ttc_ir_result_diagnostics(const ttc_ir_result *r) {
+  return r && r->diagnostics ? r->diagnostics : "";
+}
+
+const char *ttc_ir_result_dump(const ttc_ir_result *r) { return r && r->dump ? r->dump : ""; }
+
+const char *ttc_ir_result_reproducer(const ttc_ir_result *r, const char **passes) {
+  if (passes) *passes = r && r->repro_passes ? r->repro_passes : "";
+  return r ? r->reproducer : NULL;
+}
+
+const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) { return r ? r->metadata : NULL; }

@@ -1,0 +1,135 @@
+/* interp_device.c - the interpreter as a ttc_device: the public runtime
+ * calls (memory, copies, events, module load and launch) on host memory, so
+ * that a host program runs unchanged on a GPU or on the CPU. device.c,
+ * module.c and launch.c branch here when dev->is_interp. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "driver/driver.h"
+#include "runtime/rt.h"
+
+ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  if (!out) {
+    if (err) snprintf(err, errlen, "ttc_device_open_interpreter: out is NULL");
+    return TTC_ERROR_ARGUMENT;
+  }
+  ttc_device *dev = calloc(1, sizeof *dev);
+  if (!dev) {
+    *out = NULL;
+    if (err) snprintf(err, errlen, "out of memory");
+    return TTC_ERROR_OUT_OF_MEMORY;
+  }
+  dev->is_interp = true;
+  rt_heap_init(&dev->heap);
+  ir_sb_init(&dev->print);
+  snprintf(dev->name, sizeof dev->name, "ttc interpreter (CPU)");
+  snprintf(dev->arch, sizeof dev->arch, "interpreter");
+  *out = dev;
+  return TTC_OK;
+}
+
+int ttc_device_is_interpreter(const ttc_device *dev) { return dev && dev->is_interp; }
+
+const char *ttc_device_print_output(const ttc_device *dev) {
+  return dev && dev->is_interp && dev->print.data ? dev->print.data : "";
+}
+
+void rt_idev_destroy(ttc_device *dev) {
+  rt_heap_destroy(&dev->heap);
+  ir_sb_free(&dev->print);
+  free(dev);
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+
+ttc_status rt_idev_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr) {
+  ttc_status st = rt_heap_alloc(&dev->heap, bytes, dptr);
+  if (st != TTC_OK)
+    return rt_device_failf(dev, st, "cannot allocate %zu bytes of host memory", bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_free(ttc_device *dev, uint64_t dptr) {
+  if (rt_heap_free(&dev->heap, dptr)) return TTC_OK;
+  return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
+                         "ttc_device_free: 0x%" PRIx64 " is not the start of an allocation", dptr);
+}
+
+/* The host pointer of [addr, addr + bytes) when it lies in one allocation. */
+static void *idev_range(ttc_device *dev, uint64_t addr, size_t bytes, const char *call) {
+  if (rt_heap_find(&dev->heap, addr, bytes)) return (void *)(uintptr_t)addr;
+  char why[512];
+  rt_heap_describe(&dev->heap, addr, bytes, why, sizeof why);
+  rt_device_failf(dev, TTC_ERROR_OUT_OF_BOUNDS, "%s of %zu bytes out of bounds: %s", call, bytes,
+                  why);
+  return NULL;
+}
+
+ttc_status rt_idev_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes) {
+  void *p = idev_range(dev, dst, bytes, "ttc_device_copy_to");
+  if (!p) return TTC_ERROR_OUT_OF_BOUNDS;
+  memcpy(p, src, bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes) {
+  void *p = idev_range(dev, src, bytes, "ttc_device_copy_from");
+  if (!p) return TTC_ERROR_OUT_OF_BOUNDS;
+  memcpy(dst, p, bytes);
+  return TTC_OK;
+}
+
+/* ---- events: the host clock; launches are synchronous ------------------------ */
+
+double rt_idev_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* ---- modules -------------------------------------------------------------------- */
+
+ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod) {
+  ir_context *ctx = NULL;
+  ir_module *m = drv_lower_ttir(kernel, &ctx);
+  if (!m)
+    return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
+                           "kernel '%s' cannot be lowered to ttir again (did its compile fail?)",
+                           ttc_kernel_name(kernel));
+  mod->ir = m;
+  mod->irctx = ctx;
+  const ir_op *func = ir_module_lookup_func(m, ttc_kernel_name(kernel));
+  if (!func)
+    return rt_device_failf(dev, TTC_ERROR_INTERNAL, "kernel '%s' is missing from its ttir",
+                           ttc_kernel_name(kernel));
+  mod->interp = rt_interp_prepare(func, dev->error, sizeof dev->error);
+  if (!mod->interp) return TTC_ERROR_UNSUPPORTED;
+  if (rt_interp_num_params(mod->interp) != mod->nparams)
+    return rt_device_failf(dev, TTC_ERROR_INTERNAL,
+                           "kernel '%s': ttir has %d parameters, the kernel %d",
+                           ttc_kernel_name(kernel), rt_interp_num_params(mod->interp),
+                           mod->nparams);
+  return TTC_OK;
+}
+
+void rt_idev_module_release(ttc_module *mod) {
+  rt_interp_destroy(mod->interp);
+  mod->interp = NULL;
+  if (mod->ir) ir_module_destroy(mod->ir);
+  if (mod->irctx) ir_context_destroy(mod->irctx);
+  mod->ir = NULL;
+  mod->irctx = NULL;
+}
+
+ttc_status rt_idev_launch(ttc_module *mod, const unsigned grid[3], const rt_arg_storage *args) {
+  ttc_device *dev = mod->dev;
+  ir_sb_free(&dev->print);
+  ir_sb_init(&dev->print);
+  dev->error[0] = '\0';
+  return rt_interp_run(mod->interp, &dev->heap, grid, args, mod->nparams, &dev->print,
+                       dev->error, sizeof dev->error);
+}

@@ -1,0 +1,104 @@
+# Language tests: program ids on three axes, loops, branches, reductions,
+# 2-D tiles, transposes and dot. run_lang.c holds the references.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _add(a, b):
+    return a + b
+
+
+@triton.jit
+def _max(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def _min(a, b):
+    return tl.minimum(a, b)
+
+
+@triton.jit
+def pid_kernel(out_ptr):
+    x = tl.program_id(0)
+    y = tl.program_id(1)
+    z = tl.program_id(2)
+    nx = tl.num_programs(0)
+    ny = tl.num_programs(1)
+    nz = tl.num_programs(2)
+    idx = (z * ny + y) * nx + x
+    tl.store(out_ptr + idx, x + 10 * y + 100 * z + 1000 * (nx + ny + nz))
+
+
+# out[i] = sum over k < K of x[k * n + i], with a for loop; then a while
+# loop and a branch on a scalar.
+@triton.jit
+def loop_kernel(x_ptr, out_ptr, n, K, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(K):
+        acc += tl.load(x_ptr + k * n + offs, mask=mask, other=0.0)
+    j = 0
+    while j < 3:
+        acc = acc * 2.0
+        j += 1
+    if K > 2:
+        acc = acc + 1.0
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+# Row sums, row maxima and column sums of a ROWS x COLS tile per program.
+@triton.jit
+def reduce_kernel(x_ptr, rsum_ptr, rmax_ptr, csum_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    pid = tl.program_id(0)
+    r = tl.arange(0, ROWS)
+    c = tl.arange(0, COLS)
+    x = tl.load(x_ptr + pid * ROWS * COLS + r[:, None] * COLS + c[None, :])
+    tl.store(rsum_ptr + pid * ROWS + r, tl.reduce(x, 1, _add))
+    tl.store(rmax_ptr + pid * ROWS + r, tl.reduce(x, 1, _max))
+    tl.store(csum_ptr + pid * COLS + c, tl.reduce(x, 0, _add))
+
+
+# Integer reductions are exact on every path: a whole-tile sum and min.
+@triton.jit
+def ireduce_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    x = tl.load(x_ptr + pid * BLOCK + tl.arange(0, BLOCK))
+    tl.store(out_ptr + 2 * pid, tl.reduce(x, 0, _add))
+    tl.store(out_ptr + 2 * pid + 1, tl.reduce(x, 0, _min))
+
+
+# Transpose of an M x N tile through tl.trans, and a reshape to 1-D.
+@triton.jit
+def trans_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    t = tl.trans(x)
+    tl.store(out_ptr + tl.arange(0, M * N), tl.reshape(t, (M * N,)))
+
+
+# C = A @ B (+ C0) for one M x N tile, f16 inputs, f32 accumulate.
+@triton.jit
+def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
+    acc = tl.dot(a, b, c)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+# Inclusive prefix sums of each row, forward and reversed (tl.associative_scan).
+@triton.jit
+def scan_kernel(x_ptr, fwd_ptr, rev_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):
+    r = tl.arange(0, ROWS)
+    c = tl.arange(0, COLS)
+    offs = r[:, None] * COLS + c[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(fwd_ptr + offs, tl.associative_scan(x, 1, _add))
+    tl.store(rev_ptr + offs, tl.associative_scan(x, 1, _add, reverse=True))
