@@ -12,6 +12,8 @@
 
 /* ---- value map ---------------------------------------------------------- */
 
+/* The value map: open addressing keyed by ir_value pointers, load factor at
+ * most 1/2; entries are never removed during one kernel. */
 static size_t map_slot(const void *key, size_t cap) {
   uintptr_t h = (uintptr_t)key;
   h ^= h >> 17;
@@ -140,6 +142,8 @@ bool cg_unsupported(cg *c, const ir_op *op) {
 
 /* ---- dispatch ----------------------------------------------------------- */
 
+/* The exhaustive switch over op kinds (no default, so -Wswitch reports a
+ * new op): each family has its own file. */
 static bool lower_op(cg *c, ir_op *op) {
   switch (op->kind) {
   case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI:
@@ -243,6 +247,8 @@ static void add_fn_enum_attr(cg *c, const char *k) {
   LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->lc, kind, 0));
 }
 
+/* The kernel: one LLVM function, ptx_kernel calling convention, exactly
+ * num_warps * 32 threads (nvvm.reqntid), then the body in program order. */
 bool cg_build_module(cg *c, const ir_module *m) {
   ir_op *func = find_func(m);
   if (!func) {

@@ -155,6 +155,7 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
     return LLVMBuildBitCast(b, a[0], rty, "");
   case IR_OP_TT_INT_TO_PTR: return LLVMBuildIntToPtr(b, a[0], rty, "");
   case IR_OP_TT_PTR_TO_INT: return LLVMBuildPtrToInt(b, a[0], rty, "");
+/* The high half of the double-width product (PTX mul.hi after O3). */
   case IR_OP_TT_MULHIUI: {
     LLVMTypeRef wide = LLVMIntTypeInContext(c->lc, et->width * 2);
     LLVMValueRef x = LLVMBuildZExt(b, a[0], wide, ""), y = LLVMBuildZExt(b, a[1], wide, "");
@@ -164,6 +165,7 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
   }
   case IR_OP_TT_PRECISE_SQRT: case IR_OP_MATH_SQRT: return call1(c, "llvm.sqrt", ety, a[0]);
   case IR_OP_TT_PRECISE_DIVF: return LLVMBuildFDiv(b, a[0], a[1], "");
+/* max then min: NaN x gives min-bound semantics as Triton's default. */
   case IR_OP_TT_CLAMPF:
     return call2(c, "llvm.minnum", ety, call2(c, "llvm.maxnum", ety, a[0], a[1]), a[2]);
   case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:

@@ -81,6 +81,9 @@ static void escape_prefix(const char *s, char *out, size_t cap) {
   out[n] = '\0';
 }
 
+/* One printf per held register and operand: Triton's format with the
+ * program id, the element's index and the prefix (a per-thread order, so
+ * lines of different threads interleave). */
 static bool lower_print(cg *c, ir_op *op) {
   const ir_attr *pa = ir_op_get_attr(op, "prefix"), *ha = ir_op_get_attr(op, "hex");
   const ir_attr *sa = ir_op_get_attr(op, "isSigned");
@@ -164,6 +167,7 @@ static bool lower_assert(cg *c, ir_op *op) {
   return true;
 }
 
+/* An if-chain, not a switch: the exhaustive switch lives in lower.c. */
 bool cg_lower_debug(cg *c, ir_op *op) {
   if (op->kind == IR_OP_TT_PRINT) return lower_print(c, op);
   if (op->kind == IR_OP_TT_ASSERT) return lower_assert(c, op);

@@ -256,6 +256,7 @@ bool fe_tok_starts_expr(fe_tok_kind k);
 typedef struct fe_param {
   const char *name;        /* interned */
   bool is_constexpr;
+  bool is_specialized;      /* a runtime parameter given a value in the signature */
   ttc_type type;           /* TTC_TYPE_* from include/ttc/base.h; PTR for pointers */
   ttc_type pointee;        /* element type for pointers */
   int divisibility;        /* 16 for ':16', else 0 */

@@ -15,6 +15,7 @@
 
 /* ---- values and errors ------------------------------------------------------ */
 
+/* Value constructors: plain structs, nothing owned. */
 fe_val fe_val_error(void) {
   fe_val v;
   memset(&v, 0, sizeof v);
@@ -46,6 +47,7 @@ fe_val fe_val_tensor(ir_value *x, bool is_unsigned) {
   v.is_unsigned = is_unsigned;
   return v;
 }
+/* constexpr numbers and bools (not None, strings or dtypes). */
 bool fe_is_const(const fe_val *v) {
   return v->kind == FE_V_INT || v->kind == FE_V_FLOAT || v->kind == FE_V_BOOL;
 }
@@ -72,6 +74,8 @@ fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) {
 
 /* ---- scopes ----------------------------------------------------------------- */
 
+/* Rebinding replaces in place, so a scope holds each name once; the array
+ * doubles as needed (malloc, freed by fe_scope_free). */
 void fe_scope_set(fe_scope *s, const char *name, fe_val v) {
   fe_val *cur = fe_scope_get(s, name);
   if (cur) {
@@ -96,6 +100,8 @@ fe_val *fe_scope_get(const fe_scope *s, const char *name) {
   return NULL;
 }
 
+/* Runtime `if` arms and loop bodies start from a copy of the scope and the
+ * original is restored afterwards. */
 void fe_scope_copy(fe_scope *dst, const fe_scope *src) {
   dst->n = src->n;
   dst->cap = src->n ? src->n : 1;
@@ -151,6 +157,9 @@ static const char *const known_modules[] = {
     "triton.language.extra.cuda.libdevice", "triton.language.extra.libdevice",
 };
 
+/* Known namespaces, triton.* decorators and helpers, tl.PropagateNan, then
+ * the last component inside triton.language: a dtype, a prelude function
+ * (these come first, so the prelude may replace a C builtin) or a builtin. */
 fe_val fe_resolve_path(fe_lower *l, const char *path) {
   fe_val v = fe_val_error();
   for (size_t i = 0; i < sizeof known_modules / sizeof known_modules[0]; i++)
@@ -259,6 +268,8 @@ const fe_func *fe_prelude_func(const fe_lower *l, const char *name) {
   return NULL;
 }
 
+/* Python's lookup order within the frame's own file: locals, module
+ * constants, functions, imports, then the few Python builtins kernels use. */
 fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc) {
   if (l->frame) {
     fe_val *v = fe_scope_get(&l->frame->scope, name);

@@ -72,6 +72,8 @@ static bool const_int(fe_lower *l, const fe_val *v, ir_loc loc, const char *what
   return false;
 }
 
+/* Every block dimension must be a power of two: layouts split dims evenly
+ * over lanes and warps. */
 bool fe_const_shape(fe_lower *l, fe_val v, ir_loc loc, int *rank, int64_t *shape) {
   const fe_val *items = &v;
   int n = 1;
@@ -94,11 +96,13 @@ bool fe_const_shape(fe_lower *l, fe_val v, ir_loc loc, int *rank, int64_t *shape
   return true;
 }
 
+/* Constexprs become scalars of Triton's constant dtype (fe_to_tensor). */
 bool fe_want_tensor(fe_lower *l, fe_val *v, ir_loc loc) {
   *v = fe_to_tensor(l, *v, loc);
   return v->kind == FE_V_TENSOR;
 }
 
+/* A tensor type of the shape, or the element itself for rank 0. */
 static const ir_type *shaped(fe_lower *l, int rank, const int64_t *shape, const ir_type *elem) {
   return rank == 0 ? elem : ir_type_tensor(l->ctx, rank, shape, elem, NULL);
 }
@@ -161,6 +165,7 @@ static fe_val make_full(fe_lower *l, int rank, const int64_t *shape, fe_val valu
   return fe_val_tensor(ir_build_splat(&l->b, v.v, ty), dtype.is_unsigned);
 }
 
+/* tl.full(shape, value, dtype); tl.zeros lives in the prelude over it. */
 static fe_val b_zeros(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   int rank;
   int64_t shape[IR_MAX_RANK];
@@ -356,6 +361,7 @@ static fe_val b_static_assert(fe_lower *l, const char *name, fe_val *a, ir_loc *
   return none;
 }
 
+/* Accepted and dropped (tl.assume): returns None. */
 static fe_val b_noop(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   fe_val none = fe_val_error();
   none.kind = FE_V_NONE;
@@ -428,6 +434,7 @@ static fe_val b_reduce(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, c
   return fe_build_scan(l, a[0], a[1], a[2], fe_const_truth(&a[3]) > 0, args->loc);
 }
 
+/* Dot and atomics are built in lower_reduce.c and lower_atomic.c. */
 static fe_val b_dot(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   return fe_build_dot(l, a, locs, args->loc);
 }
@@ -464,6 +471,7 @@ static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   return fe_val_bool(f != 0);
 }
 
+/* len() of a tuple, or of a tensor's first dimension, as Python. */
 static fe_val b_py_len(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   if (a[0].kind == FE_V_TUPLE) return fe_val_int(a[0].n);
   if (a[0].kind == FE_V_TENSOR && ir_type_is_tensor(a[0].v->type))
@@ -579,6 +587,7 @@ const fe_builtin *fe_find_builtin(const char *name) {
   return NULL;
 }
 
+/* The varargs debug builtins are dispatched before the tables. */
 bool fe_is_tl_builtin(const char *name) {
   char buf[96];
   snprintf(buf, sizeof buf, "tl.%s", name);

@@ -99,6 +99,8 @@ static fe_val lower_call(fe_lower *l, const fe_expr *e) {
   return fe_call(l, callee, &args, ir_intern_cstr(l->ctx, spell));
 }
 
+/* Dispatch on the callee: C builtins, @jit functions (user or prelude, both
+ * inlined), and bound methods; `what` is the callee's spelling for errors. */
 fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what) {
   switch (callee.kind) {
   case FE_V_BUILTIN: return fe_call_builtin(l, callee.path, args);
@@ -233,6 +235,7 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
   return fe_val_tensor(v, base.is_unsigned);
 }
 
+/* A tuple or list display: a compile-time tuple of lowered items. */
 static fe_val make_tuple(fe_lower *l, const fe_expr *e) {
   fe_val t = fe_val_error();
   t.kind = FE_V_TUPLE;

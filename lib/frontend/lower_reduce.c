@@ -48,6 +48,7 @@ static int combine_operands(fe_lower *l, fe_val input, ir_loc loc, fe_val *ops) 
  * (constants convert). False after an error. */
 static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_val fn,
                            ir_op_kind ret_kind, ir_loc loc) {
+/* Block arguments: the scalar element types, lhs operands then rhs. */
   const ir_type *tys[2 * MAX_COMBINE];
   for (int i = 0; i < 2 * n; i++) tys[i] = ir_type_scalar(ops[i % n].v->type);
   ir_block *body = ir_block_create(l->m, 2 * n, tys);
@@ -67,6 +68,7 @@ static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_
   args.pos = vals;
   args.pos_loc = locs;
   args.loc = loc;
+/* The combine function is inlined into the region like any @jit call. */
   fe_val r = fe_call(l, fn, &args, "combine_fn");
   bool ok = r.kind != FE_V_ERROR;
   ir_value *rets[MAX_COMBINE];
@@ -91,6 +93,7 @@ static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_
     l->b.loc = loc;
     ir_build(&l->b, ret_kind, 0, NULL, n, rets, 0);
   }
+/* Back to where the reduce / scan op was inserted. */
   l->b.block = outer;
   l->b.before = before;
   return ok;
@@ -151,6 +154,7 @@ fe_val fe_build_reduce(fe_lower *l, fe_val input, fe_val axis_v, fe_val fn, bool
     in[i] = ops[i].v;
   }
   l->b.loc = loc;
+/* The op first, then its region, so ops of the combiner land inside it. */
   ir_op *op = ir_build(&l->b, IR_OP_TT_REDUCE, n, rtys, n, in, 1);
   ir_op_set_attr(l->m, op, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
   if (!build_combiner(l, op, ops, n, fn, IR_OP_TT_REDUCE_RETURN, loc)) {
@@ -222,6 +226,8 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
     return fe_error(l, loc, "dot dimensions must be at least 16, got M=%lld N=%lld K=%lld",
                     (long long)m, (long long)n, (long long)k);
   const ir_type *ex = ir_type_scalar(tx), *ey = ir_type_scalar(ty);
+/* Triton requires equal operand types; the accumulator type follows
+ * out_dtype (int8 dot accumulates in int32). */
   if (ex != ey)
     return fe_error(l, loc, "dot operands must have the same element type, found '%s' and '%s'",
                     fe_val_type_str(l, &x), fe_val_type_str(l, &y));
@@ -245,6 +251,8 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
                       fe_type_str(l, rty, false), fe_val_type_str(l, &a[2]));
     acc = a[2].v;
   }
+/* input_precision as Triton's InputPrecision enum: tf32 0, tf32x3 1, ieee 2;
+ * allow_tf32=False means ieee. */
   int precision = 0; /* tf32 */
   if (a[3].kind == FE_V_STR) {
     if (strcmp(a[3].path, "ieee") == 0) precision = 2;

@@ -147,8 +147,12 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
         if (!shape_int(l, &items[i], locs[1], "permutation entry", &order[i])) return fe_val_error();
     }
     int64_t shape[IR_MAX_RANK];
+    unsigned seen = 0; /* every axis exactly once */
     for (int i = 0; i < rank; i++) {
-      if (order[i] < 0 || order[i] >= rank) return fe_error(l, locs[1], "invalid permutation");
+      if (order[i] < 0 || order[i] >= rank || (seen >> order[i]) & 1u)
+        return fe_error(l, locs[1], "invalid permutation: each of the %d axes must appear once",
+                        rank);
+      seen |= 1u << order[i];
       shape[i] = t->shape[order[i]];
     }
     l->b.loc = args->loc;

@@ -12,6 +12,7 @@
 
 #define MAX_CARRIED 128
 
+/* Python None, the value of statements and of functions without a return. */
 static fe_val none_val(void) {
   fe_val v = fe_val_error();
   v.kind = FE_V_NONE;
@@ -26,6 +27,8 @@ typedef struct name_set {
   bool overflow;
 } name_set;
 
+/* Adds a name once (names are interned); past MAX_CARRIED the set marks
+ * overflow rather than growing, and the loop reports it. */
 static void names_add(name_set *s, const char *name) {
   for (int i = 0; i < s->n; i++)
     if (s->names[i] == name) return;
@@ -36,6 +39,8 @@ static void names_add(name_set *s, const char *name) {
   s->names[s->n++] = name;
 }
 
+/* The plain names an assignment target binds (tuples recurse; subscripts and
+ * attributes bind nothing the lowering tracks). */
 static void collect_target(name_set *s, const fe_expr *t) {
   if (!t) return;
   if (t->kind == FE_EX_NAME) names_add(s, t->name);
@@ -69,6 +74,8 @@ static void collect_assigned(name_set *s, const fe_body *b) {
 
 /* ---- assignment ------------------------------------------------------------------ */
 
+/* Binds v to a target: a name rebinds in the current frame; a tuple target
+ * unpacks a tuple value of the same length; anything else is an error. */
 static void assign_target(fe_lower *l, const fe_expr *t, fe_val v) {
   switch (t->kind) {
   case FE_EX_NAME:
@@ -148,6 +155,8 @@ static void lower_assign(fe_lower *l, const fe_stmt *s) {
 
 /* ---- helpers for control flow ------------------------------------------------------- */
 
+/* Whether two bindings are the same value (the same IR value, or equal
+ * constexprs): an `if` arm that leaves a name as it was needs no result. */
 static bool same_val(const fe_val *a, const fe_val *b) {
   if (a->kind != b->kind) return false;
   switch (a->kind) {
@@ -332,6 +341,9 @@ static void lower_if(fe_lower *l, const fe_stmt *s) {
 
 /* ---- for ---------------------------------------------------------------------------- */
 
+/* tl.static_range(lb, ub, step): the body lowered once per iteration with
+ * the induction variable bound to a constexpr; `break` / `continue` under
+ * constexpr conditions end a copy early (frame->jump). */
 static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, const ir_loc *locs) {
   int64_t v[3];
   for (int i = 0; i < 3; i++) {
@@ -373,6 +385,10 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
 static void lower_jump(fe_lower *l, const fe_stmt *s) {
   const char *what = s->kind == FE_ST_BREAK ? "break" : "continue";
   fe_frame *f = l->frame;
+  if (f->static_loops == 0 && f->loops == 0) {
+    fe_error(l, s->loc, "'%s' outside a loop", what);
+    return;
+  }
   if (f->static_loops == 0) {
     fe_error(l, s->loc, "unsupported: '%s' in a runtime loop (Triton rejects it as well; use a "
              "'while' loop with a flag)", what);
@@ -483,7 +499,9 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   }
   ir_builder_set_end(&l->b, body);
   l->frame->runtime_cf++;
+  l->frame->loops++;
   fe_lower_body(l, &s->body);
+  l->frame->loops--;
   l->frame->runtime_cf--;
   ir_value *ys[MAX_CARRIED];
   bool ok = true;
@@ -554,7 +572,9 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
       l->b.loc = s->cond->loc;
       ir_build(&l->b, IR_OP_SCF_CONDITION, 0, NULL, n + 1, ops, 0);
     } else { /* after: the body */
+      l->frame->loops++;
       fe_lower_body(l, &s->body);
+      l->frame->loops--;
       ir_value *ys[MAX_CARRIED];
       for (int i = 0; i < n; i++) {
         fe_val cur = *fe_scope_get(&l->frame->scope, names[i]);
@@ -585,6 +605,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
 
 /* ---- statements ----------------------------------------------------------------------- */
 
+/* One statement at the builder's insertion point; errors are reported and
+ * lowering continues with the next statement. */
 static void lower_stmt(fe_lower *l, const fe_stmt *s) {
   l->b.loc = s->loc;
   switch (s->kind) {
@@ -628,6 +650,9 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
   }
 }
 
+/* Each statement sees the statements after it (and `next`) as its
+ * continuation, which a returning runtime `if` lowers into its arms. Lowering
+ * stops after a `return` or a pending static_range jump. */
 void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_cont *next) {
   fe_frame *f = l->frame;
   const fe_cont *saved = f->cont;

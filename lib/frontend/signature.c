@@ -244,10 +244,12 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
       ir_note(ctx, pd->loc, "parameter '%s' declared here", pd->name);
       ok = false;
     } else if (!pa->is_constexpr && e->is_value) {
-      ir_error(ctx, e->loc, "parameter '%s' needs a type in the signature, found value '%s' "
-               "(annotate it 'tl.constexpr' to pass a value)", pd->name, e->text);
-      ir_note(ctx, pd->loc, "parameter '%s' declared here", pd->name);
-      ok = false;
+      /* A value for a runtime parameter specializes it, as Triton's AOT
+       * compiler and its JIT's `== 1` specialization do: the value is baked
+       * in and the parameter leaves the kernel's ABI. A unit stride given as
+       * 1 is what lets loads along it vectorize. */
+      pa->is_constexpr = true;
+      pa->is_specialized = true;
     }
     pa->type = e->type;
     pa->pointee = e->pointee;

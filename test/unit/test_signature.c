@@ -257,13 +257,15 @@ static void test_lower_constexpr_needs_value(void **state) {
   lower_done(&f);
 }
 
-static void test_lower_runtime_param_needs_type(void **state) {
+/* A value for a runtime parameter specializes it: baked in, out of the ABI. */
+static void test_lower_runtime_param_specialized(void **state) {
   (void)state;
   lower_fixture f;
-  assert_false(lower(&f, add_src, "add", "*fp32,*fp32,*fp32,5,64"));
-  expect_first_error(f.ctx, "<signature>", 1, 19,
-                     "parameter 'n' needs a type in the signature, found value '5' (annotate it "
-                     "'tl.constexpr' to pass a value)");
+  assert_true(lower(&f, add_src, "add", "*fp32,*fp32,*fp32,5,64"));
+  assert_int_equal(f.info.nparams, 5);
+  assert_true(f.info.params[3].is_constexpr);
+  assert_true(f.info.params[3].is_specialized);
+  assert_string_equal(f.info.params[3].value_text, "5");
   lower_done(&f);
 }
 
@@ -607,7 +609,7 @@ int main(void) {
       cmocka_unit_test(test_lower_missing_kernel),
       cmocka_unit_test(test_lower_arity_mismatch),
       cmocka_unit_test(test_lower_constexpr_needs_value),
-      cmocka_unit_test(test_lower_runtime_param_needs_type),
+      cmocka_unit_test(test_lower_runtime_param_specialized),
       cmocka_unit_test(test_lower_arange_not_pow2),
       cmocka_unit_test(test_lower_unknown_tl_function),
       cmocka_unit_test(test_lower_undefined_name),
