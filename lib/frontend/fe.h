@@ -107,6 +107,8 @@ typedef enum fe_expr_kind {
   FE_EX_SLICE,   /* a:b:c inside a subscript; each part may be NULL */
   FE_EX_TUPLE,   /* items */
   FE_EX_LIST,    /* items */
+  FE_EX_DICT,    /* items: key, value, key, value, ... (decorator arguments) */
+  FE_EX_LAMBDA,  /* a: the body; parameters dropped (decorator arguments) */
   FE_EX_UNARY,   /* op a */
   FE_EX_BINARY,  /* a op b (arithmetic, bitwise, and/or) */
   FE_EX_COMPARE, /* items[0] cmpops[0] items[1] ... (n >= 2) */

@@ -384,6 +384,8 @@ fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
   case FE_EX_SUBSCRIPT: return lower_subscript(l, e);
   case FE_EX_SLICE: return fe_error(l, e->loc, "unsupported: slice outside a subscript");
   case FE_EX_TUPLE: case FE_EX_LIST: return make_tuple(l, e);
+  case FE_EX_DICT: return fe_error(l, e->loc, "unsupported: dict display in a kernel");
+  case FE_EX_LAMBDA: return fe_error(l, e->loc, "unsupported: lambda in a kernel");
   case FE_EX_UNARY: {
     fe_val a = fe_lower_expr(l, e->a);
     return fe_unary(l, e->op, a, e->loc);

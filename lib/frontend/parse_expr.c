@@ -216,6 +216,29 @@ static fe_expr *parse_elements(fe_parser *p, fe_expr_kind kind, ir_loc loc, fe_t
   return e;
 }
 
+/* dictmaker: '{' [test ':' test (',' test ':' test)* [',']] '}'
+ * Dicts appear in decorator arguments (@triton.autotune configs), which are
+ * parsed but never lowered; set displays are not supported. */
+static fe_expr *parse_dict(fe_parser *p, ir_loc loc) {
+  expr_list items;
+  list_init(&items);
+  while (fe_peek(p)->kind != FE_TOK_RBRACE && fe_peek(p)->kind != FE_TOK_EOF) {
+    fe_expr *k = fe_parse_test(p);
+    if (!fe_accept(p, FE_TOK_COLON)) {
+      fe_parse_error(p, fe_peek(p)->loc, "unsupported: set display");
+      break;
+    }
+    list_push(p, &items, k);
+    list_push(p, &items, fe_parse_test(p));
+    if (!fe_accept(p, FE_TOK_COMMA)) break;
+  }
+  fe_expect(p, FE_TOK_RBRACE, "'}'");
+  fe_expr *e = fe_new_expr(p, FE_EX_DICT, loc);
+  e->n = items.n;
+  e->items = list_finish(p, &items);
+  return e;
+}
+
 /* atom: '(' [testlist_comp] ')' | '[' [testlist_comp] ']' | NAME | NUMBER
  *     | STRING+ | '...' | 'None' | 'True' | 'False' */
 static fe_expr *parse_atom(fe_parser *p) {
@@ -265,10 +288,8 @@ static fe_expr *parse_atom(fe_parser *p) {
     fe_next(p);
     return parse_elements(p, FE_EX_LIST, t->loc, FE_TOK_RBRACKET, &had_comma);
   case FE_TOK_LBRACE:
-    fe_parse_error(p, t->loc, "unsupported: dict or set display");
     fe_next(p);
-    (void)parse_elements(p, FE_EX_LIST, t->loc, FE_TOK_RBRACE, &had_comma);
-    return fe_new_expr(p, FE_EX_ERROR, t->loc);
+    return parse_dict(p, t->loc);
   case FE_TOK_KW_LAMBDA:
     fe_parse_error(p, t->loc, "unsupported: lambda");
     return fe_new_expr(p, FE_EX_ERROR, t->loc);
@@ -493,12 +514,25 @@ static fe_expr *parse_or_test(fe_parser *p) {
   return e;
 }
 
+/* lambdef: 'lambda' [NAME (',' NAME)*] ':' test
+ * Lambdas appear in decorator arguments (@triton.heuristics), which are
+ * parsed but never lowered; the lowering rejects one in a kernel. */
+static fe_expr *parse_lambda(fe_parser *p) {
+  ir_loc loc = fe_peek(p)->loc;
+  fe_next(p);
+  while (fe_peek(p)->kind == FE_TOK_NAME) {
+    fe_next(p);
+    if (!fe_accept(p, FE_TOK_COMMA)) break;
+  }
+  fe_expect(p, FE_TOK_COLON, "':' after lambda parameters");
+  fe_expr *e = fe_new_expr(p, FE_EX_LAMBDA, loc);
+  e->a = fe_parse_test(p);
+  return e;
+}
+
 /* test: or_test ['if' or_test 'else' test] */
 fe_expr *fe_parse_test(fe_parser *p) {
-  if (fe_peek(p)->kind == FE_TOK_KW_LAMBDA) {
-    fe_parse_error(p, fe_peek(p)->loc, "unsupported: lambda");
-    return fe_new_expr(p, FE_EX_ERROR, fe_peek(p)->loc);
-  }
+  if (fe_peek(p)->kind == FE_TOK_KW_LAMBDA) return parse_lambda(p);
   fe_expr *e = parse_or_test(p);
   if (fe_peek(p)->kind != FE_TOK_KW_IF) return e;
   fe_next(p);

@@ -18,5 +18,4 @@ def k(x_ptr):
 # CHECK: {{.*}}unsupported_statements.py:8:5: error: unsupported statement 'class'
 # CHECK: {{.*}}unsupported_statements.py:10:5: error: unsupported statement 'with'
 # CHECK: {{.*}}unsupported_statements.py:12:5: error: unsupported statement 'try'
-# CHECK: {{.*}}unsupported_statements.py:16:9: error: unsupported: lambda
 # CHECK: {{.*}}unsupported_statements.py:17:12: error: unsupported: comprehension
