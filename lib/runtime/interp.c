@@ -320,7 +320,9 @@ static void copy_slot(rt_iexec *ex, int to, int from) {
 static int64_t scalar_int(const rt_iexec *ex, int slot) {
   const void *p = ex->v[slot];
   switch (rt_slot(ex, slot)->esize) {
-  case 1: return rt_slot(ex, slot)->elem->width == 1 ? (*(const uint8_t *)p & 1) : *(const int8_t *)p;
+  case 1:
+    if (rt_slot(ex, slot)->elem->width == 1) return *(const uint8_t *)p & 1;
+    return *(const int8_t *)p;
   case 2: return *(const int16_t *)p;
   case 4: return *(const int32_t *)p;
   default: return *(const int64_t *)p;

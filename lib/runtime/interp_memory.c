@@ -19,15 +19,19 @@ bool rt_interp_addptr(rt_iexec *ex, const rt_ins *ins) {
   const rt_islot *sp = rt_slot(ex, ins->in[0]), *so = rt_slot(ex, ins->in[1]);
   const uint64_t *p = ex->v[ins->in[0]];
   uint64_t *o = ex->v[ins->out[0]];
-  const int64_t scale = (int64_t)ir_type_bytes(sp->elem->elem);
+  const uint64_t scale = ir_type_bytes(sp->elem->elem);
   const void *off = ex->v[ins->in[1]];
-  /* Offsets are signed; the sum wraps like the GPU's 64-bit add. */
+  /* Offsets are signed: sign-extended to 64 bits, then multiplied and added
+   * modulo 2^64, like the GPU's 64-bit address arithmetic. */
+#define ADD_LOOP(T)                                                            \
+  for (size_t i = 0; i < n; i++) o[i] = p[i] + (uint64_t)(int64_t)((const T *)off)[i] * scale
   switch (so->esize) {
-  case 1: for (size_t i = 0; i < n; i++) o[i] = p[i] + (uint64_t)(((const int8_t *)off)[i] * scale); break;
-  case 2: for (size_t i = 0; i < n; i++) o[i] = p[i] + (uint64_t)(((const int16_t *)off)[i] * scale); break;
-  case 4: for (size_t i = 0; i < n; i++) o[i] = p[i] + (uint64_t)((int64_t)((const int32_t *)off)[i] * scale); break;
-  default: for (size_t i = 0; i < n; i++) o[i] = p[i] + (uint64_t)((const int64_t *)off)[i] * (uint64_t)scale; break;
+  case 1: ADD_LOOP(int8_t); break;
+  case 2: ADD_LOOP(int16_t); break;
+  case 4: ADD_LOOP(int32_t); break;
+  default: ADD_LOOP(int64_t); break;
   }
+#undef ADD_LOOP
   return true;
 }
 

@@ -69,12 +69,16 @@ static void gather(void *dst, const void *src, int rank, const int64_t *shape,
   while (k < total) {
     int64_t base = 0;
     for (int d = 0; d < rank - 1; d++) base += idx[d] * strides[d];
+#define GATHER_ROW(T)                                                          \
+  for (int64_t j = 0; j < inner; j++)                                          \
+    ((T *)dst)[k + (size_t)j] = ((const T *)src)[base + j * istride]
     switch (es) {
-    case 1: for (int64_t j = 0; j < inner; j++) ((uint8_t *)dst)[k + j] = ((const uint8_t *)src)[base + j * istride]; break;
-    case 2: for (int64_t j = 0; j < inner; j++) ((uint16_t *)dst)[k + j] = ((const uint16_t *)src)[base + j * istride]; break;
-    case 4: for (int64_t j = 0; j < inner; j++) ((uint32_t *)dst)[k + j] = ((const uint32_t *)src)[base + j * istride]; break;
-    default: for (int64_t j = 0; j < inner; j++) ((uint64_t *)dst)[k + j] = ((const uint64_t *)src)[base + j * istride]; break;
+    case 1: GATHER_ROW(uint8_t); break;
+    case 2: GATHER_ROW(uint16_t); break;
+    case 4: GATHER_ROW(uint32_t); break;
+    default: GATHER_ROW(uint64_t); break;
     }
+#undef GATHER_ROW
     k += (size_t)inner;
     for (int d = rank - 2; d >= 0; d--) {
       if (++idx[d] < shape[d]) break;

@@ -516,6 +516,43 @@ static void case_dot(lctx *c) {
     check(c);
 }
 
+static void case_atomics(lctx *c) {
+  size_t n = N_ELEMS;
+  buf *x = input(c, TTC_TYPE_I32, n, -100000, 100000), *f = input(c, TTC_TYPE_F32, n, -1, 1);
+  buf *s = output(c, TTC_TYPE_I32, 4, 0), *m = output(c, TTC_TYPE_I32, 1, 0);
+  buf *fs = output(c, TTC_TYPE_F32, 4, 1e-5);
+  memset(s->host, 0, 16); /* accumulators start at 0 (and INT_MIN for max) */
+  memset(fs->host, 0, 16);
+  ((int32_t *)m->host)[0] = INT32_MIN;
+  double fsum[4] = {0, 0, 0, 0};
+  int32_t mx = INT32_MIN;
+  for (size_t i = 0; i < n; i++) {
+    int32_t v = ((int32_t *)x->host)[i];
+    ((int32_t *)s->ref)[i % 4] += v;
+    mx = v > mx ? v : mx;
+    fsum[i % 4] += ((float *)f->host)[i];
+  }
+  ((int32_t *)m->ref)[0] = mx;
+  for (int k = 0; k < 4; k++) ((float *)fs->ref)[k] = (float)fsum[k];
+  if (!upload(c)) return;
+  ttc_arg a[] = {arg_buf(x), arg_buf(f), arg_buf(s), arg_buf(m), arg_buf(fs), ttc_arg_i32((int32_t)n)};
+  if (run(c, "atomics.py", "atomic_kernel", "*i32,*fp32,*i32,*i32,*fp32,i32,128", GRID, 1, 1, a, 6))
+    check(c);
+}
+
+static void case_cas(lctx *c) {
+  enum { P = 16 };
+  buf *slot = output(c, TTC_TYPE_I32, P, 0), *old = output(c, TTC_TYPE_I32, P, 0);
+  for (int p = 0; p < P; p++) {
+    ((int32_t *)slot->host)[p] = p % 3; /* 0: swapped to 7; else kept */
+    ((int32_t *)slot->ref)[p] = p % 3 ? p % 3 : 7;
+    ((int32_t *)old->ref)[p] = p % 3;
+  }
+  if (!upload(c)) return;
+  ttc_arg a[] = {arg_buf(slot), arg_buf(old)};
+  if (run(c, "atomics.py", "cas_kernel", "*i32,*i32", P, 1, 1, a, 2)) check(c);
+}
+
 /* The line of `needle` in a test kernel file (1-based), 0 if absent. */
 static int line_of(const char *file, const char *needle) {
   char path[1024], line[512];
@@ -573,6 +610,8 @@ static const lcase cases[] = {
     {"scan_i32", case_scan, false, false},
     {"trans_reshape", case_trans, false, false},
     {"dot_f16", case_dot, false, false},
+    {"atomics", case_atomics, false, false},
+    {"atomic_cas", case_cas, false, false},
     {"out_of_bounds_report", case_out_of_bounds, false, true},
 };
 
