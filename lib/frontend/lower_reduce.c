@@ -48,8 +48,9 @@ static int combine_operands(fe_lower *l, fe_val input, ir_loc loc, fe_val *ops) 
  * (constants convert). False after an error. */
 static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_val fn,
                            ir_op_kind ret_kind, ir_loc loc) {
-/* Block arguments: the scalar element types, lhs operands then rhs. */
-  const ir_type *tys[2 * MAX_COMBINE];
+  /* Block arguments: the scalar element types, lhs operands then rhs. */
+  const ir_type *tys[2 * MAX_COMBINE] = {0};
+  IR_ASSERT(n >= 1 && n <= MAX_COMBINE);
   for (int i = 0; i < 2 * n; i++) tys[i] = ir_type_scalar(ops[i % n].v->type);
   ir_block *body = ir_block_create(l->m, 2 * n, tys);
   ir_region_append_block(&op->regions[0], body);
