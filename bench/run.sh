@@ -9,7 +9,7 @@
 # Environment: TTC_BUILD (build folder, default <repo>/build), WORKLOADS
 # (default "vector_add softmax matmul"), SIZES (log2, default 20,24,28),
 # SOFTMAX_COLS (default 256,1024,4096,16384), MATMUL_SIZES (default
-# 1024,2048,4096), PYTHON (default python3), TTC_PTXAS (found if unset).
+# 1024,2048,4096,8192), PYTHON (default python3), TTC_PTXAS (found if unset).
 # Exit status: 0 when every benchmark ran, 1 otherwise. Builds nothing.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,7 +17,7 @@ build=${TTC_BUILD:-$root/build}
 workloads=${WORKLOADS:-vector_add softmax matmul}
 sizes=${SIZES:-20,24,28}
 softmax_cols=${SOFTMAX_COLS:-256,1024,4096,16384}
-matmul_sizes=${MATMUL_SIZES:-1024,2048,4096}
+matmul_sizes=${MATMUL_SIZES:-1024,2048,4096,8192}
 python=${PYTHON:-python3}
 
 # ttc runs ptxas at run time; a GPU machine may have no CUDA toolkit, but

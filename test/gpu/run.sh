@@ -72,6 +72,7 @@ step softmax "$build/bin/softmax" "$softmax_kernel"
 step softmax_wide "$build/bin/softmax" -r 4096 -c 16384 "$softmax_kernel"
 step matmul "$build/bin/matmul" "$matmul_kernel"
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
+step lang_compare "$build/bin/run_lang" --compare
 step bench "$root/bench/run.sh"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)
