@@ -10,7 +10,7 @@ scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTTC_TESTS=OFF >/dev/null
 cmake --build build
 k=examples/vector_add/vector_add.py
-sig='*fp32:16,*fp32:16,*fp32:16,i32,1024'
+sig='*fp32:16,*fp32:16,*fp32:16,i32:16,1024'
 for level in ttir ttgir llir ptx; do
   build/bin/ttc "$k" -k add_kernel -s "$sig" --emit "$level" -o "build/add.$level"
 done

@@ -12,8 +12,8 @@ run() {
   cmake --build "$dir" -j "$jobs"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
-run build -DCMAKE_BUILD_TYPE=Release -DTTC_WERROR=ON
+run build -DCMAKE_BUILD_TYPE=Release -DTTC_WERROR=ON -DTTC_TESTS=ON
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-run build-asan -DCMAKE_BUILD_TYPE=Debug -DTTC_WERROR=ON -DTTC_SANITIZE=ON -DTTC_LLVM_STATIC=OFF
+run build-asan -DCMAKE_BUILD_TYPE=Debug -DTTC_WERROR=ON -DTTC_TESTS=ON -DTTC_SANITIZE=ON -DTTC_LLVM_STATIC=OFF
 echo "test: all tests passed in build/ and build-asan/"
