@@ -56,7 +56,10 @@ def float_ops(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x + y, mask=mask)
     tl.store(out_ptr + n + offs, x - y, mask=mask)
     tl.store(out_ptr + 2 * n + offs, x * y, mask=mask)
-    tl.store(out_ptr + 3 * n + offs, tl.div_rn(x, y), mask=mask)
+    if x.dtype == tl.float32:  # Triton's div_rn takes fp32 only
+        tl.store(out_ptr + 3 * n + offs, tl.div_rn(x, y), mask=mask)
+    else:  # exactly rounded too: f16 / bf16 through f32 (rounded once more), f64 div.rn
+        tl.store(out_ptr + 3 * n + offs, x / y, mask=mask)
     tl.store(out_ptr + 4 * n + offs, tl.maximum(x, y), mask=mask)
     tl.store(out_ptr + 5 * n + offs, tl.where(x < y, -x, y), mask=mask)
     tl.store(out_ptr + 6 * n + offs, tl.abs(x), mask=mask)

@@ -21,8 +21,10 @@ def binop_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + 3 * n + offs, tl.maximum(x, y), mask=mask)
     tl.store(out_ptr + 4 * n + offs, tl.minimum(x, y), mask=mask)
     tl.store(out_ptr + 5 * n + offs, tl.where(x >= y, x - y, y - x), mask=mask)
-    if x.dtype.is_floating():
+    if x.dtype == tl.float32:  # Triton's div_rn takes fp32 only; `/` is div.full there
         tl.store(out_ptr + 6 * n + offs, tl.div_rn(x, y), mask=mask)
+    elif x.dtype.is_floating():  # f16, bf16: computed in f32, rounded once more; f64: div.rn
+        tl.store(out_ptr + 6 * n + offs, x / y, mask=mask)
     else:
         tl.store(out_ptr + 6 * n + offs, x // y, mask=mask)
         tl.store(out_ptr + 7 * n + offs, x % y, mask=mask)
@@ -31,9 +33,10 @@ def binop_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
         tl.store(out_ptr + 10 * n + offs, x ^ y, mask=mask)
 
 
-# where / maximum / minimum / clamp on floats holding NaNs: maximum and
-# minimum ignore a NaN operand by default and propagate it with
-# PropagateNan.ALL. out holds 6 rows of n.
+# where / maximum / minimum / clamp on floats; x holds NaNs (y does not):
+# maximum and minimum ignore a NaN operand by default and propagate it with
+# PropagateNan.ALL. clamp's bounds are asymmetric (Triton lowers symmetric
+# ones to min.xorsign.abs). out holds 6 rows of n.
 @triton.jit
 def minmax_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -42,10 +45,10 @@ def minmax_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + offs, mask=mask)
     tl.store(out_ptr + offs, tl.where(x < y, x, y), mask=mask)
     tl.store(out_ptr + n + offs, tl.maximum(x, y), mask=mask)
-    tl.store(out_ptr + 2 * n + offs, tl.minimum(x, y), mask=mask)
+    tl.store(out_ptr + 2 * n + offs, tl.minimum(y, x), mask=mask)
     tl.store(out_ptr + 3 * n + offs, tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL), mask=mask)
-    tl.store(out_ptr + 4 * n + offs, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL), mask=mask)
-    tl.store(out_ptr + 5 * n + offs, tl.clamp(x, -0.5, 0.5), mask=mask)
+    tl.store(out_ptr + 4 * n + offs, tl.minimum(y, x, propagate_nan=tl.PropagateNan.ALL), mask=mask)
+    tl.store(out_ptr + 5 * n + offs, tl.clamp(y, -0.5, 0.25), mask=mask)
 
 
 # Reductions of one BLOCK per program: sum, max, min into out[3 * pid + k],
@@ -71,10 +74,10 @@ def reduce2d_kernel(x_ptr, out_ptr, idx_ptr, M: tl.constexpr, N: tl.constexpr, A
     rn = tl.arange(0, N)
     x = tl.load(x_ptr + pid * M * N + rm[:, None] * N + rn[None, :])
     if AXIS == 0:
-        L: tl.constexpr = N
+        L = N
         r = rn
     else:
-        L: tl.constexpr = M
+        L = M
         r = rm
     tl.store(out_ptr + (3 * pid) * L + r, tl.sum(x, axis=AXIS))
     tl.store(out_ptr + (3 * pid + 1) * L + r, tl.max(x, axis=AXIS))
@@ -103,10 +106,12 @@ def cumsum1d_kernel(x_ptr, out_ptr, rev_ptr, BLOCK: tl.constexpr):
     tl.store(rev_ptr + offs, tl.cumsum(x, axis=0, reverse=True))
 
 
-# Conversions from the inputs' type to every integer and float type (the
-# output pointers' element types). x8 / x16 / x32 hold the same type in
-# ranges that fit 8-, 16- and 32-bit integers (float -> int is undefined
-# out of range); unsigned targets of a float source take |x|.
+# Conversions from the inputs' type to every integer and float type. x8,
+# x16 and x32 hold values of that type in ranges chosen by the harness:
+# float sources fit 8-, 16- and 32-bit integers (float -> int is undefined
+# out of range), and unsigned targets of a float source take |x|; integer
+# sources cover the whole range in x8 and x32, |x| < 65504 in x16 (which
+# feeds the fp16 target, to stay finite).
 @triton.jit
 def cast_all_kernel(x8_ptr, x16_ptr, x32_ptr,
                     o_i8, o_i16, o_i32, o_i64, o_u8, o_u16, o_u32, o_u64,
@@ -132,7 +137,7 @@ def cast_all_kernel(x8_ptr, x16_ptr, x32_ptr,
     tl.store(o_u16 + offs, u16.to(tl.uint16), mask=mask)
     tl.store(o_u32 + offs, u32.to(tl.uint32), mask=mask)
     tl.store(o_u64 + offs, u32.to(tl.uint64), mask=mask)
-    tl.store(o_f16 + offs, x32.to(tl.float16), mask=mask)
+    tl.store(o_f16 + offs, x16.to(tl.float16), mask=mask)
     tl.store(o_bf16 + offs, x32.to(tl.bfloat16), mask=mask)
     tl.store(o_f32 + offs, x32.to(tl.float32), mask=mask)
     tl.store(o_f64 + offs, x32.to(tl.float64), mask=mask)
