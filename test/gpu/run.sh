@@ -6,7 +6,9 @@
 #      100 x 72 x 40, which needs every edge mask),
 #   2. bench/run.sh (ttc vs Triton on the same kernel files: vector_add,
 #      softmax, matmul),
-#   3. compute-sanitizer memcheck on each example with small, ragged shapes.
+#   3. compute-sanitizer memcheck on each example with small, ragged shapes,
+#   4. the language suite: run_lang --compare (GPU against the interpreter)
+#      and test/gpu/compare_triton.py (ttc against Triton, same kernel files).
 # Prints a PASS/FAIL summary; exits 1 if any step failed. Builds nothing.
 # Environment: TTC_BUILD (default <repo>/build), TTC_GPU_LOGS (log folder,
 # default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS, SIZES, SOFTMAX_COLS and
@@ -73,6 +75,7 @@ step softmax_wide "$build/bin/softmax" -r 4096 -c 16384 "$softmax_kernel"
 step matmul "$build/bin/matmul" "$matmul_kernel"
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step lang_compare "$build/bin/run_lang" --compare
+step compare_triton "$python" "$root/test/gpu/compare_triton.py"
 step bench "$root/bench/run.sh"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)

@@ -309,7 +309,7 @@ static void case_out_of_bounds(lctx *c, const lparams *lp) {
   ttc_status st = lang_launch(c, "elementwise.py", "oob_kernel", "*i32,128", 4, 1, 1, a, 1);
   char want[128];
   snprintf(want, sizeof want, "elementwise.py:%d:5 in program (3, 0, 0)",
-           lang_line_of("elementwise.py", "(pid == 3) * 4096"));
+           lang_line_of(c, "elementwise.py", "(pid == 3) * 4096"));
   const char *msg = ttc_device_error(c->dev);
   if (st != TTC_ERROR_OUT_OF_BOUNDS) lang_fail(c, "status %s, expected out-of-bounds", ttc_status_string(st));
   else if (!strstr(msg, "out-of-bounds store at ") || !strstr(msg, want))

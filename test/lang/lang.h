@@ -27,10 +27,14 @@ typedef struct buf {
 
 typedef struct lctx {
   ttc_device *dev;
+  const char *dir; /* the kernel files' folder (test/lang) */
   buf bufs[LANG_MAX_BUFS];
   int nbufs;
   uint64_t seed;
   int num_warps; /* 0: the compiler's default (4) */
+  /* On the interpreter: compile to a cubin anyway (codegen and ptxas for
+   * sm_90a at num_warps), then run the ttir. */
+  bool full_compile;
   bool failed, verbose;
   char why[512];
 } lctx;
@@ -105,7 +109,7 @@ buf *lang_output_tol(lctx *c, ttc_type t, size_t n, double atol, double rtol);
 /* Allocates and uploads every buffer made so far; false (and a failure)
  * when the device refused. */
 bool lang_upload(lctx *c);
-/* Compiles file:kernel (file relative to test/lang) with c->num_warps,
+/* Compiles file:kernel (file relative to c->dir) with c->num_warps,
  * runs it on the grid and copies every buffer back. */
 ttc_status lang_launch(lctx *c, const char *file, const char *kernel, const char *sig,
                        unsigned gx, unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs);
@@ -119,7 +123,11 @@ void lang_check(lctx *c);
 /* Frees every buffer (device and host) of the case. */
 void lang_release(lctx *c);
 /* The line of `needle` in a test kernel file (1-based), 0 if absent. */
-int lang_line_of(const char *file, const char *needle);
+int lang_line_of(const lctx *c, const char *file, const char *needle);
+/* The folder of the kernel files: $TTC_LANG_DIR, else the source folder
+ * the program was built from, else ../../test/lang from the program's own
+ * folder (a build folder carried to another machine). Caller frees. */
+char *lang_find_dir(const char *argv0);
 
 static inline ttc_arg lang_arg(const buf *b) { return ttc_arg_ptr(b->dev); }
 

@@ -183,12 +183,13 @@ buf *lang_output_tol(lctx *c, ttc_type t, size_t n, double atol, double rtol) {
 ttc_status lang_launch(lctx *c, const char *file, const char *kernel, const char *sig,
                        unsigned gx, unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs) {
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s", TTC_LANG_DIR, file);
+  snprintf(path, sizeof path, "%s/%s", c->dir, file);
   ttc_compile_options o;
   ttc_compile_options_init(&o);
   if (c->num_warps) o.num_warps = c->num_warps;
-  if (ttc_device_is_interpreter(c->dev)) o.stop_after = TTC_LEVEL_TTIR;
-  else o.arch = ttc_device_arch(c->dev);
+  if (!ttc_device_is_interpreter(c->dev)) o.arch = ttc_device_arch(c->dev);
+  else if (c->full_compile) o.arch = "sm_90a";
+  else o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
   ttc_status st = ttc_compile_file(path, kernel, sig, &o, &k);
   if (st != TTC_OK) {
@@ -269,9 +270,9 @@ void lang_release(lctx *c) {
   c->nbufs = 0;
 }
 
-int lang_line_of(const char *file, const char *needle) {
+int lang_line_of(const lctx *c, const char *file, const char *needle) {
   char path[1024], line[512];
-  snprintf(path, sizeof path, "%s/%s", TTC_LANG_DIR, file);
+  snprintf(path, sizeof path, "%s/%s", c->dir, file);
   FILE *f = fopen(path, "r");
   int no = 0, found = 0;
   while (f && !found && fgets(line, sizeof line, f)) {
@@ -280,4 +281,29 @@ int lang_line_of(const char *file, const char *needle) {
   }
   if (f) fclose(f);
   return found;
+}
+
+static bool has_kernels(const char *dir) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/elementwise.py", dir);
+  FILE *f = fopen(path, "r");
+  if (f) fclose(f);
+  return f != NULL;
+}
+
+static char *dup_str(const char *s) { /* strdup is POSIX, not C11 */
+  char *d = malloc(strlen(s) + 1);
+  return d ? memcpy(d, s, strlen(s) + 1) : NULL;
+}
+
+char *lang_find_dir(const char *argv0) {
+  const char *env = getenv("TTC_LANG_DIR");
+  if (env && *env) return dup_str(env);
+  if (has_kernels(TTC_LANG_DIR)) return dup_str(TTC_LANG_DIR);
+  const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+  size_t len = slash ? (size_t)(slash - argv0) : 1;
+  char *dir = malloc(len + 32);
+  if (!dir) return NULL;
+  snprintf(dir, len + 32, "%.*s/../../test/lang", (int)len, slash ? argv0 : ".");
+  return dir;
 }

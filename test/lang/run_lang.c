@@ -4,8 +4,10 @@
  * with NaN / 0xa5 first). The cases live in cases_*.c; lang_util.c holds
  * the machinery (lang.h).
  *
- * usage: run_lang [--interp | --gpu | --compare] [-v] [-l] [FILTER]
+ * usage: run_lang [--interp | --gpu | --compare] [--ptxas] [-v] [-l] [FILTER]
  *   --interp   on ttc's CPU interpreter (default; what ctest runs)
+ *   --ptxas    on the interpreter, but compile every kernel to a cubin first
+ *              (codegen and ptxas for sm_90a at the case's num_warps)
  *   --gpu      on GPU 0
  *   --compare  on both, then GPU against interpreter: bitwise where the
  *              case says exact, else within the case's tolerance
@@ -24,14 +26,17 @@
 
 /* Runs one case on dev into *c (the caller releases it); true when it
  * passed on its own terms (a wrong kernel must mismatch). */
-static bool run_case(const lcase *k, ttc_device *dev, lctx *c, bool verbose) {
+static bool run_case(const lcase *k, ttc_device *dev, lctx *c, const char *dir, bool verbose,
+                     bool full_compile) {
   memset(c, 0, sizeof *c);
+  c->dir = dir;
   c->dev = dev;
   c->verbose = verbose;
   c->seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)k->name[0] * 0x100000001b3ull;
   for (const char *p = k->name; *p; p++) c->seed = (c->seed ^ (uint8_t)*p) * 0x100000001b3ull;
   if (c->seed == 0) c->seed = 1;
   c->num_warps = k->num_warps;
+  c->full_compile = full_compile;
   k->fn(c, &k->p);
   return k->expect_mismatch ? (c->failed && strstr(c->why, "expected") != NULL) : !c->failed;
 }
@@ -68,7 +73,7 @@ static int open_device(bool gpu, ttc_device **dev) {
 }
 
 int main(int argc, char **argv) {
-  bool use_gpu = false, use_cpu = true, verbose = false, list = false;
+  bool use_gpu = false, use_cpu = true, verbose = false, list = false, ptxas = false;
   const char *filter = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--gpu") == 0) use_gpu = true, use_cpu = false;
@@ -76,8 +81,9 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--compare") == 0) use_gpu = use_cpu = true;
     else if (strcmp(argv[i], "-v") == 0) verbose = true;
     else if (strcmp(argv[i], "-l") == 0) list = true;
+    else if (strcmp(argv[i], "--ptxas") == 0) ptxas = true;
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: run_lang [--interp | --gpu | --compare] [-v] [-l] [FILTER]\n");
+      fprintf(stderr, "usage: run_lang [--interp | --gpu | --compare] [--ptxas] [-v] [-l] [FILTER]\n");
       return 2;
     } else filter = argv[i];
   }
@@ -92,9 +98,11 @@ int main(int argc, char **argv) {
     return 0;
   }
   ttc_device *cpu = NULL, *gpu = NULL;
-  if ((use_cpu && open_device(false, &cpu)) || (use_gpu && open_device(true, &gpu))) {
+  char *dir = lang_find_dir(argv[0]);
+  if (!dir || (use_cpu && open_device(false, &cpu)) || (use_gpu && open_device(true, &gpu))) {
     ttc_device_destroy(cpu);
     free(cases.v);
+    free(dir);
     return 1;
   }
   int passed = 0, failed = 0;
@@ -105,14 +113,14 @@ int main(int argc, char **argv) {
     bool ok = true;
     char why[600] = "";
     if (cpu) {
-      ok = run_case(k, cpu, &a, verbose);
+      ok = run_case(k, cpu, &a, dir, verbose, ptxas);
       if (!ok) snprintf(why, sizeof why, "interpreter: %s", a.failed ? a.why : "mismatch not detected");
     }
     if (gpu && !(k->interp_only && cpu)) {
       if (k->interp_only) {
         memset(&b, 0, sizeof b);
       } else {
-        bool gok = run_case(k, gpu, &b, verbose);
+        bool gok = run_case(k, gpu, &b, dir, verbose, false);
         if (ok && !gok) {
           ok = false;
           snprintf(why, sizeof why, "GPU: %s", b.failed ? b.why : "mismatch not detected");
@@ -131,5 +139,6 @@ int main(int argc, char **argv) {
   ttc_device_destroy(cpu);
   ttc_device_destroy(gpu);
   free(cases.v);
+  free(dir);
   return failed ? 1 : 0;
 }

@@ -141,3 +141,33 @@ def cast_all_kernel(x8_ptr, x16_ptr, x32_ptr,
     tl.store(o_bf16 + offs, x32.to(tl.bfloat16), mask=mask)
     tl.store(o_f32 + offs, x32.to(tl.float32), mask=mask)
     tl.store(o_f64 + offs, x32.to(tl.float64), mask=mask)
+
+
+# More f32 math, one row of n per function: exp2, log2, rsqrt, sqrt_rn,
+# erf, ceil, sigmoid, and `/` (div.full in Triton: not exactly rounded).
+@triton.jit
+def math2_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, tl.exp2(x), mask=mask)
+    tl.store(out_ptr + n + offs, tl.log2(x + 2.0), mask=mask)
+    tl.store(out_ptr + 2 * n + offs, tl.rsqrt(x + 2.0), mask=mask)
+    tl.store(out_ptr + 3 * n + offs, tl.sqrt_rn(x + 2.0), mask=mask)
+    tl.store(out_ptr + 4 * n + offs, tl.erf(x), mask=mask)
+    tl.store(out_ptr + 5 * n + offs, tl.ceil(x * 4.0), mask=mask)
+    tl.store(out_ptr + 6 * n + offs, tl.sigmoid(x), mask=mask)
+    tl.store(out_ptr + 7 * n + offs, x / y, mask=mask)
+
+
+# Philox random numbers (tl.randint, tl.rand, tl.randn) for offsets 0..n-1:
+# the integers and the uniform floats are exact, bit for bit; randn goes
+# through log, sqrt and cos.
+@triton.jit
+def random_kernel(int_ptr, uni_ptr, norm_ptr, seed, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(int_ptr + offs, tl.randint(seed, offs), mask=mask)
+    tl.store(uni_ptr + offs, tl.rand(seed, offs), mask=mask)
+    tl.store(norm_ptr + offs, tl.randn(seed, offs), mask=mask)
