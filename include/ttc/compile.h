@@ -23,7 +23,8 @@ typedef enum ttc_level {
 
 #define TTC_NUM_LEVELS 5
 
-/* Triton's name of a level: "ttir", "ttgir", "llir", "ptx", "cubin". */
+/* Triton's name of a level: "ttir", "ttgir", "llir", "ptx", "cubin"; "?" for
+ * a value out of range. Static storage. */
 TTC_API const char *ttc_level_name(ttc_level level);
 
 typedef struct ttc_compile_options {

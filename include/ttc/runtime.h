@@ -19,8 +19,12 @@ typedef struct ttc_module ttc_module;
 
 /* Opens GPU `ordinal`. Uses the calling thread's current CUDA context when it
  * belongs to that device, else the device's primary context (retained until
- * ttc_device_destroy). On failure *out is NULL and, when err is not NULL, a
- * NUL-terminated message is written to err (at most errlen bytes). */
+ * ttc_device_destroy). On success *out is a new device owned by the caller,
+ * who destroys it with ttc_device_destroy. On failure *out is NULL and, when
+ * err is not NULL, a NUL-terminated message is written to err (at most errlen
+ * bytes). Each call makes the device's context current on the calling thread,
+ * so any thread may use a device, but one at a time: the device (its error
+ * message, an interpreter's heap) is not synchronized. */
 TTC_API ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errlen);
 
 /* Releases the primary context if it was retained. NULL is accepted. */
@@ -33,14 +37,18 @@ TTC_API const char *ttc_device_error(const ttc_device *dev);
 TTC_API const char *ttc_device_name(const ttc_device *dev);
 TTC_API const char *ttc_device_arch(const ttc_device *dev);
 
-/* Device memory, addressed by 64-bit device pointers. */
+/* Device memory, addressed by 64-bit device pointers. Memory from
+ * ttc_device_alloc belongs to the caller: ttc_device_free releases it (an
+ * interpreter device also frees what is left in ttc_device_destroy). */
 TTC_API ttc_status ttc_device_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr);
 TTC_API ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr);
 TTC_API ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes);
 TTC_API ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes);
 TTC_API ttc_status ttc_device_synchronize(ttc_device *dev);
 
-/* Events for timing on a stream (NULL: the default stream). */
+/* Events for timing on a stream (NULL: the default stream). ttc_event_create
+ * gives the caller a new event, released with ttc_event_destroy on the same
+ * device. */
 typedef struct ttc_event ttc_event;
 TTC_API ttc_status ttc_event_create(ttc_device *dev, ttc_event **out);
 TTC_API void ttc_event_destroy(ttc_device *dev, ttc_event *ev);

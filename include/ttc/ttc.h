@@ -1,4 +1,5 @@
-/* ttc/ttc.h - the whole public API of ttc, the Triton kernel compiler in C. */
+/* ttc/ttc.h - the whole public API of ttc, the Triton kernel compiler in C:
+ * base types and statuses, compiling, the IR tool and the runtime. */
 #ifndef TTC_TTC_H
 #define TTC_TTC_H
 #include "ttc/base.h"

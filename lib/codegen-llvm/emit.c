@@ -2,7 +2,6 @@
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
  * fresh LLVM context, verifies it, runs default<ON> and prints both the
  * optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +17,22 @@
 
 static const char cg_triple[] = "nvptx64-nvidia-cuda";
 
-/* "sm_" digits, optionally 'a' or 'f': anything else would make LLVM print
- * an "unrecognized processor" warning on stderr. */
+/* The NVPTX processors LLVM 22 knows from sm_50 on (llc -mcpu=help). Any
+ * other name makes LLVM print an "unrecognized processor" warning on stderr
+ * and fall back to a generic CPU, which then aborts the process when an
+ * intrinsic cannot be selected ("LLVM ERROR: Cannot select"). */
+static const char *const cg_known_archs[] = {
+    "sm_50",   "sm_52",   "sm_53",   "sm_60",   "sm_61",   "sm_62",   "sm_70",   "sm_72",
+    "sm_75",   "sm_80",   "sm_86",   "sm_87",   "sm_88",   "sm_89",   "sm_90",   "sm_90a",
+    "sm_100",  "sm_100a", "sm_100f", "sm_101",  "sm_101a", "sm_101f", "sm_103",  "sm_103a",
+    "sm_103f", "sm_110",  "sm_110a", "sm_110f", "sm_120",  "sm_120a", "sm_120f", "sm_121",
+    "sm_121a", "sm_121f",
+};
+
 static bool arch_ok(const char *arch) {
-  if (strncmp(arch, "sm_", 3) != 0 || !isdigit((unsigned char)arch[3])) return false;
-  const char *p = arch + 3;
-  while (isdigit((unsigned char)*p)) p++;
-  if (*p == 'a' || *p == 'f') p++;
-  return *p == '\0' && atoi(arch + 3) >= 50;
+  for (size_t i = 0; i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
+    if (strcmp(arch, cg_known_archs[i]) == 0) return true;
+  return false;
 }
 
 /* LLVM reports codegen problems (bad inline asm, ...) through the context;
@@ -91,7 +98,10 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   int level = opts ? opts->opt_level : 3;
   ir_loc none = {0};
   if (!arch_ok(arch)) {
-    ir_error(m->ctx, none, "unsupported target architecture '%s', expected sm_NN[a]", arch);
+    ir_error(m->ctx, none,
+             "unsupported target architecture '%s', expected one LLVM knows "
+             "(sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, ...)",
+             arch);
     return false;
   }
   LLVMInitializeNVPTXTargetInfo();

@@ -167,6 +167,15 @@ static void cache_suffix(const ir_op *op, text *t) {
     tput(t, ".L1::%s", evict->s);
 }
 
+/* "ld.global.ca.v4.b32" / "st.global..." : the instruction of one access
+ * up to the operands. */
+static void put_insn(text *t, const char *insn, const ir_op *op, const access *a) {
+  tput(t, "%s.global", insn);
+  cache_suffix(op, t);
+  if (a->nw > 1) tput(t, ".v%d", a->nw);
+  tput(t, ".b%d", a->wb);
+}
+
 static LLVMValueRef inline_asm(cg *c, LLVMTypeRef ret, LLVMValueRef *args, unsigned nargs,
                                const text *code, const text *cons) {
   LLVMTypeRef atys[16];
@@ -213,10 +222,8 @@ static bool lower_load(cg *c, ir_op *op) {
       }
       tput(&code, "@$%d ", addr + 1);
     }
-    tput(&code, "ld.global");
-    cache_suffix(op, &code);
-    if (a.nw > 1) tput(&code, ".v%d", a.nw);
-    tput(&code, ".b%d { ", a.wb);
+    put_insn(&code, "ld", op, &a);
+    tput(&code, " { ");
     for (int i = 0; i < a.nw; i++) tput(&code, "%s$%d", i ? ", " : "", i);
     tput(&code, " }, [ $%d + 0 ];", addr);
     for (int i = 0; i < a.nw; i++) tput(&cons, "%s=%c", i ? "," : "", reg_letter(a.rb));
@@ -272,10 +279,8 @@ static bool lower_store(cg *c, ir_op *op) {
     pack(c, &a, e, args);
     na = (unsigned)a.nw;
     if (pred) tput(&code, "@$%d ", a.nw + 1);
-    tput(&code, "st.global");
-    cache_suffix(op, &code);
-    if (a.nw > 1) tput(&code, ".v%d", a.nw);
-    tput(&code, ".b%d [ $%d + 0 ], { ", a.wb, a.nw);
+    put_insn(&code, "st", op, &a);
+    tput(&code, " [ $%d + 0 ], { ", a.nw);
     for (int i = 0; i < a.nw; i++) tput(&code, "%s$%d", i ? ", " : "", i);
     tput(&code, " };");
     for (int i = 0; i < a.nw; i++) tput(&cons, "%s%c", i ? "," : "", reg_letter(a.rb));

@@ -22,11 +22,12 @@ uint64_t cg_fnv1a64(const void *data, size_t n) {
   return h;
 }
 
-/* A JSON string literal, escaping quotes, backslashes and control bytes. */
-static void put_str(ir_strbuf *sb, const char *s) {
+/* A JSON string literal of the n bytes at s, escaping quotes, backslashes
+ * and control bytes. */
+static void put_strn(ir_strbuf *sb, const char *s, size_t n) {
   ir_sb_putc(sb, '"');
-  for (; s && *s; s++) {
-    unsigned char ch = (unsigned char)*s;
+  for (size_t i = 0; s && i < n; i++) {
+    unsigned char ch = (unsigned char)s[i];
     if (ch == '"' || ch == '\\') {
       ir_sb_putc(sb, '\\');
       ir_sb_putc(sb, (char)ch);
@@ -39,19 +40,20 @@ static void put_str(ir_strbuf *sb, const char *s) {
   ir_sb_putc(sb, '"');
 }
 
+static void put_str(ir_strbuf *sb, const char *s) { put_strn(sb, s, s ? strlen(s) : 0); }
+
+/* "head:N" -> the string "head" and N; "head" alone -> it and -1. */
+static int split_colon(ir_strbuf *sb, const char *s) {
+  const char *colon = strchr(s, ':');
+  put_strn(sb, s, colon ? (size_t)(colon - s) : strlen(s));
+  return colon ? atoi(colon + 1) : -1;
+}
+
 /* "cuda:90" -> backend "cuda", arch 90. */
 static void put_target(ir_strbuf *sb, const char *target, const char *arch) {
-  const char *colon = target ? strchr(target, ':') : NULL;
   ir_sb_puts(sb, "{\"backend\": ");
-  if (colon) {
-    char backend[32];
-    snprintf(backend, sizeof backend, "%.*s", (int)(colon - target), target);
-    put_str(sb, backend);
-    ir_sb_printf(sb, ", \"arch\": %d", atoi(colon + 1));
-  } else {
-    put_str(sb, target ? target : "cuda");
-    ir_sb_puts(sb, ", \"arch\": 0");
-  }
+  int cc = split_colon(sb, target ? target : "cuda");
+  ir_sb_printf(sb, ", \"arch\": %d", cc < 0 ? 0 : cc);
   ir_sb_puts(sb, ", \"name\": ");
   put_str(sb, arch);
   ir_sb_putc(sb, '}');
@@ -59,19 +61,11 @@ static void put_target(ir_strbuf *sb, const char *target, const char *arch) {
 
 /* {"name": N, "type": "*fp32", "divisibility": 16} from "*fp32:16". */
 static void put_param(ir_strbuf *sb, const cg_param_info *p) {
-  const char *type = p->type ? p->type : "";
-  const char *colon = strchr(type, ':');
   ir_sb_puts(sb, "{\"name\": ");
   put_str(sb, p->name);
   ir_sb_puts(sb, ", \"type\": ");
-  if (colon) {
-    char base[32];
-    snprintf(base, sizeof base, "%.*s", (int)(colon - type), type);
-    put_str(sb, base);
-    ir_sb_printf(sb, ", \"divisibility\": %d", atoi(colon + 1));
-  } else {
-    put_str(sb, type);
-  }
+  int div = split_colon(sb, p->type ? p->type : "");
+  if (div >= 0) ir_sb_printf(sb, ", \"divisibility\": %d", div);
   ir_sb_putc(sb, '}');
 }
 

@@ -135,14 +135,17 @@ bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char
     char opt[] = "-O3", out_flag[] = "-o";
     char *argv[] = {exe, arch_arg, opt, ptx_path, out_flag, bin_path, NULL};
     int rc = spawn_wait(argv, log_path);
+    int spawn_errno = errno; /* reading the log may change errno */
     size_t log_n = 0;
     char *log = read_file(log_path, &log_n);
     while (log && log_n > 0 && (log[log_n - 1] == '\n' || log[log_n - 1] == '\r'))
       log[--log_n] = '\0';
     if (rc < 0) {
-      ir_error(ctx, none, "ptxas failed: cannot run '%s': %s", exe, strerror(errno));
+      ir_error(ctx, none, "ptxas failed: cannot run '%s': %s", exe, strerror(spawn_errno));
+    } else if (rc != 0 && log && *log) {
+      ir_error(ctx, none, "ptxas failed: %s", log);
     } else if (rc != 0) {
-      ir_error(ctx, none, "ptxas failed: %s", log && *log ? log : "exit status nonzero");
+      ir_error(ctx, none, "ptxas failed with exit status %d and no message", rc);
     } else {
       *cubin = read_file(bin_path, cubin_size);
       ok = *cubin != NULL && *cubin_size > 0;

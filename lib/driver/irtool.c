@@ -10,7 +10,6 @@
 #include "codegen-llvm/cg.h"
 #include "driver/irtool_impl.h"
 #include "ir-ttgpu/ttg.h"
-#include "ir-ttgpu/ttg.h"
 
 struct ttc_ir_result {
   char *output;
@@ -43,11 +42,16 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The module's text, caller frees; NULL when memory ran out. */
 static char *print_module(const ir_module *m, bool locations) {
   ir_strbuf sb;
   ir_sb_init(&sb);
   ir_print_options po = {locations};
   ir_print_module(m, &po, &sb);
+  if (sb.failed) {
+    ir_sb_free(&sb);
+    return NULL;
+  }
   return ir_sb_take(&sb);
 }
 
@@ -104,16 +108,7 @@ static bool run_steps(run *st, const irt_pipeline *pl) {
 static void time_report(run *st) {
   double total = 0;
   for (int i = 0; i < st->ntimes; i++) total += st->times[i];
-  ir_strbuf *d = st->dump;
-  ir_sb_puts(d, "===-------------------------------------------------------------------------===\n"
-                "                         ... Execution time report ...\n"
-                "===-------------------------------------------------------------------------===\n");
-  ir_sb_printf(d, "  Total Execution Time: %.4f seconds\n\n", total);
-  ir_sb_puts(d, "  ----Wall Time----  ----Name----\n");
-  for (int i = 0; i < st->ntimes; i++)
-    ir_sb_printf(d, "  %8.4f (%5.1f%%)  %s\n", st->times[i],
-                 total > 0 ? 100.0 * st->times[i] / total : 0.0, st->names[i]);
-  ir_sb_printf(d, "  %8.4f (100.0%%)  Total\n", total);
+  ir_time_report(st->dump, st->ntimes, (const char *const *)st->names, st->times, total);
 }
 
 /* "sm_90a" -> 90; 0 when malformed. */
@@ -342,11 +337,12 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
     p = after;
   }
   ir_sb_free(&padded);
+  /* Read `failed` before ir_sb_take, which resets the buffer. */
+  if (output.failed || diags.failed || dump.failed) status = TTC_ERROR_OUT_OF_MEMORY;
   r->output_size = output.len;
   r->output = ir_sb_take(&output);
   r->diagnostics = ir_sb_take(&diags);
   r->dump = ir_sb_take(&dump);
-  if (output.failed || diags.failed || dump.failed) status = TTC_ERROR_OUT_OF_MEMORY;
   *out = r;
   return status;
 }

@@ -197,7 +197,7 @@ ttc_status ttc_verify_diagnostics(const char *source, size_t len, const char *fi
   }
   free(ex);
   free(pd);
-  bool ok = sb.len == 0;
+  ttc_status st = sb.failed ? TTC_ERROR_OUT_OF_MEMORY : sb.len == 0 ? TTC_OK : TTC_ERROR_INPUT;
   *report = ir_sb_take(&sb);
-  return ok ? TTC_OK : TTC_ERROR_INPUT;
+  return st;
 }

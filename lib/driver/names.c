@@ -1,4 +1,5 @@
-/* names.c - static names of the public enums (statuses, types, levels). */
+/* names.c - static names of the public enums (statuses, types, levels):
+ * the one table of each, used by the CLI, messages and metadata alike. */
 #include "driver/driver.h"
 
 const char *ttc_status_string(ttc_status status) {

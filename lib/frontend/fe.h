@@ -229,7 +229,13 @@ typedef struct fe_parser {
   int pos, ntoks;
   bool panic;   /* an error was reported in the current statement */
   int nerrors;
+  int depth;    /* recursion depth of the expression parser */
 } fe_parser;
+
+/* The deepest expression the parser accepts (recursion in the parser and,
+ * for left-nested chains such as a+b+c+..., in the lowering): far beyond
+ * real kernels, well within the C stack even under AddressSanitizer. */
+#define FE_MAX_EXPR_DEPTH 1000
 
 const fe_token *fe_peek(const fe_parser *p);
 const fe_token *fe_peek_at(const fe_parser *p, int ahead);
@@ -303,9 +309,6 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
 
 /* Whether a parameter annotation means constexpr. */
 bool fe_is_constexpr_annotation(const fe_expr *ann);
-
-/* Triton's spelling of a signature type ("fp32", "u8"; "*" for PTR). Static. */
-const char *fe_ttc_type_str(ttc_type t);
 
 /* The ir type of a ttc_type scalar (not PTR). */
 const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t);
@@ -435,6 +438,9 @@ fe_val fe_val_int(int64_t v);
 fe_val fe_val_float(double v);
 fe_val fe_val_bool(bool v);
 fe_val fe_val_tensor(ir_value *v, bool is_unsigned);
+/* The bound method `path` (interned here, "tl.sum") of `self`, its one item
+ * allocated in the lowering arena. */
+fe_val fe_val_method(fe_lower *l, const char *path, fe_val self);
 bool fe_is_const(const fe_val *v); /* INT, FLOAT, BOOL */
 /* Binds or rebinds `name` (interned). The scope owns its malloc'd array. */
 void fe_scope_set(fe_scope *s, const char *name, fe_val v);
@@ -558,6 +564,9 @@ void fe_lower_body(fe_lower *l, const fe_body *body);
 void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_cont *next);
 /* lower_stmt.c: `if` on a runtime scalar condition (scf.if). */
 void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond);
+/* The condition of a runtime `if` as an i1 scalar; false (diagnosed) when it
+ * does not convert or is a tensor. */
+bool fe_if_condition(fe_lower *l, const fe_stmt *s, fe_val *cond);
 
 /* lower_return.c: early `return` under a runtime `if`. */
 /* Whether the statement list contains a `return` outside loops. */

@@ -30,6 +30,7 @@ typedef struct lexer {
   char nest[LEX_MAX_NEST]; /* open brackets, innermost last */
   ir_loc nest_loc[LEX_MAX_NEST];
   int nnest;
+  int nest_extra; /* brackets opened past LEX_MAX_NEST (reported once) */
   bool at_line_start;
   bool line_has_tokens; /* a token was emitted on the current logical line */
   bool failed;
@@ -400,23 +401,26 @@ static bool lex_punct(lexer *lx) {
       lx->pos += want;
       if (k == FE_TOK_LPAREN || k == FE_TOK_LBRACKET || k == FE_TOK_LBRACE) {
         if (lx->nnest == LEX_MAX_NEST) {
-          lex_error(lx, loc, "too many nested parentheses");
+          /* One error, not one per bracket (each would print the line). */
+          if (lx->nest_extra++ == 0) lex_error(lx, loc, "too many nested parentheses");
         } else {
           lx->nest[lx->nnest] = punct_text[i][0];
           lx->nest_loc[lx->nnest++] = loc;
         }
       } else if (k == FE_TOK_RPAREN || k == FE_TOK_RBRACKET || k == FE_TOK_RBRACE) {
         char open = k == FE_TOK_RPAREN ? '(' : k == FE_TOK_RBRACKET ? '[' : '{';
-        if (lx->nnest == 0) {
+        if (lx->nest_extra > 0) {
+          lx->nest_extra--; /* closes one of the unrecorded brackets */
+        } else if (lx->nnest == 0) {
           lex_error(lx, loc, "unmatched '%s'", punct_text[i]);
           return true; /* dropped */
-        }
-        if (lx->nest[lx->nnest - 1] != open) {
+        } else if (lx->nest[lx->nnest - 1] != open) {
           lex_error(lx, loc, "closing parenthesis '%s' does not match opening parenthesis '%c'",
                     punct_text[i], lx->nest[lx->nnest - 1]);
           return true;
+        } else {
+          lx->nnest--;
         }
-        lx->nnest--;
       }
       lex_push(lx, k, loc);
       return true;
@@ -502,9 +506,11 @@ bool fe_lex(ir_context *ctx, const ir_source *src, ir_arena *arena, fe_tokens *o
       while (lx.pos < lx.len && ((unsigned char)lx.s[lx.pos] & 0xC0) == 0x80) lx.pos++;
     }
   }
-  /* End of file: report unclosed brackets, close the last line and indents. */
-  for (int i = 0; i < lx.nnest; i++)
-    lex_error(&lx, lx.nest_loc[i], "'%c' was never closed", lx.nest[i]);
+  /* End of file: report the innermost unclosed bracket (as CPython does;
+   * one error per bracket would repeat the line up to LEX_MAX_NEST times),
+   * close the last line and indents. */
+  if (lx.nnest > 0)
+    lex_error(&lx, lx.nest_loc[lx.nnest - 1], "'%c' was never closed", lx.nest[lx.nnest - 1]);
   lex_end_line(&lx, lx.pos);
   ir_loc eof = lex_loc_at(&lx, lx.pos);
   while (lx.nindents > 1) {

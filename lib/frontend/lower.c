@@ -47,6 +47,16 @@ fe_val fe_val_tensor(ir_value *x, bool is_unsigned) {
   v.is_unsigned = is_unsigned;
   return v;
 }
+fe_val fe_val_method(fe_lower *l, const char *path, fe_val self) {
+  fe_val m = fe_val_error();
+  m.kind = FE_V_METHOD;
+  m.path = ir_intern_cstr(l->ctx, path);
+  m.n = 1;
+  m.items = ir_arena_alloc(l->arena, sizeof(fe_val));
+  if (!m.items) return fe_val_error();
+  m.items[0] = self;
+  return m;
+}
 /* constexpr numbers and bools (not None, strings or dtypes). */
 bool fe_is_const(const fe_val *v) {
   return v->kind == FE_V_INT || v->kind == FE_V_FLOAT || v->kind == FE_V_BOOL;

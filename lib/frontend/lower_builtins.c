@@ -659,13 +659,7 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
     if (strcmp(methods[i], name) == 0) {
       char buf[64];
       snprintf(buf, sizeof buf, "%s.%s", strcmp(name, "to") == 0 ? "m" : "tl", name);
-      fe_val m = fe_val_error();
-      m.kind = FE_V_METHOD;
-      m.path = ir_intern_cstr(l->ctx, buf);
-      m.n = 1;
-      m.items = ir_arena_alloc(l->arena, sizeof(fe_val));
-      m.items[0] = v;
-      return m;
+      return fe_val_method(l, buf, v);
     }
   return fe_error(l, loc, "tensor has no attribute '%s'", name);
 }

@@ -50,15 +50,7 @@ static fe_val lower_attr(fe_lower *l, const fe_expr *e, bool is_callee) {
     if (strncmp(e->name, "is_", 3) == 0) { /* dtype predicates: x.dtype.is_floating() */
       char buf[64];
       snprintf(buf, sizeof buf, "d.%s", e->name);
-      if (fe_find_builtin(buf)) {
-        fe_val m = fe_val_error();
-        m.kind = FE_V_METHOD;
-        m.path = ir_intern_cstr(l->ctx, buf);
-        m.n = 1;
-        m.items = ir_arena_alloc(l->arena, sizeof(fe_val));
-        m.items[0] = base;
-        return m;
-      }
+      if (fe_find_builtin(buf)) return fe_val_method(l, buf, base);
     }
     return fe_error(l, e->loc, "unsupported: dtype attribute '%s'", e->name);
   case FE_V_TUPLE: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL: case FE_V_NONE:

@@ -66,13 +66,7 @@ static fe_val lower_arm(fe_lower *l, const fe_body *arm, const fe_cont *cont) {
 }
 
 void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond) {
-  cond = fe_to_bool(l, cond, s->cond->loc);
-  if (cond.kind == FE_V_ERROR) return;
-  if (ir_type_is_tensor(cond.v->type)) {
-    fe_error(l, s->cond->loc, "condition of 'if' must be a scalar, found '%s'",
-             fe_val_type_str(l, &cond));
-    return;
-  }
+  if (!fe_if_condition(l, s, &cond)) return;
   fe_frame *f = l->frame;
   const fe_cont *cont = f->cont;
   ir_block *outer = l->b.block;

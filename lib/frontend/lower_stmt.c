@@ -211,14 +211,19 @@ static int loop_carried(fe_lower *l, const fe_body *body, const char *skip, cons
  * same starting scope; every name rebound in an arm and bound after both
  * becomes an scf.if result (constants convert to the other arm's type). The
  * scf.if is created last, once the result types are known. */
-void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
-  cond = fe_to_bool(l, cond, s->cond->loc);
-  if (cond.kind == FE_V_ERROR) return;
-  if (ir_type_is_tensor(cond.v->type)) {
+bool fe_if_condition(fe_lower *l, const fe_stmt *s, fe_val *cond) {
+  *cond = fe_to_bool(l, *cond, s->cond->loc);
+  if (cond->kind == FE_V_ERROR) return false;
+  if (ir_type_is_tensor(cond->v->type)) {
     fe_error(l, s->cond->loc, "condition of 'if' must be a scalar, found '%s'",
-             fe_val_type_str(l, &cond));
-    return;
+             fe_val_type_str(l, cond));
+    return false;
   }
+  return true;
+}
+
+void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
+  if (!fe_if_condition(l, s, &cond)) return;
   ir_block *outer = l->b.block;
   fe_scope pre, arm[2];
   fe_scope_copy(&pre, &l->frame->scope);
@@ -363,7 +368,9 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
   int saved_base = f->static_cf_base;
   f->static_loops++;
   f->static_cf_base = f->runtime_cf;
-  for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1]; i += v[2]) {
+  /* The next value is computed with an overflow check: past 64 bits the
+   * range has ended (Python's ints would only grow further). */
+  for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1];) {
     if (++count > 4096) {
       fe_error(l, s->iter->loc, "static_range unrolls more than 4096 iterations");
       break;
@@ -374,6 +381,7 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
     fe_jump j = f->jump;
     f->jump = FE_JUMP_NONE;
     if (f->returned || j == FE_JUMP_BREAK) break;
+    if (__builtin_add_overflow(i, v[2], &i)) break;
   }
   f->static_loops--;
   f->static_cf_base = saved_base;

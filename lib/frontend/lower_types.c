@@ -309,48 +309,72 @@ static int64_t py_mod(int64_t a, int64_t b) {
   return r;
 }
 
+/* i ** j for j >= 0 by squaring; false when a step overflows 64 bits. */
+static bool int_pow(int64_t i, int64_t j, int64_t *out) {
+  int64_t r = 1, base = i;
+  for (;;) {
+    if ((j & 1) && __builtin_mul_overflow(r, base, &r)) return false;
+    j >>= 1;
+    if (!j) break;
+    if (__builtin_mul_overflow(base, base, &base)) return false;
+  }
+  *out = r;
+  return true;
+}
+
+/* Python's ints have no bound; a constexpr past 64 bits cannot be lowered. */
+static fe_val fold_overflow(fe_lower *l, ir_loc loc, fe_op op) {
+  return fe_error(l, loc, "integer overflow in constant expression: '%s' does not fit in 64 bits",
+                  fe_op_str(op));
+}
+
 /* Two constexprs: Python semantics (floor division and modulo round toward
- * negative infinity; `/` is always float). */
+ * negative infinity; `/` is always float). Integer results past 64 bits
+ * are errors, never wrapped (signed overflow is undefined in C, and
+ * INT64_MIN // -1 traps). */
 static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
   bool is_float = a.kind == FE_V_FLOAT || b.kind == FE_V_FLOAT;
   double x = a.kind == FE_V_FLOAT ? a.fval : (double)a.ival;
   double y = b.kind == FE_V_FLOAT ? b.fval : (double)b.ival;
-  int64_t i = a.ival, j = b.ival;
+  int64_t i = a.ival, j = b.ival, r = 0;
   switch (op) {
-  case FE_OP_ADD: return is_float ? fe_val_float(x + y) : fe_val_int(i + j);
-  case FE_OP_SUB: return is_float ? fe_val_float(x - y) : fe_val_int(i - j);
-  case FE_OP_MUL: return is_float ? fe_val_float(x * y) : fe_val_int(i * j);
+  case FE_OP_ADD:
+    if (is_float) return fe_val_float(x + y);
+    return __builtin_add_overflow(i, j, &r) ? fold_overflow(l, loc, op) : fe_val_int(r);
+  case FE_OP_SUB:
+    if (is_float) return fe_val_float(x - y);
+    return __builtin_sub_overflow(i, j, &r) ? fold_overflow(l, loc, op) : fe_val_int(r);
+  case FE_OP_MUL:
+    if (is_float) return fe_val_float(x * y);
+    return __builtin_mul_overflow(i, j, &r) ? fold_overflow(l, loc, op) : fe_val_int(r);
   case FE_OP_DIV:
     if (y == 0) return fe_error(l, loc, "division by zero in constant expression");
     return fe_val_float(x / y);
   case FE_OP_FLOORDIV:
     if (y == 0) return fe_error(l, loc, "division by zero in constant expression");
-    return is_float ? fe_val_float(floor(x / y)) : fe_val_int(py_floordiv(i, j));
+    if (is_float) return fe_val_float(floor(x / y));
+    if (i == INT64_MIN && j == -1) return fold_overflow(l, loc, op);
+    return fe_val_int(py_floordiv(i, j));
   case FE_OP_MOD:
     if (y == 0) return fe_error(l, loc, "modulo by zero in constant expression");
     if (is_float) {
-      double r = fmod(x, y);
-      if (r != 0 && ((r < 0) != (y < 0))) r += y;
-      return fe_val_float(r);
+      double m = fmod(x, y);
+      if (m != 0 && ((m < 0) != (y < 0))) m += y;
+      return fe_val_float(m);
     }
+    if (j == -1) return fe_val_int(0); /* INT64_MIN % -1 would trap */
     return fe_val_int(py_mod(i, j));
   case FE_OP_POW:
     if (is_float || j < 0) return fe_val_float(pow(x, y));
-    {
-      int64_t r = 1;
-      for (int64_t k = 0; k < j && k < 64; k++) r *= i;
-      return fe_val_int(r);
-    }
+    return int_pow(i, j, &r) ? fe_val_int(r) : fold_overflow(l, loc, op);
   case FE_OP_SHL: case FE_OP_SHR: case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR:
     if (is_float)
       return fe_error(l, loc, "unsupported operand types for '%s': '%s' and '%s'", fe_op_str(op),
                       fe_val_type_str(l, &a), fe_val_type_str(l, &b));
     if (op == FE_OP_SHL) return fe_val_int(j >= 0 && j < 64 ? (int64_t)((uint64_t)i << j) : 0);
     if (op == FE_OP_SHR) return fe_val_int(j >= 0 && j < 64 ? i >> j : (i < 0 ? -1 : 0));
-    {
-      int64_t r = op == FE_OP_BITAND ? (i & j) : op == FE_OP_BITOR ? (i | j) : (i ^ j);
-      return a.kind == FE_V_BOOL && b.kind == FE_V_BOOL ? fe_val_bool(r != 0) : fe_val_int(r);
-    }
+    r = op == FE_OP_BITAND ? (i & j) : op == FE_OP_BITOR ? (i | j) : (i ^ j);
+    return a.kind == FE_V_BOOL && b.kind == FE_V_BOOL ? fe_val_bool(r != 0) : fe_val_int(r);
   case FE_OP_EQ: return fe_val_bool(x == y);
   case FE_OP_NE: return fe_val_bool(x != y);
   case FE_OP_LT: return fe_val_bool(is_float ? x < y : i < j);
@@ -598,7 +622,10 @@ fe_val fe_unary(fe_lower *l, fe_op op, fe_val a, ir_loc loc) {
   }
   if (fe_is_const(&a)) {
     switch (op) {
-    case FE_OP_NEG: return a.kind == FE_V_FLOAT ? fe_val_float(-a.fval) : fe_val_int(-a.ival);
+    case FE_OP_NEG:
+      if (a.kind == FE_V_FLOAT) return fe_val_float(-a.fval);
+      if (a.ival == INT64_MIN) return fold_overflow(l, loc, op);
+      return fe_val_int(-a.ival);
     case FE_OP_POS: return a.kind == FE_V_BOOL ? fe_val_int(a.ival) : a;
     case FE_OP_INVERT:
       if (a.kind == FE_V_FLOAT) break;

@@ -361,6 +361,48 @@ static fe_expr *make_binary(fe_parser *p, fe_op op, ir_loc loc, fe_expr *a, fe_e
 
 static fe_expr *parse_factor(fe_parser *p);
 
+/* Guards the parser's recursion (unary operators, `not`, nested tests):
+ * false, with an error, once FE_MAX_EXPR_DEPTH levels are open. A caller
+ * that got true calls parse_leave when done. */
+static bool parse_enter(fe_parser *p, ir_loc loc) {
+  if (p->depth >= FE_MAX_EXPR_DEPTH) {
+    fe_parse_error(p, loc, "expression nested too deeply (more than %d levels)",
+                   FE_MAX_EXPR_DEPTH);
+    return false;
+  }
+  p->depth++;
+  return true;
+}
+static void parse_leave(fe_parser *p) { p->depth--; }
+
+/* Depth of the tree at e, counted up to `limit` + 1 and no further, so the
+ * walk itself recurses at most that deep. */
+static int expr_depth(const fe_expr *e, int limit) {
+  if (!e) return 0;
+  if (limit <= 0) return 1;
+  int d = 0, k;
+  const fe_expr *kids[3] = {e->a, e->b, e->c};
+  for (int i = 0; i < 3 && d <= limit; i++)
+    if ((k = expr_depth(kids[i], limit - 1)) > d) d = k;
+  for (int i = 0; e->items && i < e->n && d <= limit; i++)
+    if ((k = expr_depth(e->items[i], limit - 1)) > d) d = k;
+  for (int i = 0; e->kwvals && i < e->nkw && d <= limit; i++)
+    if ((k = expr_depth(e->kwvals[i], limit - 1)) > d) d = k;
+  return d + 1;
+}
+
+/* A whole expression: left-nested chains (a+b+..., x.a.b..., f()()...) are
+ * built by loops, not recursion, but lowering them recurses; too deep a
+ * tree is an error here instead of a stack overflow there. */
+static fe_expr *check_depth(fe_parser *p, fe_expr *e) {
+  if (p->depth == 0 && expr_depth(e, FE_MAX_EXPR_DEPTH) > FE_MAX_EXPR_DEPTH) {
+    fe_parse_error(p, e->start.src ? e->start : e->loc,
+                   "expression nested too deeply (more than %d levels)", FE_MAX_EXPR_DEPTH);
+    return fe_new_expr(p, FE_EX_ERROR, e->loc);
+  }
+  return e;
+}
+
 /* power: atom_expr ['**' factor] */
 static fe_expr *parse_power(fe_parser *p) {
   fe_expr *e = parse_atom_expr(p);
@@ -379,10 +421,12 @@ static fe_expr *parse_factor(fe_parser *p) {
   else if (t->kind == FE_TOK_PLUS) op = FE_OP_POS;
   else if (t->kind == FE_TOK_TILDE) op = FE_OP_INVERT;
   else return parse_power(p);
+  if (!parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
   fe_next(p);
   fe_expr *e = fe_new_expr(p, FE_EX_UNARY, t->loc);
   e->op = op;
   e->a = parse_factor(p);
+  parse_leave(p);
   return e;
 }
 
@@ -487,10 +531,12 @@ done:
 static fe_expr *parse_not_test(fe_parser *p) {
   const fe_token *t = fe_peek(p);
   if (t->kind != FE_TOK_KW_NOT) return parse_comparison(p);
+  if (!parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
   fe_next(p);
   fe_expr *e = fe_new_expr(p, FE_EX_UNARY, t->loc);
   e->op = FE_OP_NOT;
   e->a = parse_not_test(p);
+  parse_leave(p);
   return e;
 }
 
@@ -530,8 +576,21 @@ static fe_expr *parse_lambda(fe_parser *p) {
   return e;
 }
 
-/* test: or_test ['if' or_test 'else' test] */
+static fe_expr *parse_test(fe_parser *p);
+
+/* Every nested test (parentheses, call arguments, lambda bodies, the else
+ * of a conditional) comes through here: the recursion guard and, for the
+ * outermost, the depth of the finished tree. */
 fe_expr *fe_parse_test(fe_parser *p) {
+  ir_loc loc = fe_peek(p)->loc;
+  if (!parse_enter(p, loc)) return fe_new_expr(p, FE_EX_ERROR, loc);
+  fe_expr *e = parse_test(p);
+  parse_leave(p);
+  return check_depth(p, e);
+}
+
+/* test: or_test ['if' or_test 'else' test] */
+static fe_expr *parse_test(fe_parser *p) {
   if (fe_peek(p)->kind == FE_TOK_KW_LAMBDA) return parse_lambda(p);
   fe_expr *e = parse_or_test(p);
   if (fe_peek(p)->kind != FE_TOK_KW_IF) return e;
@@ -565,14 +624,14 @@ fe_expr *fe_parse_testlist(fe_parser *p) {
 /* exprlist: expr (',' expr)* [','] -- for-loop targets, where `in` must not
  * be taken as a comparison. */
 fe_expr *fe_parse_exprlist(fe_parser *p) {
-  fe_expr *first = parse_expr(p);
+  fe_expr *first = check_depth(p, parse_expr(p));
   if (fe_peek(p)->kind != FE_TOK_COMMA) return first;
   expr_list items;
   list_init(&items);
   list_push(p, &items, first);
   while (fe_accept(p, FE_TOK_COMMA)) {
     if (fe_peek(p)->kind == FE_TOK_KW_IN) break;
-    list_push(p, &items, parse_expr(p));
+    list_push(p, &items, check_depth(p, parse_expr(p)));
   }
   fe_expr *t = fe_new_expr(p, FE_EX_TUPLE, first->loc);
   t->n = items.n;

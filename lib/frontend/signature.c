@@ -43,26 +43,6 @@ const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t) {
   return NULL;
 }
 
-const char *fe_ttc_type_str(ttc_type t) {
-  switch (t) {
-  case TTC_TYPE_PTR: return "*";
-  case TTC_TYPE_I1: return "i1";
-  case TTC_TYPE_I8: return "i8";
-  case TTC_TYPE_I16: return "i16";
-  case TTC_TYPE_I32: return "i32";
-  case TTC_TYPE_I64: return "i64";
-  case TTC_TYPE_U8: return "u8";
-  case TTC_TYPE_U16: return "u16";
-  case TTC_TYPE_U32: return "u32";
-  case TTC_TYPE_U64: return "u64";
-  case TTC_TYPE_F16: return "fp16";
-  case TTC_TYPE_BF16: return "bf16";
-  case TTC_TYPE_F32: return "fp32";
-  case TTC_TYPE_F64: return "fp64";
-  }
-  return "?";
-}
-
 static bool sig_lookup_type(const char *s, size_t n, ttc_type *out) {
   for (size_t i = 0; i < sizeof sig_types / sizeof sig_types[0]; i++)
     if (strlen(sig_types[i].name) == n && memcmp(sig_types[i].name, s, n) == 0) {
@@ -211,8 +191,8 @@ bool fe_is_constexpr_annotation(const fe_expr *ann) {
 }
 
 static const char *sig_type_str(const fe_sig_entry *e, char *buf, size_t cap) {
-  if (e->type == TTC_TYPE_PTR) snprintf(buf, cap, "*%s", fe_ttc_type_str(e->pointee));
-  else snprintf(buf, cap, "%s", fe_ttc_type_str(e->type));
+  if (e->type == TTC_TYPE_PTR) snprintf(buf, cap, "*%s", ttc_type_name(e->pointee));
+  else snprintf(buf, cap, "%s", ttc_type_name(e->type));
   return buf;
 }
 

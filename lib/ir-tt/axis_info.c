@@ -182,7 +182,10 @@ static ax_fact visit_add_sub(const ir_op *op, const ax_fact *l, const ax_fact *r
   }
   if (l->has_const && r->has_const) {
     f.has_const = true;
-    f.cval = op->kind == IR_OP_ARITH_SUBI ? l->cval - r->cval : l->cval + r->cval * elem_size;
+    /* Wraparound (unsigned) arithmetic, as the op itself: constant i64
+     * operands near the limits must not overflow a signed int64_t here. */
+    uint64_t lc = (uint64_t)l->cval, rc = (uint64_t)r->cval;
+    f.cval = (int64_t)(op->kind == IR_OP_ARITH_SUBI ? lc - rc : lc + rc * (uint64_t)elem_size);
   }
   return f;
 }
@@ -219,7 +222,8 @@ static ax_fact visit_div(const ir_op *op, const ax_fact *l, const ax_fact *r) {
     f.info.constancy[d] = c;
     f.info.divisibility[d] = has_value(l, 0) || has_value(r, 1) ? l->info.divisibility[d] : 1;
   }
-  if (l->has_const && r->has_const && r->cval != 0) {
+  /* INT64_MIN / -1 traps: left unknown, like division by zero. */
+  if (l->has_const && r->has_const && r->cval != 0 && !(l->cval == INT64_MIN && r->cval == -1)) {
     f.has_const = true;
     f.cval = l->cval / r->cval;
   }
@@ -237,7 +241,7 @@ static ax_fact visit_rem(const ir_op *op, const ax_fact *l, const ax_fact *r) {
     int64_t c = gcd64(l->info.constancy[d], r->info.constancy[d]);
     f.info.constancy[d] = ir_type_is_tensor(t) && has_value(r, 1) ? ty_dim(t, d) : c;
   }
-  if (l->has_const && r->has_const && r->cval != 0) {
+  if (l->has_const && r->has_const && r->cval != 0 && !(l->cval == INT64_MIN && r->cval == -1)) {
     f.has_const = true;
     f.cval = l->cval % r->cval;
   }

@@ -23,6 +23,7 @@ struct ir_context {
   size_t table_cap, table_len;
   ir_diag *diags;            /* malloc'd; msgs malloc'd */
   size_t ndiags, diags_cap, nerrors;
+  bool diags_truncated;      /* IR_MAX_DIAGS reached: later ones only counted */
 };
 
 /* The unique context-owned copy of `n` bytes under `tag` (16-aligned, zero

@@ -20,19 +20,44 @@ const ir_source *ir_context_add_source(ir_context *ctx, const char *name, const 
   return src;
 }
 
-void ir_vemit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, va_list ap) {
+/* Diagnostics kept per context, as clang's error limit: a malformed input
+ * can produce one per token, each rendering its (maybe very long) line. */
+enum { IR_MAX_DIAGS = 100 };
+
+/* Appends one diagnostic; false when memory ran out. */
+static bool diag_push(ir_context *ctx, ir_severity sev, ir_loc loc, char *msg) {
   if (ctx->ndiags == ctx->diags_cap) {
     size_t cap = ctx->diags_cap ? ctx->diags_cap * 2 : 16;
     ir_diag *d = realloc(ctx->diags, cap * sizeof *d);
-    if (!d) return; /* out of memory: the diagnostic is dropped, the count kept */
+    if (!d) {
+      free(msg);
+      return false;
+    }
     ctx->diags = d;
     ctx->diags_cap = cap;
+  }
+  ctx->diags[ctx->ndiags++] = (ir_diag){sev, loc, msg};
+  return true;
+}
+
+void ir_vemit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, va_list ap) {
+  /* Counted first: a dropped diagnostic (limit, out of memory) still fails
+   * the compile. */
+  if (sev == IR_SEV_ERROR) ctx->nerrors++;
+  if (ctx->diags_truncated) return;
+  if (ctx->ndiags >= IR_MAX_DIAGS) {
+    ctx->diags_truncated = true;
+    ir_strbuf note;
+    ir_sb_init(&note);
+    ir_sb_printf(&note, "too many diagnostics (%d); the rest are not shown", IR_MAX_DIAGS);
+    ir_loc none = {NULL, 0, 0};
+    diag_push(ctx, IR_SEV_NOTE, none, ir_sb_take(&note));
+    return;
   }
   ir_strbuf sb;
   ir_sb_init(&sb);
   ir_sb_vprintf(&sb, fmt, ap);
-  ctx->diags[ctx->ndiags++] = (ir_diag){sev, loc, ir_sb_take(&sb)};
-  if (sev == IR_SEV_ERROR) ctx->nerrors++;
+  diag_push(ctx, sev, loc, ir_sb_take(&sb));
 }
 
 void ir_emit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, ...) {

@@ -86,7 +86,8 @@ typedef struct ir_context ir_context;
 /* Registers a source; the context copies name and text. NULL on OOM. */
 const ir_source *ir_context_add_source(ir_context *ctx, const char *name, const char *text,
                                        size_t len);
-/* Records a diagnostic. Never prints. */
+/* Records a diagnostic. Never prints. The first 100 are kept, then one note
+ * saying the rest are not shown; every error is still counted. */
 void ir_emit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ir_vemit(ir_context *ctx, ir_severity sev, ir_loc loc, const char *fmt, va_list ap);
@@ -418,6 +419,11 @@ typedef struct ir_pass_options {
 /* Runs the passes in order; returns false at the first failure. */
 bool ir_run_passes(ir_module *m, const ir_pass *const *passes, int npasses,
                    const ir_pass_options *opts);
+
+/* Appends MLIR's "Execution time report" for n passes (names[i] took
+ * times[i] seconds; `total` is the whole run) to out. */
+void ir_time_report(ir_strbuf *out, int n, const char *const *names, const double *times,
+                    double total);
 
 /* ---- axis_info.c: contiguity / divisibility / constancy ---------------- */
 

@@ -1,6 +1,6 @@
 /* parser.c - the IR text parser's base: an on-demand lexer over the source
  * text, located errors, SSA name scopes, and the grammar of types and
- * attributes (the inverse of pr_type / pr_attr in printer.c).
+ * attributes (the inverse of ir_pr_type / ir_pr_attr in printer.c).
  *
  * Tensor shapes (`32x64xf32`) are read character by character, as MLIR's
  * lexer does, because `1x64xi32` is no sequence of ordinary tokens. */
@@ -87,7 +87,7 @@ static ptok lex(parser *p) {
     while (e < p->end && is_suffix_char(*e)) e++;
     if (e == s + 1) {
       ptok t = make_tok(p, PT_PUNCT, s, 1, s);
-      ps_error(p, &t, "expected a name after '%c'", c);
+      ir_ps_error(p, &t, "expected a name after '%c'", c);
       return make_tok(p, PT_EOF, s, 0, s);
     }
     pt_kind k = c == '%' ? PT_VALUE : c == '^' ? PT_BLOCK : c == '@' ? PT_SYMBOL
@@ -106,7 +106,7 @@ static ptok lex(parser *p) {
     while (e < p->end && *e != '"' && *e != '\n') e += (*e == '\\' && e + 1 < p->end) ? 2 : 1;
     if (e >= p->end || *e != '"') {
       ptok t = make_tok(p, PT_STRING, s, 1, s);
-      ps_error(p, &t, "expected '\"' in string literal");
+      ir_ps_error(p, &t, "expected '\"' in string literal");
       return make_tok(p, PT_EOF, s, 0, s);
     }
     p->cur = e + 1;
@@ -129,13 +129,13 @@ static ptok lex(parser *p) {
   }
   ptok t = make_tok(p, PT_PUNCT, s, 1, s);
   if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
-    ps_error(p, &t, "unexpected character '%c'", c);
+    ir_ps_error(p, &t, "unexpected character '%c'", c);
   else
-    ps_error(p, &t, "unexpected character (byte 0x%02X)", (unsigned char)c);
+    ir_ps_error(p, &t, "unexpected character (byte 0x%02X)", (unsigned char)c);
   return make_tok(p, PT_EOF, s, 0, s);
 }
 
-const ptok *ps_peek(parser *p) {
+const ptok *ir_ps_peek(parser *p) {
   if (!p->has_tok) {
     p->tok = lex(p);
     p->has_tok = true;
@@ -143,76 +143,76 @@ const ptok *ps_peek(parser *p) {
   return &p->tok;
 }
 
-ptok ps_next(parser *p) {
-  ptok t = *ps_peek(p);
+ptok ir_ps_next(parser *p) {
+  ptok t = *ir_ps_peek(p);
   if (t.kind != PT_EOF) p->has_tok = false;
   return t;
 }
 
-bool ps_tok_is(const ptok *t, const char *word) {
+bool ir_ps_tok_is(const ptok *t, const char *word) {
   return strlen(word) == t->n && memcmp(t->s, word, t->n) == 0;
 }
 
-bool ps_is_punct(parser *p, char c) {
-  const ptok *t = ps_peek(p);
+bool ir_ps_is_punct(parser *p, char c) {
+  const ptok *t = ir_ps_peek(p);
   return t->kind == PT_PUNCT && t->s[0] == c;
 }
 
-bool ps_is_ident(parser *p, const char *word) {
-  const ptok *t = ps_peek(p);
-  return t->kind == PT_IDENT && ps_tok_is(t, word);
+bool ir_ps_is_ident(parser *p, const char *word) {
+  const ptok *t = ir_ps_peek(p);
+  return t->kind == PT_IDENT && ir_ps_tok_is(t, word);
 }
 
-bool ps_accept(parser *p, char c) {
-  if (!ps_is_punct(p, c)) return false;
-  ps_next(p);
+bool ir_ps_accept(parser *p, char c) {
+  if (!ir_ps_is_punct(p, c)) return false;
+  ir_ps_next(p);
   return true;
 }
 
-bool ps_accept_ident(parser *p, const char *word) {
-  if (!ps_is_ident(p, word)) return false;
-  ps_next(p);
+bool ir_ps_accept_ident(parser *p, const char *word) {
+  if (!ir_ps_is_ident(p, word)) return false;
+  ir_ps_next(p);
   return true;
 }
 
-bool ps_expect(parser *p, char c, const char *context) {
+bool ir_ps_expect(parser *p, char c, const char *context) {
   if (p->failed) return false;
-  if (ps_accept(p, c)) return true;
-  return ps_error(p, NULL, "expected '%c'%s%s", c, context[0] ? " " : "", context);
+  if (ir_ps_accept(p, c)) return true;
+  return ir_ps_error(p, NULL, "expected '%c'%s%s", c, context[0] ? " " : "", context);
 }
 
-bool ps_expect_ident(parser *p, const char *word, const char *context) {
+bool ir_ps_expect_ident(parser *p, const char *word, const char *context) {
   if (p->failed) return false;
-  if (ps_accept_ident(p, word)) return true;
-  return ps_error(p, NULL, "expected '%s'%s%s", word, context[0] ? " " : "", context);
+  if (ir_ps_accept_ident(p, word)) return true;
+  return ir_ps_error(p, NULL, "expected '%s'%s%s", word, context[0] ? " " : "", context);
 }
 
-bool ps_expect_arrow(parser *p, const char *context) {
+bool ir_ps_expect_arrow(parser *p, const char *context) {
   if (p->failed) return false;
-  if (ps_peek(p)->kind == PT_ARROW) {
-    ps_next(p);
+  if (ir_ps_peek(p)->kind == PT_ARROW) {
+    ir_ps_next(p);
     return true;
   }
-  return ps_error(p, NULL, "expected '->'%s%s", context[0] ? " " : "", context);
+  return ir_ps_error(p, NULL, "expected '->'%s%s", context[0] ? " " : "", context);
 }
 
-ir_loc ps_loc(const parser *p, const ptok *t) {
+ir_loc ir_ps_loc(const parser *p, const ptok *t) {
   ir_loc l = {p->src, t->line, t->col};
   return l;
 }
 
-bool ps_error(parser *p, const ptok *t, const char *fmt, ...) {
+bool ir_ps_error(parser *p, const ptok *t, const char *fmt, ...) {
   if (p->failed) return false; /* only the first error: the rest would cascade */
-  if (!t) t = ps_peek(p);
+  if (!t) t = ir_ps_peek(p);
   va_list ap;
   va_start(ap, fmt);
-  ir_vemit(p->ctx, IR_SEV_ERROR, ps_loc(p, t), fmt, ap);
+  ir_vemit(p->ctx, IR_SEV_ERROR, ir_ps_loc(p, t), fmt, ap);
   va_end(ap);
   p->failed = true;
   return false;
 }
 
-const char *ps_string(parser *p, const ptok *t) {
+const char *ir_ps_string(parser *p, const ptok *t) {
   ir_strbuf sb;
   ir_sb_init(&sb);
   for (size_t i = 1; i + 1 < t->n; i++) {
@@ -237,13 +237,13 @@ const char *ps_string(parser *p, const ptok *t) {
 
 /* ---- SSA names ------------------------------------------------------ */
 
-size_t ps_scope_push(parser *p) {
+size_t ir_ps_scope_push(parser *p) {
   size_t old = p->scope_mark;
   p->scope_mark = p->nnames;
   return old;
 }
 
-void ps_scope_pop(parser *p, size_t mark) {
+void ir_ps_scope_pop(parser *p, size_t mark) {
   p->nnames = p->scope_mark;
   p->scope_mark = mark;
 }
@@ -254,14 +254,14 @@ static bool all_digits(const char *s, size_t n) {
   return n > 0;
 }
 
-bool ps_define(parser *p, const ptok *name, ir_value *v, int count) {
+bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
   for (size_t i = p->scope_mark; i < p->nnames; i++)
     if (p->names[i].n == name->n && memcmp(p->names[i].s, name->s, name->n) == 0)
-      return ps_error(p, name, "redefinition of SSA value '%%%.*s'", (int)name->n, name->s);
+      return ir_ps_error(p, name, "redefinition of SSA value '%%%.*s'", (int)name->n, name->s);
   if (p->nnames == p->names_cap) {
     size_t cap = p->names_cap ? p->names_cap * 2 : 256;
     pname *nn = realloc(p->names, cap * sizeof *nn);
-    if (!nn) return ps_error(p, name, "out of memory");
+    if (!nn) return ir_ps_error(p, name, "out of memory");
     p->names = nn;
     p->names_cap = cap;
   }
@@ -275,78 +275,80 @@ bool ps_define(parser *p, const ptok *name, ir_value *v, int count) {
   return true;
 }
 
-ir_value *ps_use(parser *p, const ptok *t) {
+ir_value *ir_ps_use(parser *p, const ptok *t) {
   if (t->kind != PT_VALUE) {
-    ps_error(p, t, "expected SSA value");
+    ir_ps_error(p, t, "expected SSA value");
     return NULL;
   }
   for (size_t i = p->nnames; i-- > 0;) {
     const pname *e = &p->names[i];
     if (e->n != t->n || memcmp(e->s, t->s, t->n) != 0) continue;
     if (t->idx >= e->count) {
-      ps_error(p, t, "result number %d is out of range for '%%%.*s' (%d results)", t->idx,
+      ir_ps_error(p, t, "result number %d is out of range for '%%%.*s' (%d results)", t->idx,
                (int)t->n, t->s, e->count);
       return NULL;
     }
     if (t->idx < 0 && e->count > 1) {
-      ps_error(p, t, "'%%%.*s' names %d results: use '%%%.*s#N'", (int)t->n, t->s, e->count,
+      ir_ps_error(p, t, "'%%%.*s' names %d results: use '%%%.*s#N'", (int)t->n, t->s, e->count,
                (int)t->n, t->s);
       return NULL;
     }
     return t->idx > 0 ? &e->v[t->idx] : e->v;
   }
-  ps_error(p, t, "use of undeclared SSA value name '%%%.*s'", (int)t->n, t->s);
+  ir_ps_error(p, t, "use of undeclared SSA value name '%%%.*s'", (int)t->n, t->s);
   return NULL;
 }
 
-bool ps_operand_list(parser *p, bool allow_empty, ir_value ***vals, int *n, ptok **toks,
+bool ir_ps_operand_list(parser *p, bool allow_empty, ir_value ***vals, int *n, ptok **toks,
                      bool *kw_after) {
   *vals = NULL;
   *n = 0;
   if (kw_after) *kw_after = false;
   if (toks) *toks = NULL;
-  if (ps_peek(p)->kind != PT_VALUE) {
+  if (ir_ps_peek(p)->kind != PT_VALUE) {
     if (allow_empty) return true;
-    return ps_error(p, NULL, "expected SSA operand");
+    return ir_ps_error(p, NULL, "expected SSA operand");
   }
   int cap = 0;
   do {
-    ptok t = ps_next(p);
-    ir_value *v = ps_use(p, &t);
+    ptok t = ir_ps_next(p);
+    ir_value *v = ir_ps_use(p, &t);
     if (!v) return false;
     if (*n == cap) {
       cap = cap ? cap * 2 : 4;
       ir_value **nv = realloc(*vals, (size_t)cap * sizeof *nv);
-      if (!nv) return ps_error(p, &t, "out of memory");
+      if (!nv) return ir_ps_error(p, &t, "out of memory");
       *vals = nv;
       if (toks) {
         ptok *nt = realloc(*toks, (size_t)cap * sizeof *nt);
-        if (!nt) return ps_error(p, &t, "out of memory");
+        if (!nt) return ir_ps_error(p, &t, "out of memory");
         *toks = nt;
       }
     }
     if (toks) (*toks)[*n] = t;
     (*vals)[(*n)++] = v;
-    if (ps_peek(p)->kind == PT_VALUE) return ps_error(p, NULL, "expected ',' in operand list");
-    if (!ps_is_punct(p, ',')) break;
-    ps_next(p);
-    if (kw_after && ps_peek(p)->kind == PT_IDENT) {
+    if (ir_ps_peek(p)->kind == PT_VALUE)
+      return ir_ps_error(p, NULL, "expected ',' in operand list");
+    if (!ir_ps_is_punct(p, ',')) break;
+    ir_ps_next(p);
+    if (kw_after && ir_ps_peek(p)->kind == PT_IDENT) {
       *kw_after = true; /* `%c, inputPrecision = tf32`: the caller reads on */
       break;
     }
-    if (ps_peek(p)->kind != PT_VALUE) return ps_error(p, NULL, "expected SSA operand after ','");
+    if (ir_ps_peek(p)->kind != PT_VALUE)
+      return ir_ps_error(p, NULL, "expected SSA operand after ','");
   } while (!p->failed);
   return !p->failed;
 }
 
-bool ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type *ty) {
+bool ir_ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type *ty) {
   if (v->type == ty) return true;
   ir_strbuf a, b;
   ir_sb_init(&a);
   ir_sb_init(&b);
   ir_type_print(ty, &a);
   ir_type_print(v->type, &b);
-  ps_error(p, t, "use of value '%%%.*s' expects different type than prior uses: '%s' vs '%s'",
+  ir_ps_error(p, t, "use of value '%%%.*s' expects different type than prior uses: '%s' vs '%s'",
            (int)t->n, t->s, a.data ? a.data : "", b.data ? b.data : "");
   ir_sb_free(&a);
   ir_sb_free(&b);
@@ -357,7 +359,7 @@ bool ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type *t
 
 /* An integer token (decimal, or hex bits) as int64; false when malformed
  * or out of range. */
-bool ps_parse_int(const ptok *t, int64_t *out) {
+bool ir_ps_parse_int(const ptok *t, int64_t *out) {
   char buf[64];
   if (t->n == 0 || t->n >= sizeof buf) return false;
   memcpy(buf, t->s, t->n);
@@ -380,7 +382,7 @@ bool ps_parse_int(const ptok *t, int64_t *out) {
 }
 
 static const ir_type *tensor_type(parser *p) {
-  if (!ps_expect(p, '<', "in tensor type")) return NULL;
+  if (!ir_ps_expect(p, '<', "in tensor type")) return NULL;
   /* Dimensions: `NxNx...` read character by character. */
   IR_ASSERT(!p->has_tok);
   int64_t shape[IR_MAX_RANK];
@@ -393,108 +395,125 @@ static const ir_type *tensor_type(parser *p) {
       d = d * 10 + (*p->cur++ - '0');
     ptok dt = make_tok(p, PT_INT, s, (size_t)(p->cur - s), s);
     if (rank == IR_MAX_RANK) {
-      ps_error(p, &dt, "tensor rank exceeds %d", IR_MAX_RANK);
+      ir_ps_error(p, &dt, "tensor rank exceeds %d", IR_MAX_RANK);
       return NULL;
     }
     if (d <= 0 || d >= ((int64_t)1 << 40)) {
-      ps_error(p, &dt, "invalid tensor dimension");
+      ir_ps_error(p, &dt, "invalid tensor dimension");
       return NULL;
     }
     shape[rank++] = d;
     if (p->cur >= p->end || *p->cur != 'x') {
       ptok xt = make_tok(p, PT_PUNCT, p->cur, 1, p->cur);
-      ps_error(p, &xt, "expected 'x' in tensor dimensions");
+      ir_ps_error(p, &xt, "expected 'x' in tensor dimensions");
       return NULL;
     }
     p->cur++;
   }
   if (rank == 0) {
-    ps_error(p, NULL, "expected tensor dimension");
+    ir_ps_error(p, NULL, "expected tensor dimension");
     return NULL;
   }
-  ptok et = *ps_peek(p);
-  const ir_type *elem = ps_type(p);
+  ptok et = *ir_ps_peek(p);
+  const ir_type *elem = ir_ps_type(p);
   if (!elem) return NULL;
   if (elem->kind == IR_TY_TENSOR) {
-    ps_error(p, &et, "invalid tensor element type");
+    ir_ps_error(p, &et, "invalid tensor element type");
     return NULL;
   }
   const ir_attr *layout = NULL;
-  if (ps_accept(p, ',') && !(layout = ps_layout(p))) return NULL;
-  if (!ps_expect(p, '>', "at the end of tensor type")) return NULL;
+  if (ir_ps_accept(p, ',') && !(layout = ir_ps_layout(p))) return NULL;
+  if (!ir_ps_expect(p, '>', "at the end of tensor type")) return NULL;
   return ir_type_tensor(p->ctx, rank, shape, elem, layout);
 }
 
-const ir_type *ps_type(parser *p) {
-  if (p->failed) return NULL;
-  ptok t = *ps_peek(p);
+bool ir_ps_nest(parser *p) {
+  if (p->depth >= IR_PARSE_MAX_DEPTH)
+    return ir_ps_error(p, NULL, "nested too deeply (more than %d levels)", IR_PARSE_MAX_DEPTH);
+  p->depth++;
+  return true;
+}
+
+void ir_ps_unnest(parser *p) { p->depth--; }
+
+static const ir_type *parse_type(parser *p);
+
+const ir_type *ir_ps_type(parser *p) {
+  if (p->failed || !ir_ps_nest(p)) return NULL;
+  const ir_type *t = parse_type(p);
+  ir_ps_unnest(p);
+  return t;
+}
+
+static const ir_type *parse_type(parser *p) {
+  ptok t = *ir_ps_peek(p);
   if (t.kind == PT_BANG) {
-    ps_next(p);
-    if (!ps_tok_is(&t, "tt.ptr")) {
-      ps_error(p, &t, "unknown type '!%.*s'", (int)t.n, t.s);
+    ir_ps_next(p);
+    if (!ir_ps_tok_is(&t, "tt.ptr")) {
+      ir_ps_error(p, &t, "unknown type '!%.*s'", (int)t.n, t.s);
       return NULL;
     }
-    if (!ps_expect(p, '<', "in pointer type")) return NULL;
-    const ir_type *pointee = ps_type(p);
+    if (!ir_ps_expect(p, '<', "in pointer type")) return NULL;
+    const ir_type *pointee = ir_ps_type(p);
     if (!pointee) return NULL;
     int64_t as = 1;
-    if (ps_accept(p, ',')) {
-      ptok at = ps_next(p);
-      if (at.kind != PT_INT || !ps_parse_int(&at, &as) || as < 0 || as > 255) {
-        ps_error(p, &at, "expected address space");
+    if (ir_ps_accept(p, ',')) {
+      ptok at = ir_ps_next(p);
+      if (at.kind != PT_INT || !ir_ps_parse_int(&at, &as) || as < 0 || as > 255) {
+        ir_ps_error(p, &at, "expected address space");
         return NULL;
       }
     }
-    if (!ps_expect(p, '>', "at the end of pointer type")) return NULL;
+    if (!ir_ps_expect(p, '>', "at the end of pointer type")) return NULL;
     return ir_type_ptr(p->ctx, pointee, (int)as);
   }
   if (t.kind != PT_IDENT) {
-    ps_error(p, &t, "expected type");
+    ir_ps_error(p, &t, "expected type");
     return NULL;
   }
-  ps_next(p);
-  if (ps_tok_is(&t, "tensor")) return tensor_type(p);
-  if (ps_tok_is(&t, "f16")) return ir_type_f16(p->ctx);
-  if (ps_tok_is(&t, "bf16")) return ir_type_bf16(p->ctx);
-  if (ps_tok_is(&t, "f32")) return ir_type_f32(p->ctx);
-  if (ps_tok_is(&t, "f64")) return ir_type_f64(p->ctx);
+  ir_ps_next(p);
+  if (ir_ps_tok_is(&t, "tensor")) return tensor_type(p);
+  if (ir_ps_tok_is(&t, "f16")) return ir_type_f16(p->ctx);
+  if (ir_ps_tok_is(&t, "bf16")) return ir_type_bf16(p->ctx);
+  if (ir_ps_tok_is(&t, "f32")) return ir_type_f32(p->ctx);
+  if (ir_ps_tok_is(&t, "f64")) return ir_type_f64(p->ctx);
   if (t.n >= 2 && t.s[0] == 'i' && all_digits(t.s + 1, t.n - 1)) {
     int w = t.n <= 4 ? atoi(t.s + 1) : 0;
     if (w == 1 || w == 8 || w == 16 || w == 32 || w == 64) return ir_type_int(p->ctx, (unsigned)w);
-    ps_error(p, &t, "unsupported integer type '%.*s' (expected i1, i8, i16, i32 or i64)",
+    ir_ps_error(p, &t, "unsupported integer type '%.*s' (expected i1, i8, i16, i32 or i64)",
              (int)t.n, t.s);
     return NULL;
   }
-  ps_error(p, &t, "unknown type '%.*s'", (int)t.n, t.s);
+  ir_ps_error(p, &t, "unknown type '%.*s'", (int)t.n, t.s);
   return NULL;
 }
 
-bool ps_type_list(parser *p, const ir_type ***tys, int *n) {
+bool ir_ps_type_list(parser *p, const ir_type ***tys, int *n) {
   *tys = NULL;
   *n = 0;
   int cap = 0;
   do {
-    const ir_type *t = ps_type(p);
+    const ir_type *t = ir_ps_type(p);
     if (!t) return false;
     if (*n == cap) {
       cap = cap ? cap * 2 : 4;
       const ir_type **nt = realloc(*tys, (size_t)cap * sizeof *nt);
-      if (!nt) return ps_error(p, NULL, "out of memory");
+      if (!nt) return ir_ps_error(p, NULL, "out of memory");
       *tys = nt;
     }
     (*tys)[(*n)++] = t;
-  } while (ps_accept(p, ','));
+  } while (ir_ps_accept(p, ','));
   return !p->failed;
 }
 
-bool ps_paren_types(parser *p, bool allow_bare, const ir_type ***tys, int *n) {
+bool ir_ps_paren_types(parser *p, bool allow_bare, const ir_type ***tys, int *n) {
   *tys = NULL;
   *n = 0;
-  if (!ps_accept(p, '(')) {
-    if (!allow_bare) return ps_expect(p, '(', "in type list");
-    return ps_type_list(p, tys, n);
+  if (!ir_ps_accept(p, '(')) {
+    if (!allow_bare) return ir_ps_expect(p, '(', "in type list");
+    return ir_ps_type_list(p, tys, n);
   }
-  if (ps_accept(p, ')')) return true;
-  if (!ps_type_list(p, tys, n)) return false;
-  return ps_expect(p, ')', "at the end of type list");
+  if (ir_ps_accept(p, ')')) return true;
+  if (!ir_ps_type_list(p, tys, n)) return false;
+  return ir_ps_expect(p, ')', "at the end of type list");
 }

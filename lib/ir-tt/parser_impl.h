@@ -18,7 +18,7 @@ typedef enum pt_kind {
   PT_SYMBOL, /* @name */
   PT_HASH,   /* #blocked, #ttg.blocked */
   PT_BANG,   /* !tt.ptr */
-  PT_STRING, /* "text" (raw, with quotes; decode with ps_string) */
+  PT_STRING, /* "text" (raw, with quotes; decode with ir_ps_string) */
   PT_INT,    /* 42, -7, 0x7FC00000 */
   PT_FLOAT,  /* 1.000000e+00, -0.5 */
   PT_ARROW,  /* -> */
@@ -71,83 +71,94 @@ typedef struct parser {
   int naliases, aliases_cap;
   psource *sources;         /* loc("file") sources, malloc'd */
   int nsources, sources_cap;
+  int depth;                /* open nested types and regions (ir_ps_nest) */
 } parser;
+
+/* How deeply types (!tt.ptr<!tt.ptr<...>>) and regions may nest: the
+ * parser, and every pass after it, recurses once per level. */
+#define IR_PARSE_MAX_DEPTH 256
 
 /* ---- parser.c ----------------------------------------------------------- */
 
+/* Opens one level of nesting at the lookahead; false (diagnosed) past
+ * IR_PARSE_MAX_DEPTH. A caller that got true calls ir_ps_unnest. */
+bool ir_ps_nest(parser *p);
+void ir_ps_unnest(parser *p);
+
 /* The lookahead token (lexed on demand). */
-const ptok *ps_peek(parser *p);
+const ptok *ir_ps_peek(parser *p);
 /* Consumes and returns the lookahead. */
-ptok ps_next(parser *p);
-bool ps_is_punct(parser *p, char c);
-bool ps_is_ident(parser *p, const char *word);
+ptok ir_ps_next(parser *p);
+bool ir_ps_is_punct(parser *p, char c);
+bool ir_ps_is_ident(parser *p, const char *word);
 /* Consumes punctuation c if it is next. */
-bool ps_accept(parser *p, char c);
-bool ps_accept_ident(parser *p, const char *word);
+bool ir_ps_accept(parser *p, char c);
+bool ir_ps_accept_ident(parser *p, const char *word);
 /* Consumes punctuation c or fails with "expected 'c' <context>". */
-bool ps_expect(parser *p, char c, const char *context);
-bool ps_expect_ident(parser *p, const char *word, const char *context);
-bool ps_expect_arrow(parser *p, const char *context);
+bool ir_ps_expect(parser *p, char c, const char *context);
+bool ir_ps_expect_ident(parser *p, const char *word, const char *context);
+bool ir_ps_expect_arrow(parser *p, const char *context);
 /* Emits a located error at `t` (NULL: the lookahead) and sets p->failed. */
-bool ps_error(parser *p, const ptok *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-ir_loc ps_loc(const parser *p, const ptok *t);
+bool ir_ps_error(parser *p, const ptok *t, const char *fmt,
+                 ...) __attribute__((format(printf, 3, 4)));
+ir_loc ir_ps_loc(const parser *p, const ptok *t);
 /* Decodes a PT_STRING token into an interned string. */
-const char *ps_string(parser *p, const ptok *t);
-bool ps_tok_is(const ptok *t, const char *word);
+const char *ir_ps_string(parser *p, const ptok *t);
+bool ir_ps_tok_is(const ptok *t, const char *word);
 /* An integer token (decimal, or hex bits) as int64; false when malformed
  * or out of range. */
-bool ps_parse_int(const ptok *t, int64_t *out);
+bool ir_ps_parse_int(const ptok *t, int64_t *out);
 
-/* Value scopes: push returns the old mark for ps_scope_pop. */
-size_t ps_scope_push(parser *p);
-void ps_scope_pop(parser *p, size_t mark);
+/* Value scopes: push returns the old mark for ir_ps_scope_pop. */
+size_t ir_ps_scope_push(parser *p);
+void ir_ps_scope_pop(parser *p, size_t mark);
 /* Binds %name (count > 1: a result group) in the innermost scope; sets the
  * values' name hints unless the name is a number. */
-bool ps_define(parser *p, const ptok *name, ir_value *v, int count);
+bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count);
 /* The value a PT_VALUE token names; NULL after an error. */
-ir_value *ps_use(parser *p, const ptok *t);
+ir_value *ir_ps_use(parser *p, const ptok *t);
 /* `%a, %b, ...` (possibly empty when allow_empty); values into *vals
  * (malloc'd, caller frees), count into *n. Token positions into *toks when
  * not NULL (malloc'd too). With kw_after, a ',' followed by an identifier
  * ends the list (`%c, inputPrecision = tf32`) and sets *kw_after. */
-bool ps_operand_list(parser *p, bool allow_empty, ir_value ***vals, int *n, ptok **toks,
+bool ir_ps_operand_list(parser *p, bool allow_empty, ir_value ***vals, int *n, ptok **toks,
                      bool *kw_after);
 /* Checks that a value has the type the text states. */
-bool ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type *ty);
+bool ir_ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type *ty);
 
-const ir_type *ps_type(parser *p);
+const ir_type *ir_ps_type(parser *p);
 /* (parser_attrs.c from here) */
 /* `T, T, ...` (at least one) into a malloc'd array. */
-bool ps_type_list(parser *p, const ir_type ***tys, int *n);
+bool ir_ps_type_list(parser *p, const ir_type ***tys, int *n);
 /* `(T, ...)` or a single T (when allow_bare); empty parens allowed. */
-bool ps_paren_types(parser *p, bool allow_bare, const ir_type ***tys, int *n);
-const ir_attr *ps_layout(parser *p);
+bool ir_ps_paren_types(parser *p, bool allow_bare, const ir_type ***tys, int *n);
+const ir_attr *ir_ps_layout(parser *p);
 /* An attribute value; `name` is its key (selects enum numbering), `kind` the op. */
-const ir_attr *ps_attr_value(parser *p, const char *name, ir_op_kind kind);
+const ir_attr *ir_ps_attr_value(parser *p, const char *name, ir_op_kind kind);
 /* `{k = v, k2, ...}` into op (open is '{' or '<' for `<{...}>`). */
-bool ps_attr_dict(parser *p, ir_op *op, bool angled);
+bool ir_ps_attr_dict(parser *p, ir_op *op, bool angled);
 /* Attributes parsed before the op exists: a malloc'd list. */
 typedef struct pattrs {
   ir_named_attr *a;
   int n, cap;
 } pattrs;
-bool ps_attr_dict_into(parser *p, pattrs *out, bool angled, ir_op_kind kind);
-void ps_attrs_apply(parser *p, ir_op *op, pattrs *a); /* sets and frees */
+bool ir_ps_attr_dict_into(parser *p, pattrs *out, bool angled, ir_op_kind kind);
+void ir_ps_attrs_apply(parser *p, ir_op *op, pattrs *a); /* sets and frees */
 /* The numbering of an enum keyword for attribute `name` of op `kind`. */
-bool ps_enum_value(const char *name, ir_op_kind kind, const char *kw, int64_t *value);
+bool ir_ps_enum_value(const char *name, ir_op_kind kind, const char *kw, int64_t *value);
 
 /* ---- parser_module.c ---------------------------------------------------- */
 
 /* Parses `{ ... }` into region r. Entry arguments already bound by the op
  * syntax go in (entry_types, entry_names); with_terminator: append an empty
  * scf.yield to blocks that lack a terminator (scf.for / scf.if bodies). */
-bool ps_region(parser *p, ir_region *r, int nargs, const ir_type *const *entry_types,
+bool ir_ps_region(parser *p, ir_region *r, int nargs, const ir_type *const *entry_types,
                const ptok *entry_names, bool with_terminator);
 
 /* ---- parser_ops.c ------------------------------------------------------- */
 
 /* Parses the custom form of op `kind` after its name (the token `name`).
  * Returns the detached op, NULL after an error. */
-ir_op *ps_custom_op(parser *p, ir_op_kind kind, const ptok *name, ir_loc loc);
+ir_op *ir_ps_custom_op(parser *p, ir_op_kind kind, const ptok *name, ir_loc loc);
 
 #endif

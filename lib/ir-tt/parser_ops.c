@@ -8,7 +8,7 @@
 
 #include "ir-tt/parser_impl.h"
 
-/* What a form collects before the op can be built; freed by ps_custom_op. */
+/* What a form collects before the op can be built; freed by ir_ps_custom_op. */
 typedef struct form {
   ir_value **vals;
   ptok *toks;
@@ -22,35 +22,44 @@ typedef struct form {
 static ir_op *make(parser *p, ir_op_kind kind, ir_loc loc, int nres, const ir_type *const *res,
                    form *f, int nregions) {
   ir_op *op = ir_op_create(p->m, kind, loc, nres, res, f->n, f->vals, nregions);
-  ps_attrs_apply(p, op, &f->attrs);
+  ir_ps_attrs_apply(p, op, &f->attrs);
   return op;
 }
 
 static bool opt_dict(parser *p, form *f, ir_op_kind kind) {
-  return !ps_is_punct(p, '{') || ps_attr_dict_into(p, &f->attrs, false, kind);
+  return !ir_ps_is_punct(p, '{') || ir_ps_attr_dict_into(p, &f->attrs, false, kind);
 }
 
 static bool operands(parser *p, form *f, bool allow_empty, bool kw) {
-  return ps_operand_list(p, allow_empty, &f->vals, &f->n, &f->toks, kw ? &f->kw_after : NULL);
+  return ir_ps_operand_list(p, allow_empty, &f->vals, &f->n, &f->toks, kw ? &f->kw_after : NULL);
 }
 
 static bool check(parser *p, form *f, int i, const ir_type *ty) {
-  return i >= f->n || ps_check_type(p, &f->toks[i], f->vals[i], ty);
+  return i >= f->n || ir_ps_check_type(p, &f->toks[i], f->vals[i], ty);
+}
+
+/* The form's n written operand types: as many as expected (else an error at
+ * `at`, NULL: the current token), each matching its operand. */
+static bool check_types(parser *p, form *f, int n, const ptok *at) {
+  if (f->ntys != n) return ir_ps_error(p, at, "expected %d operand types but had %d", n, f->ntys);
+  for (int i = 0; i < n; i++)
+    if (!check(p, f, i, f->tys[i])) return false;
+  return true;
 }
 
 /* Adds an enum attribute named `attr` from a keyword token. */
 static bool enum_attr(parser *p, form *f, ir_op_kind kind, const char *attr) {
-  ptok t = ps_next(p);
-  if (t.kind != PT_IDENT) return ps_error(p, &t, "expected '%s' keyword", attr);
+  ptok t = ir_ps_next(p);
+  if (t.kind != PT_IDENT) return ir_ps_error(p, &t, "expected '%s' keyword", attr);
   const char *kw = ir_intern(p->ctx, t.s, t.n);
   int64_t v;
-  if (!ps_enum_value(attr, kind, kw, &v))
-    return ps_error(p, &t, "unknown value '%s' for attribute '%s'", kw, attr);
+  if (!ir_ps_enum_value(attr, kind, kw, &v))
+    return ir_ps_error(p, &t, "unknown value '%s' for attribute '%s'", kw, attr);
   pattrs *a = &f->attrs;
   if (a->n == a->cap) {
     a->cap = a->cap ? a->cap * 2 : 8;
     ir_named_attr *na = realloc(a->a, (size_t)a->cap * sizeof *na);
-    if (!na) return ps_error(p, &t, "out of memory");
+    if (!na) return ir_ps_error(p, &t, "out of memory");
     a->a = na;
   }
   a->a[a->n++] = (ir_named_attr){ir_intern_cstr(p->ctx, attr), ir_attr_enum(p->ctx, kw, v)};
@@ -59,7 +68,7 @@ static bool enum_attr(parser *p, form *f, ir_op_kind kind, const char *attr) {
 
 /* `keyword = value` after a `, ` the operand list stopped at. */
 static bool keyword_enum(parser *p, form *f, ir_op_kind kind, const char *word, const char *attr) {
-  return ps_expect_ident(p, word, "") && ps_expect(p, '=', "after keyword") &&
+  return ir_ps_expect_ident(p, word, "") && ir_ps_expect(p, '=', "after keyword") &&
          enum_attr(p, f, kind, attr);
 }
 
@@ -70,9 +79,9 @@ static const ir_type *bool_like(parser *p, const ir_type *t) {
 /* name %a, %b {attrs} : T */
 static ir_op *same_type(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, false) || !opt_dict(p, f, kind) ||
-      !ps_expect(p, ':', "before the type"))
+      !ir_ps_expect(p, ':', "before the type"))
     return NULL;
-  const ir_type *t = ps_type(p);
+  const ir_type *t = ir_ps_type(p);
   if (!t) return NULL;
   for (int i = 0; i < f->n; i++)
     if (!check(p, f, i, t)) return NULL;
@@ -83,13 +92,14 @@ static ir_op *same_type(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 /* name %a {attrs} : T to R   (or -> R) */
 static ir_op *conversion(parser *p, form *f, ir_op_kind kind, ir_loc loc, bool is_arrow) {
   if (!operands(p, f, false, false) || !opt_dict(p, f, kind) ||
-      !ps_expect(p, ':', "before the operand type"))
+      !ir_ps_expect(p, ':', "before the operand type"))
     return NULL;
-  const ir_type *t = ps_type(p);
+  const ir_type *t = ir_ps_type(p);
   if (!t || !check(p, f, 0, t)) return NULL;
-  if (is_arrow ? !ps_expect_arrow(p, "before the result type") : !ps_expect_ident(p, "to", "before the result type"))
+  if (is_arrow ? !ir_ps_expect_arrow(p, "before the result type")
+      : !ir_ps_expect_ident(p, "to", "before the result type"))
     return NULL;
-  const ir_type *r = ps_type(p);
+  const ir_type *r = ir_ps_type(p);
   if (!r) return NULL;
   int nres = ir_op_kind_info(kind)->nresults;
   const ir_type *res[2] = {r, r};
@@ -97,21 +107,23 @@ static ir_op *conversion(parser *p, form *f, ir_op_kind kind, ir_loc loc, bool i
 }
 
 static ir_op *cmp(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  if (!enum_attr(p, f, kind, "predicate") || !ps_expect(p, ',', "after the predicate") ||
-      !operands(p, f, false, false) || !opt_dict(p, f, kind) || !ps_expect(p, ':', "before the type"))
+  if (!enum_attr(p, f, kind, "predicate") || !ir_ps_expect(p, ',', "after the predicate") ||
+      !operands(p, f, false, false) || !opt_dict(p, f, kind) ||
+      !ir_ps_expect(p, ':', "before the type"))
     return NULL;
-  const ir_type *t = ps_type(p);
+  const ir_type *t = ir_ps_type(p);
   if (!t || !check(p, f, 0, t) || !check(p, f, 1, t)) return NULL;
   const ir_type *r = bool_like(p, t);
   return make(p, kind, loc, 1, &r, f, 0);
 }
 
 static ir_op *select_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  if (!operands(p, f, false, false) || !opt_dict(p, f, kind) || !ps_expect(p, ':', "before the type") ||
-      !ps_type_list(p, &f->tys, &f->ntys))
+  if (!operands(p, f, false, false) || !opt_dict(p, f, kind) ||
+      !ir_ps_expect(p, ':', "before the type") ||
+      !ir_ps_type_list(p, &f->tys, &f->ntys))
     return NULL;
   if (f->ntys > 2) {
-    ps_error(p, NULL, "expected one or two types");
+    ir_ps_error(p, NULL, "expected one or two types");
     return NULL;
   }
   const ir_type *r = f->tys[f->ntys - 1];
@@ -122,11 +134,11 @@ static ir_op *select_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 
 static ir_op *constant(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!opt_dict(p, f, kind)) return NULL;
-  ptok vt = *ps_peek(p);
-  const ir_attr *v = ps_attr_value(p, "value", kind);
+  ptok vt = *ir_ps_peek(p);
+  const ir_attr *v = ir_ps_attr_value(p, "value", kind);
   if (!v) return NULL;
   if (!v->type) {
-    ps_error(p, &vt, "expected a constant value with a type");
+    ir_ps_error(p, &vt, "expected a constant value with a type");
     return NULL;
   }
   ir_op *op = make(p, kind, loc, 1, &v->type, f, 0);
@@ -138,28 +150,24 @@ static ir_op *constant(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 static ir_op *terminator(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, true, false) || !opt_dict(p, f, kind)) return NULL;
   if (f->n) {
-    ptok tt = *ps_peek(p);
-    if (!ps_expect(p, ':', "before the operand types") || !ps_type_list(p, &f->tys, &f->ntys))
+    ptok tt = *ir_ps_peek(p);
+    if (!ir_ps_expect(p, ':', "before the operand types") ||
+        !ir_ps_type_list(p, &f->tys, &f->ntys) ||
+        !check_types(p, f, f->n, &tt))
       return NULL;
-    if (f->ntys != f->n) {
-      ps_error(p, &tt, "expected %d operand types but had %d", f->n, f->ntys);
-      return NULL;
-    }
-    for (int i = 0; i < f->n; i++)
-      if (!check(p, f, i, f->tys[i])) return NULL;
   }
   return make(p, kind, loc, 0, NULL, f, 0);
 }
 
 static ir_op *program_id(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  ptok a = ps_next(p);
+  ptok a = ir_ps_next(p);
   int axis = a.kind != PT_IDENT || a.n != 1 ? -1 : a.s[0] == 'x' ? 0 : a.s[0] == 'y' ? 1 : a.s[0] == 'z' ? 2 : -1;
   if (axis < 0) {
-    ps_error(p, &a, "expected axis x, y or z");
+    ir_ps_error(p, &a, "expected axis x, y or z");
     return NULL;
   }
-  if (!opt_dict(p, f, kind) || !ps_expect(p, ':', "before the type")) return NULL;
-  const ir_type *t = ps_type(p);
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the type")) return NULL;
+  const ir_type *t = ir_ps_type(p);
   if (!t) return NULL;
   ir_op *op = make(p, kind, loc, 1, &t, f, 0);
   ir_op_set_attr(p->m, op, "axis", ir_attr_int(p->ctx, ir_type_i32(p->ctx), axis));
@@ -168,50 +176,45 @@ static ir_op *program_id(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 
 /* tt.make_range {attrs} : T */
 static ir_op *result_typed(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  if (!opt_dict(p, f, kind) || !ps_expect(p, ':', "before the type")) return NULL;
-  const ir_type *t = ps_type(p);
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the type")) return NULL;
+  const ir_type *t = ir_ps_type(p);
   return t ? make(p, kind, loc, 1, &t, f, 0) : NULL;
 }
 
 static ir_op *fp_to_fp(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   /* `%a {attrs}, rounding = rtne`: the dictionary comes before the keyword. */
   if (!operands(p, f, false, true)) return NULL;
-  if (!f->kw_after && (!opt_dict(p, f, kind) || !ps_accept(p, ','))) f->kw_after = false;
+  if (!f->kw_after && (!opt_dict(p, f, kind) || !ir_ps_accept(p, ','))) f->kw_after = false;
   else if (!keyword_enum(p, f, kind, "rounding", "rounding")) return NULL;
-  if (!ps_expect(p, ':', "before the operand type")) return NULL;
-  const ir_type *t = ps_type(p);
-  if (!t || !check(p, f, 0, t) || !ps_expect_arrow(p, "before the result type")) return NULL;
-  const ir_type *r = ps_type(p);
+  if (!ir_ps_expect(p, ':', "before the operand type")) return NULL;
+  const ir_type *t = ir_ps_type(p);
+  if (!t || !check(p, f, 0, t) || !ir_ps_expect_arrow(p, "before the result type")) return NULL;
+  const ir_type *r = ir_ps_type(p);
   return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
 }
 
 static ir_op *addptr(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  if (!operands(p, f, false, false) || !opt_dict(p, f, kind) || !ps_expect(p, ':', "before the types") ||
-      !ps_type_list(p, &f->tys, &f->ntys))
+  if (!operands(p, f, false, false) || !opt_dict(p, f, kind) ||
+      !ir_ps_expect(p, ':', "before the types") ||
+      !ir_ps_type_list(p, &f->tys, &f->ntys) || !check_types(p, f, f->n, NULL))
     return NULL;
-  if (f->ntys != f->n) {
-    ps_error(p, NULL, "expected %d operand types but had %d", f->n, f->ntys);
-    return NULL;
-  }
-  for (int i = 0; i < f->n; i++)
-    if (!check(p, f, i, f->tys[i])) return NULL;
   return make(p, kind, loc, 1, &f->tys[0], f, 0);
 }
 
 static ir_op *load_store(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, false)) return NULL;
-  if (ps_accept_ident(p, "cacheModifier") &&
-      !(ps_expect(p, '=', "after 'cacheModifier'") && enum_attr(p, f, kind, "cache")))
+  if (ir_ps_accept_ident(p, "cacheModifier") &&
+      !(ir_ps_expect(p, '=', "after 'cacheModifier'") && enum_attr(p, f, kind, "cache")))
     return NULL;
-  if (ps_accept_ident(p, "evictionPolicy") &&
-      !(ps_expect(p, '=', "after 'evictionPolicy'") && enum_attr(p, f, kind, "evict")))
+  if (ir_ps_accept_ident(p, "evictionPolicy") &&
+      !(ir_ps_expect(p, '=', "after 'evictionPolicy'") && enum_attr(p, f, kind, "evict")))
     return NULL;
-  if (!opt_dict(p, f, kind) || !ps_expect(p, ':', "before the pointer type")) return NULL;
-  ptok tt = *ps_peek(p);
-  const ir_type *t = ps_type(p);
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the pointer type")) return NULL;
+  ptok tt = *ir_ps_peek(p);
+  const ir_type *t = ir_ps_type(p);
   if (!t || !check(p, f, 0, t)) return NULL;
   if (!ir_type_is_ptr(t)) {
-    ps_error(p, &tt, "expected a pointer or a tensor of pointers");
+    ir_ps_error(p, &tt, "expected a pointer or a tensor of pointers");
     return NULL;
   }
   if (kind == IR_OP_TT_STORE) return make(p, kind, loc, 0, NULL, f, 0);
@@ -223,12 +226,12 @@ static ir_op *load_store(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 static ir_op *dot(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, true)) return NULL;
   if (f->kw_after && !keyword_enum(p, f, kind, "inputPrecision", "inputPrecision")) return NULL;
-  if (!opt_dict(p, f, kind) || !ps_expect(p, ':', "before the operand types")) return NULL;
-  const ir_type *a = ps_type(p);
-  if (!a || !check(p, f, 0, a) || !ps_expect(p, '*', "between the operand types")) return NULL;
-  const ir_type *b = ps_type(p);
-  if (!b || !check(p, f, 1, b) || !ps_expect_arrow(p, "before the result type")) return NULL;
-  const ir_type *r = ps_type(p);
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the operand types")) return NULL;
+  const ir_type *a = ir_ps_type(p);
+  if (!a || !check(p, f, 0, a) || !ir_ps_expect(p, '*', "between the operand types")) return NULL;
+  const ir_type *b = ir_ps_type(p);
+  if (!b || !check(p, f, 1, b) || !ir_ps_expect_arrow(p, "before the result type")) return NULL;
+  const ir_type *r = ir_ps_type(p);
   return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
 }
 
@@ -236,22 +239,19 @@ static ir_op *dot(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
  * without the rmw keyword. */
 static ir_op *atomic(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (kind == IR_OP_TT_ATOMIC_RMW &&
-      !(enum_attr(p, f, kind, "atomic_rmw_op") && ps_expect(p, ',', "after the operation")))
+      !(enum_attr(p, f, kind, "atomic_rmw_op") && ir_ps_expect(p, ',', "after the operation")))
     return NULL;
-  if (!enum_attr(p, f, kind, "sem") || !ps_expect(p, ',', "after the memory semantics") ||
-      !enum_attr(p, f, kind, "scope") || !ps_expect(p, ',', "after the scope") ||
-      !operands(p, f, false, false) || !opt_dict(p, f, kind) || !ps_expect(p, ':', "before the types"))
+  if (!enum_attr(p, f, kind, "sem") || !ir_ps_expect(p, ',', "after the memory semantics") ||
+      !enum_attr(p, f, kind, "scope") || !ir_ps_expect(p, ',', "after the scope") ||
+      !operands(p, f, false, false) || !opt_dict(p, f, kind) ||
+      !ir_ps_expect(p, ':', "before the types"))
     return NULL;
-  ptok tt = *ps_peek(p);
-  if (!ps_paren_types(p, false, &f->tys, &f->ntys) || !ps_expect_arrow(p, "before the result type"))
+  ptok tt = *ir_ps_peek(p);
+  if (!ir_ps_paren_types(p, false, &f->tys, &f->ntys) ||
+      !ir_ps_expect_arrow(p, "before the result type") ||
+      !check_types(p, f, f->n, &tt))
     return NULL;
-  if (f->ntys != f->n) {
-    ps_error(p, &tt, "expected %d operand types but had %d", f->n, f->ntys);
-    return NULL;
-  }
-  for (int i = 0; i < f->n; i++)
-    if (!check(p, f, i, f->tys[i])) return NULL;
-  const ir_type *r = ps_type(p);
+  const ir_type *r = ir_ps_type(p);
   return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
 }
 
@@ -259,36 +259,36 @@ static ir_op *assert_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   f->vals = malloc(sizeof *f->vals);
   f->toks = malloc(sizeof *f->toks);
   if (!f->vals || !f->toks) {
-    ps_error(p, NULL, "out of memory");
+    ir_ps_error(p, NULL, "out of memory");
     return NULL;
   }
-  f->toks[0] = ps_next(p);
-  if (!(f->vals[0] = ps_use(p, &f->toks[0]))) return NULL;
+  f->toks[0] = ir_ps_next(p);
+  if (!(f->vals[0] = ir_ps_use(p, &f->toks[0]))) return NULL;
   f->n = 1;
-  if (!ps_expect(p, ',', "before the message")) return NULL;
-  ptok m = ps_next(p);
+  if (!ir_ps_expect(p, ',', "before the message")) return NULL;
+  ptok m = ir_ps_next(p);
   if (m.kind != PT_STRING) {
-    ps_error(p, &m, "expected message string");
+    ir_ps_error(p, &m, "expected message string");
     return NULL;
   }
-  if (!opt_dict(p, f, kind) || !ps_expect(p, ':', "before the type")) return NULL;
-  const ir_type *t = ps_type(p);
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the type")) return NULL;
+  const ir_type *t = ir_ps_type(p);
   if (!t || !check(p, f, 0, t)) return NULL;
   ir_op *op = make(p, kind, loc, 0, NULL, f, 0);
-  ir_op_set_attr(p->m, op, "message", ir_attr_string(p->ctx, ps_string(p, &m)));
+  ir_op_set_attr(p->m, op, "message", ir_attr_string(p->ctx, ir_ps_string(p, &m)));
   return op;
 }
 
 static ir_op *clampf(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, true)) return NULL;
   if (!f->kw_after) {
-    ps_error(p, NULL, "expected ', propagateNan = ...'");
+    ir_ps_error(p, NULL, "expected ', propagateNan = ...'");
     return NULL;
   }
   if (!keyword_enum(p, f, kind, "propagateNan", "propagateNan") || !opt_dict(p, f, kind) ||
-      !ps_expect(p, ':', "before the type"))
+      !ir_ps_expect(p, ':', "before the type"))
     return NULL;
-  const ir_type *t = ps_type(p);
+  const ir_type *t = ir_ps_type(p);
   if (!t) return NULL;
   for (int i = 0; i < f->n; i++)
     if (!check(p, f, i, t)) return NULL;
@@ -302,25 +302,25 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   ptok *names = NULL;
   const ir_type **types = NULL;
   int *divs = NULL, nargs = 0, cap = 0;
-  if (ps_peek(p)->kind == PT_IDENT) {
-    ptok v = ps_next(p);
+  if (ir_ps_peek(p)->kind == PT_IDENT) {
+    ptok v = ir_ps_next(p);
     vis = ir_intern(p->ctx, v.s, v.n);
   }
-  ptok sym = ps_next(p);
+  ptok sym = ir_ps_next(p);
   if (sym.kind != PT_SYMBOL) {
-    ps_error(p, &sym, "expected function name (@name)");
+    ir_ps_error(p, &sym, "expected function name (@name)");
     return NULL;
   }
-  if (!ps_expect(p, '(', "to open the argument list")) return NULL;
-  if (!ps_accept(p, ')')) {
+  if (!ir_ps_expect(p, '(', "to open the argument list")) return NULL;
+  if (!ir_ps_accept(p, ')')) {
     do {
-      ptok name = ps_next(p);
+      ptok name = ir_ps_next(p);
       if (name.kind != PT_VALUE || name.idx >= 0) {
-        ps_error(p, &name, "expected argument name");
+        ir_ps_error(p, &name, "expected argument name");
         goto done;
       }
-      if (!ps_expect(p, ':', "after argument name")) goto done;
-      const ir_type *t = ps_type(p);
+      if (!ir_ps_expect(p, ':', "after argument name")) goto done;
+      const ir_type *t = ir_ps_type(p);
       if (!t) goto done;
       if (nargs == cap) {
         cap = cap ? cap * 2 : 8;
@@ -330,7 +330,7 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
         if (nt) types = nt;
         int *nd = nt ? realloc(divs, (size_t)cap * sizeof *nd) : NULL;
         if (!nd) {
-          ps_error(p, &name, "out of memory");
+          ir_ps_error(p, &name, "out of memory");
           goto done;
         }
         divs = nd;
@@ -338,14 +338,14 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
       names[nargs] = name;
       types[nargs] = t;
       divs[nargs] = 0;
-      if (ps_is_punct(p, '{')) {
+      if (ir_ps_is_punct(p, '{')) {
         pattrs a = {0};
-        ptok at = *ps_peek(p);
-        bool ok = ps_attr_dict_into(p, &a, false, kind);
+        ptok at = *ir_ps_peek(p);
+        bool ok = ir_ps_attr_dict_into(p, &a, false, kind);
         for (int i = 0; ok && i < a.n; i++) {
           const ir_attr *v = a.a[i].value;
           if (strcmp(a.a[i].name, "tt.divisibility") != 0 || v->kind != IR_ATTR_INT || v->i < 1)
-            ok = ps_error(p, &at, "unsupported argument attribute '%s'", a.a[i].name);
+            ok = ir_ps_error(p, &at, "unsupported argument attribute '%s'", a.a[i].name);
           else
             divs[nargs] = (int)v->i;
         }
@@ -353,22 +353,23 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
         if (!ok) goto done;
       }
       nargs++;
-    } while (ps_accept(p, ','));
-    if (!ps_expect(p, ')', "to close the argument list")) goto done;
+    } while (ir_ps_accept(p, ','));
+    if (!ir_ps_expect(p, ')', "to close the argument list")) goto done;
   }
-  if (ps_peek(p)->kind == PT_ARROW) { /* result types: implied by the tt.return */
-    ps_next(p);
+  if (ir_ps_peek(p)->kind == PT_ARROW) { /* result types: implied by the tt.return */
+    ir_ps_next(p);
     const ir_type **rt = NULL;
     int nrt = 0;
-    bool ok = ps_paren_types(p, true, &rt, &nrt);
+    bool ok = ir_ps_paren_types(p, true, &rt, &nrt);
     free(rt);
     if (!ok) goto done;
   }
-  if (ps_accept_ident(p, "attributes") && !ps_attr_dict_into(p, &f->attrs, false, kind)) goto done;
+  if (ir_ps_accept_ident(p, "attributes") &&
+      !ir_ps_attr_dict_into(p, &f->attrs, false, kind)) goto done;
   op = make(p, kind, loc, 0, NULL, f, 1);
   ir_op_set_attr(p->m, op, "sym_name", ir_attr_string(p->ctx, ir_intern(p->ctx, sym.s, sym.n)));
   if (vis) ir_op_set_attr(p->m, op, "sym_visibility", ir_attr_string(p->ctx, vis));
-  if (!ps_region(p, &op->regions[0], nargs, types, names, false)) goto done;
+  if (!ir_ps_region(p, &op->regions[0], nargs, types, names, false)) goto done;
   for (int i = 0; i < nargs; i++) op->regions[0].first->args[i]->divisibility = divs[i];
 done:
   free(names);
@@ -381,26 +382,27 @@ done:
 static bool init_list(parser *p, form *f, ptok **names, int *n) {
   *names = NULL;
   *n = 0;
-  if (!ps_expect(p, '(', "to open the initialization list")) return false;
+  if (!ir_ps_expect(p, '(', "to open the initialization list")) return false;
   do {
-    ptok name = ps_next(p);
-    if (name.kind != PT_VALUE || name.idx >= 0) return ps_error(p, &name, "expected region argument name");
-    if (!ps_expect(p, '=', "after region argument name")) return false;
-    ptok vt = ps_next(p);
-    ir_value *v = ps_use(p, &vt);
+    ptok name = ir_ps_next(p);
+    if (name.kind != PT_VALUE ||
+        name.idx >= 0) return ir_ps_error(p, &name, "expected region argument name");
+    if (!ir_ps_expect(p, '=', "after region argument name")) return false;
+    ptok vt = ir_ps_next(p);
+    ir_value *v = ir_ps_use(p, &vt);
     if (!v) return false;
     ptok *nn = realloc(*names, (size_t)(*n + 1) * sizeof *nn);
     if (nn) *names = nn;
     ir_value **nv = nn ? realloc(f->vals, (size_t)(f->n + 1) * sizeof *nv) : NULL;
     if (nv) f->vals = nv;
     ptok *nt = nv ? realloc(f->toks, (size_t)(f->n + 1) * sizeof *nt) : NULL;
-    if (!nt) return ps_error(p, &vt, "out of memory");
+    if (!nt) return ir_ps_error(p, &vt, "out of memory");
     f->toks = nt;
     (*names)[(*n)++] = name;
     f->toks[f->n] = vt;
     f->vals[f->n++] = v;
-  } while (ps_accept(p, ','));
-  return ps_expect(p, ')', "to close the initialization list");
+  } while (ir_ps_accept(p, ','));
+  return ir_ps_expect(p, ')', "to close the initialization list");
 }
 
 /* scf.for %iv = %lb to %ub step %s iter_args(%a = %x) -> (T)  : i32 {body} {attrs} */
@@ -409,43 +411,45 @@ static ir_op *for_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   ptok *names = NULL;
   const ir_type **args = NULL;
   int ninits = 0;
-  ptok iv = ps_next(p);
+  ptok iv = ir_ps_next(p);
   if (iv.kind != PT_VALUE || iv.idx >= 0) {
-    ps_error(p, &iv, "expected induction variable name");
+    ir_ps_error(p, &iv, "expected induction variable name");
     return NULL;
   }
   static const char *const seps[] = {"=", "to", "step"};
   f->vals = calloc(3, sizeof *f->vals);
   f->toks = calloc(3, sizeof *f->toks);
   if (!f->vals || !f->toks) {
-    ps_error(p, &iv, "out of memory");
+    ir_ps_error(p, &iv, "out of memory");
     return NULL;
   }
   for (int i = 0; i < 3; i++) {
-    if (i == 0 ? !ps_expect(p, '=', "after the induction variable") : !ps_expect_ident(p, seps[i], ""))
+    if (i == 0 ? !ir_ps_expect(p, '=', "after the induction variable")
+        : !ir_ps_expect_ident(p, seps[i], ""))
       return NULL;
-    f->toks[i] = ps_next(p);
-    if (!(f->vals[i] = ps_use(p, &f->toks[i]))) return NULL;
+    f->toks[i] = ir_ps_next(p);
+    if (!(f->vals[i] = ir_ps_use(p, &f->toks[i]))) return NULL;
     f->n++;
   }
-  if (ps_accept_ident(p, "iter_args")) {
-    if (!init_list(p, f, &names, &ninits) || !ps_expect_arrow(p, "after the iteration arguments") ||
-        !ps_paren_types(p, false, &f->tys, &f->ntys))
+  if (ir_ps_accept_ident(p, "iter_args")) {
+    if (!init_list(p, f, &names, &ninits) ||
+        !ir_ps_expect_arrow(p, "after the iteration arguments") ||
+        !ir_ps_paren_types(p, false, &f->tys, &f->ntys))
       goto done;
     if (f->ntys != ninits) {
-      ps_error(p, NULL, "expected %d iteration argument types but had %d", ninits, f->ntys);
+      ir_ps_error(p, NULL, "expected %d iteration argument types but had %d", ninits, f->ntys);
       goto done;
     }
     for (int i = 0; i < ninits; i++)
       if (!check(p, f, 3 + i, f->tys[i])) goto done;
   }
-  if (!ps_expect(p, ':', "before the induction variable type")) goto done;
-  const ir_type *ivt = ps_type(p);
+  if (!ir_ps_expect(p, ':', "before the induction variable type")) goto done;
+  const ir_type *ivt = ir_ps_type(p);
   if (!ivt || !check(p, f, 0, ivt) || !check(p, f, 1, ivt) || !check(p, f, 2, ivt)) goto done;
   args = malloc((size_t)(ninits + 1) * sizeof *args);
   ptok *argnames = realloc(names, (size_t)(ninits + 1) * sizeof *argnames);
   if (!args || !argnames) {
-    ps_error(p, &iv, "out of memory");
+    ir_ps_error(p, &iv, "out of memory");
     goto done;
   }
   names = argnames;
@@ -454,9 +458,10 @@ static ir_op *for_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   args[0] = ivt;
   for (int i = 0; i < ninits; i++) args[i + 1] = f->tys[i];
   op = make(p, kind, loc, ninits, f->tys, f, 1);
-  if (!ps_region(p, &op->regions[0], ninits + 1, args, names, ninits == 0) || !opt_dict(p, f, kind))
+  if (!ir_ps_region(p, &op->regions[0], ninits + 1, args, names, ninits == 0) ||
+      !opt_dict(p, f, kind))
     goto done;
-  ps_attrs_apply(p, op, &f->attrs);
+  ir_ps_attrs_apply(p, op, &f->attrs);
 done:
   free(names);
   free(args);
@@ -466,17 +471,17 @@ done:
 /* scf.if %c -> (T) {then} else {else} {attrs} */
 static ir_op *if_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, false)) return NULL;
-  if (ps_peek(p)->kind == PT_ARROW) {
-    ps_next(p);
-    if (!ps_paren_types(p, false, &f->tys, &f->ntys)) return NULL;
+  if (ir_ps_peek(p)->kind == PT_ARROW) {
+    ir_ps_next(p);
+    if (!ir_ps_paren_types(p, false, &f->tys, &f->ntys)) return NULL;
   }
   ir_op *op = make(p, kind, loc, f->ntys, f->tys, f, 2);
   bool implicit = f->ntys == 0;
-  if (!ps_region(p, &op->regions[0], -1, NULL, NULL, implicit)) return NULL;
-  if (ps_accept_ident(p, "else") && !ps_region(p, &op->regions[1], -1, NULL, NULL, implicit))
+  if (!ir_ps_region(p, &op->regions[0], -1, NULL, NULL, implicit)) return NULL;
+  if (ir_ps_accept_ident(p, "else") && !ir_ps_region(p, &op->regions[1], -1, NULL, NULL, implicit))
     return NULL;
   if (!opt_dict(p, f, kind)) return NULL;
-  ps_attrs_apply(p, op, &f->attrs);
+  ir_ps_attrs_apply(p, op, &f->attrs);
   return op;
 }
 
@@ -486,23 +491,20 @@ static ir_op *while_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   ptok *names = NULL;
   const ir_type **res = NULL;
   int ninits = 0, nres = 0;
-  if (ps_is_punct(p, '(') && !init_list(p, f, &names, &ninits)) goto done;
-  ptok tt = *ps_peek(p);
-  if (!ps_expect(p, ':', "before the types") || !ps_paren_types(p, false, &f->tys, &f->ntys) ||
-      !ps_expect_arrow(p, "before the result types") || !ps_paren_types(p, true, &res, &nres))
+  if (ir_ps_is_punct(p, '(') && !init_list(p, f, &names, &ninits)) goto done;
+  ptok tt = *ir_ps_peek(p);
+  if (!ir_ps_expect(p, ':', "before the types") ||
+      !ir_ps_paren_types(p, false, &f->tys, &f->ntys) ||
+      !ir_ps_expect_arrow(p, "before the result types") ||
+      !ir_ps_paren_types(p, true, &res, &nres) ||
+      !check_types(p, f, ninits, &tt))
     goto done;
-  if (f->ntys != ninits) {
-    ps_error(p, &tt, "expected %d operand types but had %d", ninits, f->ntys);
-    goto done;
-  }
-  for (int i = 0; i < ninits; i++)
-    if (!check(p, f, i, f->tys[i])) goto done;
   op = make(p, kind, loc, nres, res, f, 2);
-  if (!ps_region(p, &op->regions[0], ninits, f->tys, names, false) ||
-      !ps_expect_ident(p, "do", "between the regions") ||
-      !ps_region(p, &op->regions[1], -1, NULL, NULL, false))
+  if (!ir_ps_region(p, &op->regions[0], ninits, f->tys, names, false) ||
+      !ir_ps_expect_ident(p, "do", "between the regions") ||
+      !ir_ps_region(p, &op->regions[1], -1, NULL, NULL, false))
     goto done;
-  if (ps_accept_ident(p, "attributes") && !ps_attr_dict(p, op, false)) goto done;
+  if (ir_ps_accept_ident(p, "attributes") && !ir_ps_attr_dict(p, op, false)) goto done;
 done:
   free(names);
   free(res);
@@ -511,24 +513,24 @@ done:
 
 /* scf.condition(%c) %a, %b : T, U */
 static ir_op *condition(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  if (!ps_expect(p, '(', "after 'scf.condition'")) return NULL;
-  ptok ct = ps_next(p);
-  ir_value *c = ps_use(p, &ct);
-  if (!c || !ps_expect(p, ')', "after the condition")) return NULL;
+  if (!ir_ps_expect(p, '(', "after 'scf.condition'")) return NULL;
+  ptok ct = ir_ps_next(p);
+  ir_value *c = ir_ps_use(p, &ct);
+  if (!c || !ir_ps_expect(p, ')', "after the condition")) return NULL;
   form rest = {0};
   bool ok = operands(p, &rest, true, false);
   if (ok && rest.n) {
-    ptok tt = *ps_peek(p);
-    ok = ps_expect(p, ':', "before the types") && ps_type_list(p, &rest.tys, &rest.ntys);
+    ptok tt = *ir_ps_peek(p);
+    ok = ir_ps_expect(p, ':', "before the types") && ir_ps_type_list(p, &rest.tys, &rest.ntys);
     if (ok && rest.ntys != rest.n)
-      ok = ps_error(p, &tt, "expected %d types but had %d", rest.n, rest.ntys);
+      ok = ir_ps_error(p, &tt, "expected %d types but had %d", rest.n, rest.ntys);
     for (int i = 0; ok && i < rest.n; i++) ok = check(p, &rest, i, rest.tys[i]);
   }
   ir_op *op = NULL;
   if (ok) {
     f->vals = malloc((size_t)(rest.n + 1) * sizeof *f->vals);
     if (!f->vals) {
-      ps_error(p, &ct, "out of memory");
+      ir_ps_error(p, &ct, "out of memory");
     } else {
       f->vals[0] = c;
       for (int i = 0; i < rest.n; i++) f->vals[i + 1] = rest.vals[i];
@@ -545,7 +547,7 @@ static ir_op *condition(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 static ir_op *dispatch(parser *p, form *f, ir_op_kind kind, const ptok *name, ir_loc loc) {
   switch (kind) {
   case IR_OP_MODULE: case IR_OP_TT_REDUCE: case IR_OP_TT_SCAN: case IR_OP_TT_PRINT: case IR_NUM_OPS:
-    ps_error(p, name, "'%.*s' has no custom form: write it in the generic form \"%.*s\"(...)",
+    ir_ps_error(p, name, "'%.*s' has no custom form: write it in the generic form \"%.*s\"(...)",
              (int)name->n, name->s, (int)name->n, name->s);
     return NULL;
   case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI: case IR_OP_ARITH_DIVSI:
@@ -592,7 +594,7 @@ static ir_op *dispatch(parser *p, form *f, ir_op_kind kind, const ptok *name, ir
   return NULL;
 }
 
-ir_op *ps_custom_op(parser *p, ir_op_kind kind, const ptok *name, ir_loc loc) {
+ir_op *ir_ps_custom_op(parser *p, ir_op_kind kind, const ptok *name, ir_loc loc) {
   form f;
   memset(&f, 0, sizeof f);
   ir_op *op = dispatch(p, &f, kind, name, loc);

@@ -53,6 +53,21 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void ir_time_report(ir_strbuf *out, int n, const char *const *names, const double *times,
+                    double total) {
+  ir_sb_puts(out,
+             "===-------------------------------------------------------------------------===\n"
+                  "                         ... Execution time report ...\n"
+                  "===-------------------------------------------------------------------------===\n");
+  ir_sb_printf(out, "  Total Execution Time: %.4f seconds\n\n", total);
+  ir_sb_puts(out, "  ----Wall Time----  ----Name----\n");
+  for (int j = 0; j < n; j++)
+    ir_sb_printf(out, "  %8.4f (%5.1f%%)  %s\n", times[j], total > 0 ? 100.0 * times[j] / total
+                 : 0.0,
+                 names[j]);
+  ir_sb_printf(out, "  %8.4f (100.0%%)  Total\n", total);
+}
+
 bool ir_run_passes(ir_module *m, const ir_pass *const *passes, int npasses,
                    const ir_pass_options *opts) {
   static const ir_pass_options none = {NULL, NULL, false, false, NULL};
@@ -82,17 +97,10 @@ bool ir_run_passes(ir_module *m, const ir_pass *const *passes, int npasses,
     }
   }
   if (opts->time_passes && opts->dump) {
-    double total = now_seconds() - total_start;
-    ir_strbuf *d = opts->dump;
-    ir_sb_puts(d, "===-------------------------------------------------------------------------===\n"
-                  "                         ... Execution time report ...\n"
-                  "===-------------------------------------------------------------------------===\n");
-    ir_sb_printf(d, "  Total Execution Time: %.4f seconds\n\n", total);
-    ir_sb_puts(d, "  ----Wall Time----  ----Name----\n");
-    for (int j = 0; j < i && j < 64; j++)
-      ir_sb_printf(d, "  %8.4f (%5.1f%%)  %s\n", times[j],
-                   total > 0 ? 100.0 * times[j] / total : 0.0, passes[j]->name);
-    ir_sb_printf(d, "  %8.4f (100.0%%)  Total\n", total);
+    const char *names[64];
+    int n = i < 64 ? i : 64;
+    for (int j = 0; j < n; j++) names[j] = passes[j]->name;
+    ir_time_report(opts->dump, n, names, times, now_seconds() - total_start);
   }
   return ok;
 }

@@ -23,7 +23,7 @@ static uint64_t hash_ptr(const void *p) {
   return x;
 }
 
-static pr_name *name_slot(printer *p, const ir_value *v) {
+static ir_pr_name *name_slot(printer *p, const ir_value *v) {
   if (!p->names_cap) return NULL;
   size_t mask = p->names_cap - 1, j = (size_t)hash_ptr(v) & mask;
   while (p->names[j].v && p->names[j].v != v) j = (j + 1) & mask;
@@ -33,7 +33,7 @@ static pr_name *name_slot(printer *p, const ir_value *v) {
 static void name_set(printer *p, const ir_value *v, const char *base, int idx) {
   if ((p->names_len + 1) * 2 > p->names_cap) {
     size_t ncap = p->names_cap ? p->names_cap * 2 : 256;
-    pr_name *old = p->names;
+    ir_pr_name *old = p->names;
     size_t ocap = p->names_cap;
     p->names = calloc(ncap, sizeof *p->names);
     if (!p->names) IR_UNREACHABLE("out of memory in the printer");
@@ -42,9 +42,9 @@ static void name_set(printer *p, const ir_value *v, const char *base, int idx) {
       if (old[i].v) *name_slot(p, old[i].v) = old[i];
     free(old);
   }
-  pr_name *s = name_slot(p, v);
+  ir_pr_name *s = name_slot(p, v);
   if (!s->v) p->names_len++;
-  *s = (pr_name){v, base, idx};
+  *s = (ir_pr_name){v, base, idx};
 }
 
 /* The used-name set of the scope being numbered: open addressing with
@@ -232,8 +232,8 @@ static void number_root(printer *p, const ir_op *root) {
   free(n.log);
 }
 
-void pr_value(printer *p, const ir_value *v) {
-  pr_name *s = v ? name_slot(p, v) : NULL;
+void ir_pr_value(printer *p, const ir_value *v) {
+  ir_pr_name *s = v ? name_slot(p, v) : NULL;
   if (!s || !s->v) {
     ir_sb_puts(p->out, "<<UNKNOWN SSA VALUE>>");
     return;
@@ -242,23 +242,23 @@ void pr_value(printer *p, const ir_value *v) {
   if (s->idx >= 0) ir_sb_printf(p->out, "#%d", s->idx);
 }
 
-void pr_values(printer *p, ir_value *const *vals, int n) {
+void ir_pr_values(printer *p, ir_value *const *vals, int n) {
   for (int i = 0; i < n; i++) {
     if (i) ir_sb_puts(p->out, ", ");
-    pr_value(p, vals[i]);
+    ir_pr_value(p, vals[i]);
   }
 }
 
-void pr_types_of(printer *p, ir_value *const *vals, int n) {
+void ir_pr_types_of(printer *p, ir_value *const *vals, int n) {
   for (int i = 0; i < n; i++) {
     if (i) ir_sb_puts(p->out, ", ");
-    pr_type(p, vals[i]->type);
+    ir_pr_type(p, vals[i]->type);
   }
 }
 
 /* ---- types and attributes ------------------------------------------- */
 
-void pr_type(printer *p, const ir_type *t) {
+void ir_pr_type(printer *p, const ir_type *t) {
   ir_strbuf *o = p->out;
   switch (t->kind) {
   case IR_TY_INT: ir_sb_printf(o, "i%u", t->width); return;
@@ -267,17 +267,17 @@ void pr_type(printer *p, const ir_type *t) {
     return;
   case IR_TY_PTR:
     ir_sb_puts(o, "!tt.ptr<");
-    pr_type(p, t->elem);
+    ir_pr_type(p, t->elem);
     if (t->addrspace != 1) ir_sb_printf(o, ", %d", t->addrspace);
     ir_sb_putc(o, '>');
     return;
   case IR_TY_TENSOR:
     ir_sb_puts(o, "tensor<");
     for (int i = 0; i < t->rank; i++) ir_sb_printf(o, "%lldx", (long long)t->shape[i]);
-    pr_type(p, t->elem);
+    ir_pr_type(p, t->elem);
     if (t->layout) {
       ir_sb_puts(o, ", ");
-      pr_attr(p, t->layout);
+      ir_pr_attr(p, t->layout);
     }
     ir_sb_putc(o, '>');
     return;
@@ -300,7 +300,7 @@ static unsigned half_bits(double v, bool is_bf16) {
 
 /* MLIR's printFloatValue: `%.6e` if it reads back to the same value, else
  * APFloat's default decimal form if it has a '.', else the hex bits. */
-static void pr_float(printer *p, const ir_type *ty, double v) {
+static void ir_pr_float(printer *p, const ir_type *ty, double v) {
   char buf[64];
   if (isfinite(v)) {
     snprintf(buf, sizeof buf, "%.6e", v);
@@ -334,20 +334,20 @@ static void pr_float(printer *p, const ir_type *ty, double v) {
 }
 
 /* An attribute value without its `: type` suffix. */
-static void pr_attr_bare(printer *p, const ir_attr *a) {
+static void ir_pr_attr_bare(printer *p, const ir_attr *a) {
   if (a->kind == IR_ATTR_INT) {
     if (a->type && a->type->width == 1)
       ir_sb_puts(p->out, a->i ? "true" : "false");
     else
       ir_sb_printf(p->out, "%lld", (long long)a->i);
   } else if (a->kind == IR_ATTR_FLOAT) {
-    pr_float(p, a->type, a->f);
+    ir_pr_float(p, a->type, a->f);
   } else {
-    pr_attr(p, a);
+    ir_pr_attr(p, a);
   }
 }
 
-static void pr_uints(printer *p, const unsigned *v, int n) {
+static void ir_pr_uints(printer *p, const unsigned *v, int n) {
   ir_sb_putc(p->out, '[');
   for (int i = 0; i < n; i++) ir_sb_printf(p->out, i ? ", %u" : "%u", v[i]);
   ir_sb_putc(p->out, ']');
@@ -366,19 +366,19 @@ static int alias_index(printer *p, const ir_attr *a) {
   return p->naliases++;
 }
 
-static void pr_blocked_body(printer *p, const ir_attr *a) {
+static void ir_pr_blocked_body(printer *p, const ir_attr *a) {
   ir_sb_puts(p->out, "#ttg.blocked<{sizePerThread = ");
-  pr_uints(p, a->size_per_thread, a->rank);
+  ir_pr_uints(p, a->size_per_thread, a->rank);
   ir_sb_puts(p->out, ", threadsPerWarp = ");
-  pr_uints(p, a->threads_per_warp, a->rank);
+  ir_pr_uints(p, a->threads_per_warp, a->rank);
   ir_sb_puts(p->out, ", warpsPerCTA = ");
-  pr_uints(p, a->warps_per_cta, a->rank);
+  ir_pr_uints(p, a->warps_per_cta, a->rank);
   ir_sb_puts(p->out, ", order = ");
-  pr_uints(p, a->order, a->rank);
+  ir_pr_uints(p, a->order, a->rank);
   ir_sb_puts(p->out, "}>");
 }
 
-static void pr_string_lit(ir_strbuf *o, const char *s) {
+static void ir_pr_string_lit(ir_strbuf *o, const char *s) {
   ir_sb_putc(o, '"');
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -392,22 +392,22 @@ static void pr_string_lit(ir_strbuf *o, const char *s) {
   ir_sb_putc(o, '"');
 }
 
-void pr_attr(printer *p, const ir_attr *a) {
+void ir_pr_attr(printer *p, const ir_attr *a) {
   ir_strbuf *o = p->out;
   switch (a->kind) {
   case IR_ATTR_INT:
-    pr_attr_bare(p, a);
+    ir_pr_attr_bare(p, a);
     if (!a->type || a->type->width != 1) {
       ir_sb_puts(o, " : ");
-      if (a->type) pr_type(p, a->type); else ir_sb_puts(o, "i64");
+      if (a->type) ir_pr_type(p, a->type); else ir_sb_puts(o, "i64");
     }
     return;
   case IR_ATTR_FLOAT:
-    pr_attr_bare(p, a);
+    ir_pr_attr_bare(p, a);
     ir_sb_puts(o, " : ");
-    pr_type(p, a->type);
+    ir_pr_type(p, a->type);
     return;
-  case IR_ATTR_STRING: pr_string_lit(o, a->s); return;
+  case IR_ATTR_STRING: ir_pr_string_lit(o, a->s); return;
   case IR_ATTR_UNIT: ir_sb_puts(o, "unit"); return;
   case IR_ATTR_ARRAY:
     ir_sb_puts(o, "array<i32");
@@ -416,15 +416,15 @@ void pr_attr(printer *p, const ir_attr *a) {
     return;
   case IR_ATTR_DENSE:
     ir_sb_puts(o, "dense<");
-    pr_attr_bare(p, a->elem);
+    ir_pr_attr_bare(p, a->elem);
     ir_sb_puts(o, "> : ");
-    pr_type(p, a->type);
+    ir_pr_type(p, a->type);
     return;
   case IR_ATTR_ENUM: ir_sb_puts(o, a->s); return;
   case IR_ATTR_BLOCKED: {
     int i = p->use_aliases ? alias_index(p, a) : -1;
     if (i < 0) {
-      pr_blocked_body(p, a);
+      ir_pr_blocked_body(p, a);
     } else {
       ir_sb_puts(o, "#blocked");
       if (i) ir_sb_printf(o, "%d", i);
@@ -433,7 +433,7 @@ void pr_attr(printer *p, const ir_attr *a) {
   }
   case IR_ATTR_SLICE:
     ir_sb_printf(o, "#ttg.slice<{dim = %d, parent = ", a->dim);
-    pr_attr(p, a->parent);
+    ir_pr_attr(p, a->parent);
     ir_sb_puts(o, "}>");
     return;
   }
@@ -441,7 +441,7 @@ void pr_attr(printer *p, const ir_attr *a) {
 
 /* MLIR prints a dictionary key bare when it is an identifier
  * ([a-zA-Z_][a-zA-Z0-9_$.]*), quoted otherwise ("ttg.num-warps"). */
-static void pr_attr_name(ir_strbuf *o, const char *s) {
+static void ir_pr_attr_name(ir_strbuf *o, const char *s) {
   bool bare = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_';
   for (const char *c = s; *c && bare; c++)
     bare = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
@@ -449,7 +449,7 @@ static void pr_attr_name(ir_strbuf *o, const char *s) {
   if (bare)
     ir_sb_puts(o, s);
   else
-    pr_string_lit(o, s);
+    ir_pr_string_lit(o, s);
 }
 
 static int cmp_named(const void *x, const void *y) {
@@ -458,7 +458,7 @@ static int cmp_named(const void *x, const void *y) {
 
 /* `{...}` of the attributes not in skip, sorted by name as MLIR's
  * DictionaryAttr is; `open`/`close` choose `{}` or `<{}>`. */
-static void pr_dict(printer *p, const ir_op *op, const char *const *skip, const char *open,
+static void ir_pr_dict(printer *p, const ir_op *op, const char *const *skip, const char *open,
                     const char *close) {
   ir_named_attr sorted[64];
   int n = 0;
@@ -473,26 +473,26 @@ static void pr_dict(printer *p, const ir_op *op, const char *const *skip, const 
   ir_sb_puts(p->out, open);
   for (int i = 0; i < n; i++) {
     if (i) ir_sb_puts(p->out, ", ");
-    pr_attr_name(p->out, sorted[i].name);
+    ir_pr_attr_name(p->out, sorted[i].name);
     if (sorted[i].value->kind == IR_ATTR_UNIT) continue;
     ir_sb_puts(p->out, " = ");
-    pr_attr(p, sorted[i].value);
+    ir_pr_attr(p, sorted[i].value);
   }
   ir_sb_puts(p->out, close);
 }
 
-void pr_attr_dict(printer *p, const ir_op *op, const char *const *skip) {
-  pr_dict(p, op, skip, " {", "}");
+void ir_pr_attr_dict(printer *p, const ir_op *op, const char *const *skip) {
+  ir_pr_dict(p, op, skip, " {", "}");
 }
 
 /* ---- ops, regions, modules ------------------------------------------ */
 
-void pr_newline_indent(printer *p) {
+void ir_pr_newline_indent(printer *p) {
   ir_sb_putc(p->out, '\n');
   for (int i = 0; i < p->indent; i++) ir_sb_putc(p->out, ' ');
 }
 
-static void pr_loc(printer *p, ir_loc loc) {
+static void ir_pr_loc(printer *p, ir_loc loc) {
   if (!p->locations) return;
   if (loc.src)
     ir_sb_printf(p->out, " loc(\"%s\":%u:%u)", loc.src->name, loc.line, loc.col);
@@ -501,80 +501,80 @@ static void pr_loc(printer *p, ir_loc loc) {
 }
 
 /* `"tt.foo"(%a) <{attrs}> ({regions}) : (T) -> R`. */
-static void pr_generic(printer *p, const ir_op *op) {
+static void ir_pr_generic(printer *p, const ir_op *op) {
   ir_sb_printf(p->out, "\"%s\"(", ir_op_name(op));
-  pr_values(p, op->operands, op->noperands);
+  ir_pr_values(p, op->operands, op->noperands);
   ir_sb_putc(p->out, ')');
-  pr_dict(p, op, NULL, " <{", "}>");
+  ir_pr_dict(p, op, NULL, " <{", "}>");
   if (op->nregions) {
     ir_sb_puts(p->out, " (");
     for (int i = 0; i < op->nregions; i++) {
       if (i) ir_sb_puts(p->out, ", ");
-      pr_region(p, &op->regions[i], true, true);
+      ir_pr_region(p, &op->regions[i], true, true);
     }
     ir_sb_putc(p->out, ')');
   }
   ir_sb_puts(p->out, " : (");
-  pr_types_of(p, op->operands, op->noperands);
+  ir_pr_types_of(p, op->operands, op->noperands);
   ir_sb_puts(p->out, ") -> ");
   if (op->nresults != 1) ir_sb_putc(p->out, '(');
   for (int i = 0; i < op->nresults; i++) {
     if (i) ir_sb_puts(p->out, ", ");
-    pr_type(p, op->results[i].type);
+    ir_pr_type(p, op->results[i].type);
   }
   if (op->nresults != 1) ir_sb_putc(p->out, ')');
 }
 
-static void pr_op(printer *p, const ir_op *op) {
+static void ir_pr_op(printer *p, const ir_op *op) {
   if (op->nresults > 0) {
-    pr_name *s = name_slot(p, &op->results[0]);
+    ir_pr_name *s = name_slot(p, &op->results[0]);
     if (s && s->v && s->idx >= 0) {
       ir_sb_printf(p->out, "%%%s:%d", s->base, op->nresults);
     } else {
       for (int i = 0; i < op->nresults; i++) {
         if (i) ir_sb_puts(p->out, ", ");
-        pr_value(p, &op->results[i]);
+        ir_pr_value(p, &op->results[i]);
       }
     }
     ir_sb_puts(p->out, " = ");
   }
-  if (!pr_custom_op(p, op)) pr_generic(p, op);
-  pr_loc(p, op->loc);
+  if (!ir_pr_custom_op(p, op)) ir_pr_generic(p, op);
+  ir_pr_loc(p, op->loc);
 }
 
-static void pr_block_label(printer *p, const ir_block *b, int id) {
+static void ir_pr_block_label(printer *p, const ir_block *b, int id) {
   p->indent -= 2;
-  pr_newline_indent(p);
+  ir_pr_newline_indent(p);
   p->indent += 2;
   ir_sb_printf(p->out, "^bb%d", id);
   if (b->nargs) {
     ir_sb_putc(p->out, '(');
     for (int i = 0; i < b->nargs; i++) {
       if (i) ir_sb_puts(p->out, ", ");
-      pr_value(p, b->args[i]);
+      ir_pr_value(p, b->args[i]);
       ir_sb_puts(p->out, ": ");
-      pr_type(p, b->args[i]->type);
+      ir_pr_type(p, b->args[i]->type);
     }
     ir_sb_putc(p->out, ')');
   }
   ir_sb_putc(p->out, ':');
 }
 
-void pr_region(printer *p, const ir_region *r, bool show_entry_args, bool print_terminators) {
+void ir_pr_region(printer *p, const ir_region *r, bool show_entry_args, bool print_terminators) {
   ir_sb_putc(p->out, '{');
   p->indent += 2;
   int id = 0;
   for (const ir_block *b = r->first; b; b = b->next, id++) {
-    if (b != r->first || (show_entry_args && b->nargs)) pr_block_label(p, b, id);
+    if (b != r->first || (show_entry_args && b->nargs)) ir_pr_block_label(p, b, id);
     for (const ir_op *op = b->first; op; op = op->next) {
       bool is_term = ir_op_info_of(op)->traits & IR_T_TERMINATOR;
       if (is_term && !print_terminators && op->noperands == 0 && !op->next) continue;
-      pr_newline_indent(p);
-      pr_op(p, op);
+      ir_pr_newline_indent(p);
+      ir_pr_op(p, op);
     }
   }
   p->indent -= 2;
-  pr_newline_indent(p);
+  ir_pr_newline_indent(p);
   ir_sb_putc(p->out, '}');
 }
 
@@ -591,16 +591,16 @@ static void printer_fini(printer *p) {
   free(p->aliases);
 }
 
-static void pr_module_body(printer *p, const ir_module *m) {
+static void ir_pr_module_body(printer *p, const ir_module *m) {
   const ir_op *mod = m->op;
   ir_sb_puts(p->out, "module");
   if (mod->nattrs) {
     ir_sb_puts(p->out, " attributes");
-    pr_attr_dict(p, mod, NULL);
+    ir_pr_attr_dict(p, mod, NULL);
   }
   ir_sb_putc(p->out, ' ');
-  pr_region(p, &mod->regions[0], false, true);
-  pr_loc(p, mod->loc);
+  ir_pr_region(p, &mod->regions[0], false, true);
+  ir_pr_loc(p, mod->loc);
   ir_sb_putc(p->out, '\n');
 }
 
@@ -615,7 +615,7 @@ void ir_print_module(const ir_module *m, const ir_print_options *opts, ir_strbuf
   ir_sb_init(&scratch);
   p.out = &scratch;
   p.collect = true;
-  pr_module_body(&p, m);
+  ir_pr_module_body(&p, m);
   ir_sb_free(&scratch);
   p.out = out;
   p.collect = false;
@@ -623,10 +623,10 @@ void ir_print_module(const ir_module *m, const ir_print_options *opts, ir_strbuf
     ir_sb_puts(out, "#blocked");
     if (i) ir_sb_printf(out, "%d", i);
     ir_sb_puts(out, " = ");
-    pr_blocked_body(&p, p.aliases[i]);
+    ir_pr_blocked_body(&p, p.aliases[i]);
     ir_sb_putc(out, '\n');
   }
-  pr_module_body(&p, m);
+  ir_pr_module_body(&p, m);
   printer_fini(&p);
 }
 
@@ -638,20 +638,20 @@ void ir_print_op(const ir_op *op, const ir_print_options *opts, ir_strbuf *out) 
   while (root->parent && root->parent->parent && root->parent->parent->parent)
     root = root->parent->parent->parent;
   number_root(&p, root);
-  pr_op(&p, op);
+  ir_pr_op(&p, op);
   printer_fini(&p);
 }
 
 void ir_attr_print(const ir_attr *a, ir_strbuf *out) {
   printer p;
   printer_init(&p, out, NULL);
-  pr_attr(&p, a);
+  ir_pr_attr(&p, a);
   printer_fini(&p);
 }
 
 void ir_type_print(const ir_type *t, ir_strbuf *out) {
   printer p;
   printer_init(&p, out, NULL);
-  pr_type(&p, t);
+  ir_pr_type(&p, t);
   printer_fini(&p);
 }

@@ -8,17 +8,17 @@
 
 /* The printed name of a value: `%base` or, for a result of a multi-result
  * op printed as a group, `%base#idx`. */
-typedef struct pr_name {
+typedef struct ir_pr_name {
   const ir_value *v;
   const char *base; /* without '%' */
   int idx;          /* -1: not grouped */
-} pr_name;
+} ir_pr_name;
 
 typedef struct printer {
   ir_strbuf *out;
   bool locations;
   ir_arena arena;            /* names; freed at the end */
-  pr_name *names;            /* open addressing on v */
+  ir_pr_name *names;            /* open addressing on v */
   size_t names_cap, names_len;
   const ir_attr **aliases;   /* layouts printed as #blocked, #blocked1, ... */
   int naliases, aliases_cap;
@@ -27,21 +27,21 @@ typedef struct printer {
   int indent;
 } printer;
 
-void pr_type(printer *p, const ir_type *t);
-void pr_attr(printer *p, const ir_attr *a);
-void pr_value(printer *p, const ir_value *v);
-void pr_values(printer *p, ir_value *const *vals, int n); /* "%a, %b" */
-void pr_types_of(printer *p, ir_value *const *vals, int n); /* "T1, T2" */
+void ir_pr_type(printer *p, const ir_type *t);
+void ir_pr_attr(printer *p, const ir_attr *a);
+void ir_pr_value(printer *p, const ir_value *v);
+void ir_pr_values(printer *p, ir_value *const *vals, int n); /* "%a, %b" */
+void ir_pr_types_of(printer *p, ir_value *const *vals, int n); /* "T1, T2" */
 /* `{a = 1 : i32, b}` of the op's attributes not named in `skip` (NULL
  * terminated); nothing when none is left. Leading space included. */
-void pr_attr_dict(printer *p, const ir_op *op, const char *const *skip);
+void ir_pr_attr_dict(printer *p, const ir_op *op, const char *const *skip);
 /* Region body: `{\n ops \n}` at the current indent; entry block label only
  * when `show_entry_args`; terminators skipped when !print_terminators and
  * the terminator has no operands. */
-void pr_region(printer *p, const ir_region *r, bool show_entry_args, bool print_terminators);
-void pr_newline_indent(printer *p);
+void ir_pr_region(printer *p, const ir_region *r, bool show_entry_args, bool print_terminators);
+void ir_pr_newline_indent(printer *p);
 /* Prints the op in its custom form if it has one; false to fall back to
  * the generic form. Results (`%x = `) are already printed. */
-bool pr_custom_op(printer *p, const ir_op *op);
+bool ir_pr_custom_op(printer *p, const ir_op *op);
 
 #endif

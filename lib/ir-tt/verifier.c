@@ -99,6 +99,102 @@ static void check_terminator(verifier *vf, const ir_op *op, const ir_region *r, 
   }
 }
 
+static int64_t numel_of(const ir_type *t) {
+  int64_t n = 1;
+  for (int i = 0; ir_type_is_tensor(t) && i < t->rank; i++) n *= t->shape[i];
+  return n;
+}
+
+static bool is_i1(const ir_type *t) {
+  const ir_type *s = ir_type_scalar(t);
+  return s->kind == IR_TY_INT && s->width == 1;
+}
+
+/* The "axis" of a reduce or scan names a dimension of its operand. */
+static void check_axis(verifier *vf, const ir_op *op, const ir_value *x) {
+  int rank = ir_type_is_tensor(x->type) ? x->type->rank : 0;
+  int64_t axis = ir_op_get_int(op, "axis", 0);
+  if (axis < 0 || axis >= rank)
+    v_error(vf, op, "axis %lld is out of range for an operand of rank %d", (long long)axis, rank);
+}
+
+/* Shape ops: the result shape must follow from the operand's, since codegen
+ * and the interpreter index with these shapes (and the trans order). */
+static void check_shape_op(verifier *vf, const ir_op *op) {
+  const ir_type *in = op->operands[0]->type, *out = op->results[0].type;
+  if (!ir_type_is_tensor(in) || !ir_type_is_tensor(out)) {
+    V_ERR(vf, op, "requires tensor operand and result");
+    return;
+  }
+  if (ir_type_scalar(in) != ir_type_scalar(out)) {
+    V_ERR(vf, op, "requires the operand's element type in the result");
+    return;
+  }
+  switch (op->kind) {
+  case IR_OP_TT_BROADCAST:
+    if (in->rank != out->rank) {
+      V_ERR(vf, op, "requires operand and result of one rank");
+      return;
+    }
+    for (int i = 0; i < in->rank; i++)
+      if (in->shape[i] != out->shape[i] && in->shape[i] != 1)
+        v_error(vf, op, "cannot broadcast dimension %d from %lld to %lld", i,
+                (long long)in->shape[i], (long long)out->shape[i]);
+    return;
+  case IR_OP_TT_EXPAND_DIMS: {
+    int64_t axis = ir_op_get_int(op, "axis", 0);
+    bool ok = out->rank == in->rank + 1 && axis >= 0 && axis <= in->rank && out->shape[axis] == 1;
+    for (int i = 0, j = 0; ok && i < out->rank; i++)
+      if (i != axis && out->shape[i] != in->shape[j++]) ok = false;
+    if (!ok) V_ERR(vf, op, "result must be the operand's shape with a 1 inserted at 'axis'");
+    return;
+  }
+  case IR_OP_TT_RESHAPE:
+    if (numel_of(in) != numel_of(out)) V_ERR(vf, op, "requires as many elements in the result");
+    return;
+  case IR_OP_TT_TRANS: {
+    const ir_attr *ord = ir_op_get_attr(op, "order");
+    bool ok = ord && ord->kind == IR_ATTR_ARRAY && ord->n == in->rank && out->rank == in->rank;
+    unsigned seen = 0;
+    for (int i = 0; ok && i < in->rank; i++) {
+      int64_t k = ord->ints[i];
+      ok = k >= 0 && k < in->rank && !((seen >> k) & 1u) && out->shape[i] == in->shape[k];
+      if (ok) seen |= 1u << k;
+    }
+    if (!ok) V_ERR(vf, op,
+                   "requires an 'order' permuting the operand's dimensions into the result");
+    return;
+  }
+  case IR_OP_MODULE: case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI:
+  case IR_OP_ARITH_DIVSI: case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI:
+  case IR_OP_ARITH_ANDI: case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI:
+  case IR_OP_ARITH_SHRSI: case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI:
+  case IR_OP_ARITH_MAXUI: case IR_OP_ARITH_MINUI: case IR_OP_ARITH_ADDF: case IR_OP_ARITH_SUBF:
+  case IR_OP_ARITH_MULF: case IR_OP_ARITH_DIVF: case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF:
+  case IR_OP_ARITH_MINNUMF: case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF:
+  case IR_OP_ARITH_NEGF: case IR_OP_ARITH_CMPI: case IR_OP_ARITH_CMPF: case IR_OP_ARITH_SELECT:
+  case IR_OP_ARITH_CONSTANT: case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI:
+  case IR_OP_ARITH_TRUNCI: case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF:
+  case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI:
+  case IR_OP_ARITH_FPTOUI: case IR_OP_ARITH_BITCAST: case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2:
+  case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT:
+  case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI: case IR_OP_MATH_SIN: case IR_OP_MATH_COS:
+  case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR: case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA:
+  case IR_OP_TT_FUNC: case IR_OP_TT_RETURN: case IR_OP_TT_GET_PROGRAM_ID:
+  case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_MAKE_RANGE: case IR_OP_TT_SPLAT:
+  case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD: case IR_OP_TT_STORE: case IR_OP_TT_BITCAST:
+  case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT: case IR_OP_TT_FP_TO_FP:
+  case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT: case IR_OP_TT_PRECISE_DIVF:
+  case IR_OP_TT_CLAMPF: case IR_OP_TT_REDUCE: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN:
+  case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW:
+  case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT:
+  case IR_OP_TT_PRINT: case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE:
+  case IR_OP_SCF_CONDITION: case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT:
+  case IR_NUM_OPS:
+    return; /* not a shape op */
+  }
+}
+
 /* Per-kind checks beyond arity and traits. */
 static void check_kind(verifier *vf, const ir_op *op) {
   ir_value *const *o = op->operands;
@@ -220,24 +316,39 @@ static void check_kind(verifier *vf, const ir_op *op) {
   case IR_OP_TT_REDUCE:
     if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a combiner region");
     else check_terminator(vf, op, &op->regions[0], IR_OP_TT_REDUCE_RETURN);
+    check_axis(vf, op, o[0]);
     return;
   case IR_OP_TT_SCAN:
     if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a combiner region");
     else check_terminator(vf, op, &op->regions[0], IR_OP_TT_SCAN_RETURN);
+    check_axis(vf, op, o[0]);
     return;
+  case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS: case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS:
+    check_shape_op(vf, op);
+    return;
+  case IR_OP_TT_ASSERT:
+    if (!is_i1(o[0]->type)) V_ERR(vf, op, "condition must be i1 or a tensor of i1");
+    return;
+  case IR_OP_ARITH_BITCAST: case IR_OP_TT_BITCAST: {
+    /* Same bits: pointer to pointer, or scalars of one width. */
+    const ir_type *a = ir_type_scalar(o[0]->type), *b = ir_type_scalar(op->results[0].type);
+    bool is_ptr = a->kind == IR_TY_PTR, ok = is_ptr == (b->kind == IR_TY_PTR);
+    if (!same_shape(o[0]->type, op->results[0].type) || !ok || (!is_ptr && a->width != b->width))
+      V_ERR(vf, op, "requires operand and result of one shape and element bit width");
+    return;
+  }
   case IR_OP_MODULE: case IR_OP_ARITH_NEGF: case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI:
   case IR_OP_ARITH_TRUNCI: case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF:
   case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI:
-  case IR_OP_ARITH_FPTOUI: case IR_OP_ARITH_BITCAST: case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2:
+  case IR_OP_ARITH_FPTOUI: case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2:
   case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT:
   case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI: case IR_OP_MATH_SIN: case IR_OP_MATH_COS:
   case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR: case IR_OP_MATH_CEIL: case IR_OP_TT_RETURN:
-  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_BROADCAST:
-  case IR_OP_TT_EXPAND_DIMS: case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS: case IR_OP_TT_BITCAST:
+  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS:
   case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT: case IR_OP_TT_FP_TO_FP:
   case IR_OP_TT_PRECISE_SQRT: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN:
   case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN:
-  case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION:
+  case IR_OP_TT_SPLIT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION:
   case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT: case IR_NUM_OPS:
     return;
   }

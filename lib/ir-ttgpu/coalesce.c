@@ -121,6 +121,7 @@ bool ttg_coalesce(ir_module *m, ir_arena *scratch) {
   coalesce_state st = {0};
   st.m = m;
   st.opts = ttg_module_options(m);
+  if (!ttg_options_check(m, &st.opts)) return false; /* access_width divides by them */
   for (ir_op *func = ir_module_body(m)->first; func; func = func->next) {
     if (func->kind != IR_OP_TT_FUNC) continue;
     st.axis = ir_axis_analyze(func, scratch);

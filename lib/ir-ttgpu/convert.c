@@ -134,13 +134,27 @@ static void set_i32_attr(ir_module *m, const char *name, int v) {
   ir_op_set_attr(m, m->op, name, ir_attr_int(m->ctx, ir_type_i32(m->ctx), v));
 }
 
-bool ttg_convert_to_ttgir(ir_module *m, const ttg_options *opts) {
-  convert_state st = {m, m->ctx, opts, true};
+bool ttg_options_check(ir_module *m, const ttg_options *opts) {
   int nw = opts->num_warps;
   if (nw < 1 || nw > 32 || (nw & (nw - 1))) {
     ir_error(m->ctx, m->op->loc, "num_warps must be a power of two in 1..32, got %d", nw);
     return false;
   }
+  /* Layouts and codegen assume 32 lanes (lane = tid & 31, warp shuffles). */
+  if (opts->threads_per_warp != 32) {
+    ir_error(m->ctx, m->op->loc, "threads-per-warp must be 32, got %d", opts->threads_per_warp);
+    return false;
+  }
+  if (opts->num_ctas < 1) {
+    ir_error(m->ctx, m->op->loc, "num-ctas must be at least 1, got %d", opts->num_ctas);
+    return false;
+  }
+  return true;
+}
+
+bool ttg_convert_to_ttgir(ir_module *m, const ttg_options *opts) {
+  convert_state st = {m, m->ctx, opts, true};
+  if (!ttg_options_check(m, opts)) return false;
   ir_walk(m->op, convert_op, &st);
   ir_walk(m->op, fix_operands, &st);
   set_i32_attr(m, "ttg.num-ctas", opts->num_ctas);

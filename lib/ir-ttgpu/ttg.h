@@ -34,6 +34,11 @@ bool ttg_convert_to_ttgir(ir_module *m, const ttg_options *opts);
 /* Reads the options back from a ttgir module's attributes (defaults if absent). */
 ttg_options ttg_module_options(const ir_module *m);
 
+/* True when the options describe a launch ttc can lay out: num_warps a power
+ * of two in 1..32, 32 threads per warp, at least one CTA. Otherwise reports
+ * an error at the module's location and returns false. */
+bool ttg_options_check(ir_module *m, const ttg_options *opts);
+
 /* ---- coalesce.c ---------------------------------------------------------- */
 
 /* Chooses sizePerThread for each tensor shape from the axis info of the

@@ -2,8 +2,9 @@
  * synchronization and timing events.
  *
  * Every call first makes the device's context current on the calling thread,
- * so the API can be used from any thread. Failures return a status and leave
- * "<driver call> failed: CUDA_ERROR_X (description)" in dev->error. */
+ * so any thread may use a device, one at a time (dev->error is shared).
+ * Failures return a status and leave "<driver call> failed: CUDA_ERROR_X
+ * (description)" in dev->error. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -348,12 +348,16 @@ static bool exec_for(rt_iexec *ex, const rt_ins *ins) {
     return rt_iexec_fail(ex, ins->op, TTC_ERROR_UNSUPPORTED, "scf.for",
                          "step %" PRId64 " is not positive", step);
   for (int j = 0; j < ncarried; j++) copy_slot(ex, ins->out[j], ins->in[3 + j]);
-  for (int64_t iv = lb; iv < ub; iv += step) {
+  for (int64_t iv = lb; iv < ub;) {
     scalar_set_int(ex, body->args[0], iv);
     for (int j = 0; j < ncarried; j++) copy_slot(ex, body->args[1 + j], ins->out[j]);
     const rt_ins *term = rt_iexec_block(ex, body);
     if (!term) return false;
     for (int j = 0; j < ncarried; j++) copy_slot(ex, ins->out[j], term->in[j]);
+    /* iv + step may pass INT64_MAX: compare the distance left instead
+     * (exact in unsigned arithmetic since iv < ub). */
+    if ((uint64_t)ub - (uint64_t)iv <= (uint64_t)step) break;
+    iv += step;
   }
   return true;
 }

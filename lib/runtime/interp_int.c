@@ -8,20 +8,23 @@
 
 #include "runtime/interp_impl.h"
 
-/* The body of one binary op over typed arrays a, b -> o, n elements. x and
- * y are the unsigned operands, sx and sy the signed views; W is the width. */
-#define BIN_LOOP(U, S, W, EXPR)                                                \
+/* The body of one elementwise op over typed arrays a, b -> o (elements of
+ * type OT), n elements. x and y are the unsigned operands, sx and sy the
+ * signed views. Binary ops write U, compares write one byte per element. */
+#define PAIR_LOOP(OT, U, S, EXPR)                                              \
   do {                                                                         \
-    U *o_ = o;                                                                 \
+    OT *o_ = o;                                                                \
     const U *a_ = a, *b_ = b;                                                  \
     for (size_t i = 0; i < n; i++) {                                           \
       U x = a_[i], y = b_[i];                                                  \
       S sx = (S)x, sy = (S)y;                                                  \
       (void)sx;                                                                \
       (void)sy;                                                                \
-      o_[i] = (U)(EXPR);                                                       \
+      o_[i] = (OT)(EXPR);                                                      \
     }                                                                          \
   } while (0)
+#define BIN_LOOP(U, S, W, EXPR) PAIR_LOOP(U, U, S, EXPR) /* W: the width */
+#define CMP_LOOP(U, S, EXPR) PAIR_LOOP(uint8_t, U, S, EXPR)
 
 /* High half of the unsigned product, for mulhiui. */
 static inline uint64_t mulhi_u64(uint64_t x, uint64_t y) {
@@ -96,18 +99,6 @@ bool rt_interp_int_binary(rt_iexec *ex, const rt_ins *ins, rt_ibin kind) {
   if (is_i1) mask_i1(o, n);
   return true;
 }
-
-#define CMP_LOOP(U, S, EXPR)                                                   \
-  do {                                                                         \
-    const U *a_ = a, *b_ = b;                                                  \
-    for (size_t i = 0; i < n; i++) {                                           \
-      U x = a_[i], y = b_[i];                                                  \
-      S sx = (S)x, sy = (S)y;                                                  \
-      (void)sx;                                                                \
-      (void)sy;                                                                \
-      o[i] = (uint8_t)(EXPR);                                                  \
-    }                                                                          \
-  } while (0)
 
 #define CMP_ALL(U, S)                                                          \
   switch (pred) {                                                              \

@@ -10,23 +10,7 @@
 #include "runtime/rt.h"
 
 const char *rt_type_label(ttc_type type) {
-  switch (type) {
-  case TTC_TYPE_PTR: return "pointer";
-  case TTC_TYPE_I1: return "i1";
-  case TTC_TYPE_I8: return "i8";
-  case TTC_TYPE_I16: return "i16";
-  case TTC_TYPE_I32: return "i32";
-  case TTC_TYPE_I64: return "i64";
-  case TTC_TYPE_U8: return "u8";
-  case TTC_TYPE_U16: return "u16";
-  case TTC_TYPE_U32: return "u32";
-  case TTC_TYPE_U64: return "u64";
-  case TTC_TYPE_F16: return "fp16";
-  case TTC_TYPE_BF16: return "bf16";
-  case TTC_TYPE_F32: return "fp32";
-  case TTC_TYPE_F64: return "fp64";
-  }
-  return "unknown type";
+  return type == TTC_TYPE_PTR ? "pointer" : ttc_type_name(type);
 }
 
 /* The three families of launch values; an argument is accepted for a

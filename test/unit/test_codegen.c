@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ttc_test.h"
@@ -221,6 +222,54 @@ static void test_ptxas_errors(void **state) {
   const char *msg = ir_context_diag(k->ctx, 1)->msg;
   assert_non_null(strstr(msg, "ptxas failed: "));
   assert_non_null(strstr(msg, "bogus"));
+}
+
+/* Writes an executable file at dir/name with the given content. */
+static void write_exe(char *path, size_t cap, const char *dir, const char *name, const char *text) {
+  snprintf(path, cap, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* ptxas that cannot start, exits nonzero silently, or writes no cubin: each
+ * is a located diagnostic, and the private temporary directory is removed
+ * on every path (TMPDIR is left empty). */
+static void test_ptxas_spawn_failures(void **state) {
+  kb *k = *state;
+  char tools[] = "/tmp/ttc-test-tools-XXXXXX", tmp[] = "/tmp/ttc-test-tmp-XXXXXX";
+  assert_non_null(mkdtemp(tools));
+  assert_non_null(mkdtemp(tmp));
+  const char *old_tmp = getenv("TMPDIR");
+  char *saved = old_tmp ? strdup(old_tmp) : NULL;
+  setenv("TMPDIR", tmp, 1);
+  char bad[512], silent[512], noout[512];
+  write_exe(bad, sizeof bad, tools, "bad", "\x01\x02 not a program");
+  write_exe(silent, sizeof silent, tools, "silent", "#!/bin/sh\nexit 3\n");
+  write_exe(noout, sizeof noout, tools, "noout", "#!/bin/sh\nexit 0\n");
+  const char *exes[3] = {bad, silent, noout};
+  const char *want[3] = {"cannot run '", "ptxas failed with exit status 3 and no message",
+                         "ptxas failed: no output written to '"};
+  for (int i = 0; i < 3; i++) {
+    void *cubin = (void *)1;
+    size_t size = 7;
+    assert_false(cg_run_ptxas(k->ctx, ".version 8.7\n", "sm_90", exes[i], &cubin, &size));
+    assert_null(cubin);
+    assert_int_equal(size, 0);
+    const char *msg = ir_context_diag(k->ctx, ir_context_num_diags(k->ctx) - 1)->msg;
+    if (!strstr(msg, want[i])) fail_msg("%s: got '%s'", exes[i], msg);
+  }
+  assert_non_null(strstr(ir_context_diag(k->ctx, 0)->msg, "Exec format error"));
+  assert_int_equal(rmdir(tmp), 0); /* fails (ENOTEMPTY) if a temp dir was left */
+  if (saved) setenv("TMPDIR", saved, 1);
+  else unsetenv("TMPDIR");
+  free(saved);
+  unlink(bad);
+  unlink(silent);
+  unlink(noout);
+  rmdir(tools);
 }
 
 /* Adds a tt.scan (axis 0) of x with a one-op combiner. */
@@ -689,6 +738,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
       cmocka_unit_test_setup_teardown(test_ptxas_vector_add, setup, teardown),
       cmocka_unit_test_setup_teardown(test_ptxas_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ptxas_spawn_failures, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_scan, setup, teardown),
       cmocka_unit_test_setup_teardown(test_print_libdevice_trans, setup, teardown),

@@ -310,6 +310,93 @@ static void test_fptosi_saturates(void **state) {
   }
 }
 
+/* ---- control flow from ttir text ------------------------------------------------- */
+
+/* Prepares the first function of a ttir module; the context and module are
+ * returned for tb-style freeing. */
+static rt_interp *prepare_text(tb *t, const char *text, char *err, size_t cap) {
+  memset(t, 0, sizeof *t);
+  t->ctx = ir_context_create();
+  const ir_source *src = ir_context_add_source(t->ctx, "k.ttir", text, strlen(text));
+  t->m = ir_parse_module(t->ctx, src);
+  assert_non_null(t->m);
+  return rt_interp_prepare(ir_module_body(t->m)->first, err, cap);
+}
+
+/* scf.if without an else region: the untaken then-arm runs nothing, and the
+ * missing else reads as an empty block. */
+static void test_if_without_else(void **state) {
+  (void)state;
+  static const char text[] =
+      "module {\n"
+      "  tt.func public @k(%out: !tt.ptr<i32>, %flag: i32) {\n"
+      "    %c0 = arith.constant 0 : i32\n"
+      "    %c = arith.cmpi ne, %flag, %c0 : i32\n"
+      "    scf.if %c {\n"
+      "      %c5 = arith.constant 5 : i32\n"
+      "      tt.store %out, %c5 : !tt.ptr<i32>\n"
+      "    }\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  tb t;
+  char err[256];
+  rt_interp *ip = prepare_text(&t, text, err, sizeof err);
+  assert_non_null(ip);
+  const rt_ins *if_ins = NULL;
+  for (int i = 0; i < ip->body.nins; i++)
+    if (ip->body.ins[i].op->kind == IR_OP_SCF_IF) if_ins = &ip->body.ins[i];
+  assert_non_null(if_ins);
+  assert_int_equal(if_ins->regions[1].nins, 0);
+  rt_heap h;
+  rt_heap_init(&h);
+  uint64_t args[2] = {0, 0};
+  rt_heap_alloc(&h, 4, &args[0]);
+  *(int32_t *)(uintptr_t)args[0] = -1;
+  assert_int_equal(run1(ip, &h, 1, args, 2, NULL, err, sizeof err), TTC_OK);
+  assert_int_equal(*(int32_t *)(uintptr_t)args[0], -1);
+  args[1] = 1;
+  assert_int_equal(run1(ip, &h, 1, args, 2, NULL, err, sizeof err), TTC_OK);
+  assert_int_equal(*(int32_t *)(uintptr_t)args[0], 5);
+  rt_heap_destroy(&h);
+  tb_free(&t, ip);
+}
+
+/* An i64 scf.for whose last iv + step passes INT64_MAX stops there instead
+ * of overflowing (undefined behaviour, then a near-endless loop). */
+static void test_for_near_int64_max(void **state) {
+  (void)state;
+  static const char text[] =
+      "module {\n"
+      "  tt.func public @k(%out: !tt.ptr<i64>, %lb: i64, %ub: i64, %step: i64) {\n"
+      "    %c0 = arith.constant 0 : i64\n"
+      "    %c1 = arith.constant 1 : i64\n"
+      "    %r = scf.for %i = %lb to %ub step %step iter_args(%acc = %c0) -> (i64)  : i64 {\n"
+      "      %n = arith.addi %acc, %c1 : i64\n"
+      "      scf.yield %n : i64\n"
+      "    }\n"
+      "    tt.store %out, %r : !tt.ptr<i64>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  tb t;
+  char err[256];
+  rt_interp *ip = prepare_text(&t, text, err, sizeof err);
+  assert_non_null(ip);
+  rt_heap h;
+  rt_heap_init(&h);
+  uint64_t args[4] = {0, (uint64_t)(INT64_MAX - 3), (uint64_t)INT64_MAX, 2};
+  rt_heap_alloc(&h, 8, &args[0]);
+  assert_int_equal(run1(ip, &h, 1, args, 4, NULL, err, sizeof err), TTC_OK);
+  assert_int_equal(*(int64_t *)(uintptr_t)args[0], 2); /* MAX-3, MAX-1 */
+  args[1] = (uint64_t)INT64_MIN;
+  args[3] = (uint64_t)INT64_MAX;
+  assert_int_equal(run1(ip, &h, 1, args, 4, NULL, err, sizeof err), TTC_OK);
+  assert_int_equal(*(int64_t *)(uintptr_t)args[0], 3); /* MIN, -1, MAX-1 */
+  rt_heap_destroy(&h);
+  tb_free(&t, ip);
+}
+
 /* ---- the public API in interpreter mode ---------------------------------------------- */
 
 static void test_public_api(void **state) {
@@ -383,6 +470,8 @@ int main(void) {
       cmocka_unit_test(test_fptosi_saturates),
       cmocka_unit_test(test_public_api),
       cmocka_unit_test(test_prepare_rejects_outer_values),
+      cmocka_unit_test(test_if_without_else),
+      cmocka_unit_test(test_for_near_int64_max),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
