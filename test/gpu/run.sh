@@ -75,7 +75,7 @@ step softmax_wide "$build/bin/softmax" -r 4096 -c 16384 "$softmax_kernel"
 step matmul "$build/bin/matmul" "$matmul_kernel"
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step lang_compare "$build/bin/run_lang" --compare
-step compare_triton "$python" "$root/test/gpu/compare_triton.py"
+step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
 step bench "$root/bench/run.sh"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)
