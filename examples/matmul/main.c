@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/example.h"
 #include "ttc/ttc.h"
 
 #ifndef TTC_EXAMPLES_DIR
@@ -27,8 +28,6 @@
 #define BLOCK_K 32
 #define GROUP_M 8
 #define NUM_WARPS 4
-#define TIMED_LAUNCHES 20
-#define WARMUP_LAUNCHES 3
 #define MAX_DIM 16384
 
 /* ||out - ref|| / ||ref|| (Frobenius) must not exceed this. The fp32
@@ -36,13 +35,9 @@
  * to fp16 adds up to 2^-11 (~4.9e-4) per element: 1e-2 is 20x that. */
 #define REL_TOL 1e-2
 
-/* Fixed-seed xorshift64: floats in [-1, 1) with 24 significant bits. */
-static float next_float(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return (float)((double)(*s >> 40) * (2.0 / 16777216.0) - 1.0);
-}
+static const char prog[] = "matmul"; /* the prefix of every message */
+/* The interpreter is timed once: one launch is all it can afford. */
+static const ex_timing timing = {.warmup = 3, .timed = 20, .interp_timed = 1};
 
 /* IEEE binary16 <-> float, round to nearest even; portable bit twiddling
  * (no _Float16), so the host builds with any C11 compiler. */
@@ -91,48 +86,9 @@ static float f16_to_f32(uint16_t h) {
   return f;
 }
 
-static int cmp_float(const void *a, const void *b) {
-  float x = *(const float *)a, y = *(const float *)b;
-  return (x > y) - (x < y);
-}
-
-/* Prints a failed runtime call with the device's message; returns 1. */
-static int fail(const ttc_device *dev, ttc_status st, const char *what) {
-  fprintf(stderr, "matmul: %s failed: %s: %s\n", what, ttc_status_string(st),
-          ttc_device_error(dev));
-  return 1;
-}
-
-static const char *i32_sig(int32_t v) { return v % 16 == 0 ? "i32:16" : "i32"; }
-
 typedef struct shape {
   int32_t m, n, k;
 } shape;
-
-/* Median time of TIMED_LAUNCHES launches (one on the interpreter). */
-static int time_launches(ttc_device *dev, ttc_module *mod, const unsigned grid[3],
-                         const ttc_arg *args, size_t nargs, float *median_ms) {
-  int reps = ttc_device_is_interpreter(dev) ? 1 : TIMED_LAUNCHES;
-  int warmup = ttc_device_is_interpreter(dev) ? 0 : WARMUP_LAUNCHES;
-  ttc_event *start = NULL, *end = NULL;
-  float times[TIMED_LAUNCHES];
-  ttc_status st = ttc_event_create(dev, &start);
-  if (st == TTC_OK) st = ttc_event_create(dev, &end);
-  for (int i = 0; st == TTC_OK && i < warmup; i++)
-    st = ttc_module_launch(mod, grid, NULL, args, nargs);
-  for (int i = 0; st == TTC_OK && i < reps; i++) {
-    st = ttc_event_record(dev, start, NULL);
-    if (st == TTC_OK) st = ttc_module_launch(mod, grid, NULL, args, nargs);
-    if (st == TTC_OK) st = ttc_event_record(dev, end, NULL);
-    if (st == TTC_OK) st = ttc_event_elapsed(dev, start, end, &times[i]);
-  }
-  ttc_event_destroy(dev, start);
-  ttc_event_destroy(dev, end);
-  if (st != TTC_OK) return fail(dev, st, "timing");
-  qsort(times, (size_t)reps, sizeof times[0], cmp_float);
-  *median_ms = times[reps / 2];
-  return 0;
-}
 
 /* ||c - a@b|| / ||a@b|| with the reference in double from the fp16 inputs
  * (their products are exact in double). Counts NaN/inf outputs in *nonfinite. */
@@ -184,36 +140,33 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     fprintf(stderr, "matmul: out of host memory\n");
     goto done;
   }
-  uint64_t seed = 0x2545f4914f6cdd1dull;
-  for (size_t i = 0; i < na; i++) a[i] = f32_to_f16(next_float(&seed));
-  for (size_t i = 0; i < nb; i++) b[i] = f32_to_f16(next_float(&seed));
+  uint64_t seed = EX_SEED;
+  for (size_t i = 0; i < na; i++) a[i] = f32_to_f16(ex_next_float(&seed));
+  for (size_t i = 0; i < nb; i++) b[i] = f32_to_f16(ex_next_float(&seed));
   for (size_t i = 0; i < nc; i++) c[i] = 0x7e00u; /* NaN poison: skipped tiles fail */
   if ((st = ttc_device_alloc(dev, na * 2, &da)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nb * 2, &db)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nc * 2, &dc)) != TTC_OK) {
-    rc = fail(dev, st, "allocation");
+    rc = ex_fail(prog, dev, st, "allocation");
     goto done;
   }
   if ((st = ttc_device_copy_to(dev, da, a, na * 2)) != TTC_OK ||
       (st = ttc_device_copy_to(dev, db, b, nb * 2)) != TTC_OK ||
       (st = ttc_device_copy_to(dev, dc, c, nc * 2)) != TTC_OK) {
-    rc = fail(dev, st, "copy to device");
+    rc = ex_fail(prog, dev, st, "copy to device");
     goto done;
   }
-  unsigned tiles = (unsigned)((s.m + BLOCK_M - 1) / BLOCK_M) * (unsigned)((s.n + BLOCK_N - 1) / BLOCK_N);
+  unsigned tiles =
+      (unsigned)((s.m + BLOCK_M - 1) / BLOCK_M) * (unsigned)((s.n + BLOCK_N - 1) / BLOCK_N);
   const unsigned grid[3] = {tiles, 1, 1};
   /* a, b, c, M, N, K, then (row, column) strides of A, B and C. */
   /* The unit strides were specialized in the signature: no arguments. */
   const ttc_arg args[9] = {ttc_arg_ptr(da),  ttc_arg_ptr(db),  ttc_arg_ptr(dc),
                            ttc_arg_i32(s.m), ttc_arg_i32(s.n), ttc_arg_i32(s.k),
                            ttc_arg_i32(s.k), ttc_arg_i32(s.n), ttc_arg_i32(s.n)};
-  if ((st = ttc_module_launch(mod, grid, NULL, args, 9)) != TTC_OK ||
-      (st = ttc_device_synchronize(dev)) != TTC_OK) {
-    rc = fail(dev, st, "launch");
-    goto done;
-  }
+  if (ex_launch_once(prog, dev, mod, grid, args, 9) != 0) goto done;
   if ((st = ttc_device_copy_from(dev, c, dc, nc * 2)) != TTC_OK) {
-    rc = fail(dev, st, "copy from device");
+    rc = ex_fail(prog, dev, st, "copy from device");
     goto done;
   }
   int64_t nonfinite = 0;
@@ -226,10 +179,10 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
   printf("matmul: %d x %d x %d verified on %s (%s), relative error %.3g (bound %g)\n", (int)s.m,
          (int)s.n, (int)s.k, ttc_device_name(dev), ttc_device_arch(dev), err, REL_TOL);
   float ms = 0;
-  if (time_launches(dev, mod, grid, args, 9, &ms) != 0) goto done;
+  int timed = 0;
+  if (ex_time_launches(prog, dev, mod, grid, args, 9, &timing, &ms, &timed) != 0) goto done;
   double tflops = 2.0 * s.m * s.n * (double)s.k / (ms * 1e-3) / 1e12;
-  printf("matmul: median %.4f ms over %d launches, %.2f TFLOP/s\n", (double)ms,
-         ttc_device_is_interpreter(dev) ? 1 : TIMED_LAUNCHES, tflops);
+  printf("matmul: median %.4f ms over %d launches, %.2f TFLOP/s\n", (double)ms, timed, tflops);
   rc = 0;
 done:
   ttc_device_free(dev, da);
@@ -241,35 +194,6 @@ done:
   return rc;
 }
 
-/* Parses a dimension for option `opt`; returns -1 when malformed. */
-static int32_t parse_dim(const char *opt, const char *s) {
-  char *end = NULL;
-  long v = strtol(s, &end, 10);
-  if (!end || *end || v < 1 || v > MAX_DIM) {
-    fprintf(stderr, "matmul: %s wants a size in 1..%d, got '%s'\n", opt, MAX_DIM, s);
-    return -1;
-  }
-  return (int32_t)v;
-}
-
-/* Opens GPU 0 or, without one, the CPU interpreter. Returns 0, or the exit
- * status (1 error, 2 neither a GPU nor an interpreter). */
-static int open_device(ttc_device **dev) {
-  char err[512] = "", ierr[512] = "";
-  ttc_status st = ttc_device_open(0, dev, err, sizeof err);
-  if (st == TTC_OK) return 0;
-  if (st != TTC_ERROR_NO_DEVICE) {
-    fprintf(stderr, "matmul: opening GPU 0 failed: %s\n", err);
-    return 1;
-  }
-  if (ttc_device_open_interpreter(dev, ierr, sizeof ierr) == TTC_OK) {
-    fprintf(stderr, "matmul: no GPU (%s): running on the interpreter\n", err);
-    return 0;
-  }
-  fprintf(stderr, "matmul: no GPU: %s; no interpreter: %s\n", err, ierr);
-  return 2;
-}
-
 int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/matmul/matmul.py";
   shape s = {512, 512, 512};
@@ -279,7 +203,9 @@ int main(int argc, char **argv) {
                    : strcmp(argv[i], "-k") == 0 ? &s.k
                                                 : NULL;
     if (dim && i + 1 < argc) {
-      if ((*dim = parse_dim(argv[i], argv[i + 1])) < 0) return 1;
+      long v = ex_parse_count(prog, argv[i], argv[i + 1], MAX_DIM, "a size", NULL);
+      if (v < 0) return 1;
+      *dim = (int32_t)v;
       i++;
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "usage: matmul [-m M] [-n N] [-k K] [kernel.py]\n");
@@ -290,7 +216,7 @@ int main(int argc, char **argv) {
   }
 
   ttc_device *dev = NULL;
-  int rc = open_device(&dev);
+  int rc = ex_open_device(prog, EX_OPEN_DETAILED, &dev);
   if (rc != 0) return rc;
 
   /* Triton's JIT specialization: ":16" on integers divisible by 16, and the
@@ -298,7 +224,8 @@ int main(int argc, char **argv) {
    * kernel's parameters) and lets the loads along them vectorize. */
   char sig[256];
   snprintf(sig, sizeof sig, "*fp16:16,*fp16:16,*fp16:16,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d",
-           i32_sig(s.m), i32_sig(s.n), i32_sig(s.k), i32_sig(s.k), i32_sig(s.n), i32_sig(s.n),
+           ex_i32_sig(s.m), ex_i32_sig(s.n), ex_i32_sig(s.k), ex_i32_sig(s.k), ex_i32_sig(s.n),
+           ex_i32_sig(s.n),
            BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M);
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
@@ -320,7 +247,7 @@ int main(int argc, char **argv) {
   ttc_module *mod = NULL;
   st = ttc_module_load(dev, kernel, &mod);
   ttc_kernel_destroy(kernel); /* the module keeps what it needs */
-  rc = st == TTC_OK ? run(dev, mod, s) : fail(dev, st, "module load");
+  rc = st == TTC_OK ? run(dev, mod, s) : ex_fail(prog, dev, st, "module load");
   ttc_module_destroy(mod);
   ttc_device_destroy(dev);
   return rc;

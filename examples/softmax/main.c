@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/example.h"
 #include "ttc/ttc.h"
 
 #ifndef TTC_EXAMPLES_DIR
 #define TTC_EXAMPLES_DIR "examples"
 #endif
 
-#define TIMED_LAUNCHES 50
-#define WARMUP_LAUNCHES 5
 #define MAX_BLOCK (1 << 16) /* the largest row one program holds in registers */
 
 /* Every output element must satisfy |out - ref| <= REL_TOL * ref. The GPU
@@ -29,25 +28,9 @@
  * catches any wrong element, lane or row (those are off by far more). */
 #define REL_TOL 1e-5
 
-/* Fixed-seed xorshift64: floats in [-1, 1) with 24 significant bits. */
-static float next_float(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return (float)((double)(*s >> 40) * (2.0 / 16777216.0) - 1.0);
-}
-
-static int cmp_float(const void *a, const void *b) {
-  float x = *(const float *)a, y = *(const float *)b;
-  return (x > y) - (x < y);
-}
-
-/* Prints a failed runtime call with the device's message; returns 1. */
-static int fail(const ttc_device *dev, ttc_status st, const char *what) {
-  fprintf(stderr, "softmax: %s failed: %s: %s\n", what, ttc_status_string(st),
-          ttc_device_error(dev));
-  return 1;
-}
+static const char prog[] = "softmax"; /* the prefix of every message */
+/* The interpreter is timed once: one launch is all it can afford. */
+static const ex_timing timing = {.warmup = 5, .timed = 50, .interp_timed = 1};
 
 /* The tutorial's launch shape: the whole row in one block, and more warps
  * as the row grows so that each thread keeps at most 16 elements or so. */
@@ -59,42 +42,12 @@ static int32_t block_for(int32_t cols) {
 
 static int warps_for(int32_t block) { return block <= 2048 ? 4 : block <= 4096 ? 8 : 16; }
 
-/* Triton's JIT gives an integer argument divisible by 16 the ":16" hint;
- * ttc gets the same specialization so that the accesses vectorize alike. */
-static const char *i32_sig(int32_t v) { return v % 16 == 0 ? "i32:16" : "i32"; }
-
 /* One row of the reference, in double precision. */
 static void softmax_row_ref(const float *x, double *out, int32_t cols) {
   double mx = -INFINITY, sum = 0;
   for (int32_t j = 0; j < cols; j++) mx = x[j] > mx ? x[j] : mx;
   for (int32_t j = 0; j < cols; j++) sum += out[j] = exp((double)x[j] - mx);
   for (int32_t j = 0; j < cols; j++) out[j] /= sum;
-}
-
-/* Median time of TIMED_LAUNCHES launches, each between its own event pair.
- * The interpreter is timed once: one launch is all it can afford. */
-static int time_launches(ttc_device *dev, ttc_module *mod, const unsigned grid[3],
-                         const ttc_arg *args, size_t nargs, float *median_ms) {
-  int reps = ttc_device_is_interpreter(dev) ? 1 : TIMED_LAUNCHES;
-  int warmup = ttc_device_is_interpreter(dev) ? 0 : WARMUP_LAUNCHES;
-  ttc_event *start = NULL, *end = NULL;
-  float times[TIMED_LAUNCHES];
-  ttc_status st = ttc_event_create(dev, &start);
-  if (st == TTC_OK) st = ttc_event_create(dev, &end);
-  for (int i = 0; st == TTC_OK && i < warmup; i++)
-    st = ttc_module_launch(mod, grid, NULL, args, nargs);
-  for (int i = 0; st == TTC_OK && i < reps; i++) {
-    st = ttc_event_record(dev, start, NULL);
-    if (st == TTC_OK) st = ttc_module_launch(mod, grid, NULL, args, nargs);
-    if (st == TTC_OK) st = ttc_event_record(dev, end, NULL);
-    if (st == TTC_OK) st = ttc_event_elapsed(dev, start, end, &times[i]);
-  }
-  ttc_event_destroy(dev, start);
-  ttc_event_destroy(dev, end);
-  if (st != TTC_OK) return fail(dev, st, "timing");
-  qsort(times, (size_t)reps, sizeof times[0], cmp_float);
-  *median_ms = times[reps / 2];
-  return 0;
 }
 
 /* Compares every element with the reference; returns the number wrong. */
@@ -136,32 +89,28 @@ static int run(ttc_device *dev, ttc_module *mod, int32_t rows, int32_t cols) {
     fprintf(stderr, "softmax: out of host memory for %d x %d\n", (int)rows, (int)cols);
     goto done;
   }
-  uint64_t seed = 0x2545f4914f6cdd1dull;
+  uint64_t seed = EX_SEED;
   for (size_t i = 0; i < n; i++) {
-    x[i] = 4.0f * next_float(&seed); /* [-4, 4): exp spans e^8 within a row */
-    out[i] = NAN;                    /* poison: an element the kernel skips cannot pass */
+    x[i] = 4.0f * ex_next_float(&seed); /* [-4, 4): exp spans e^8 within a row */
+    out[i] = NAN;                       /* poison: an element the kernel skips cannot pass */
   }
   if ((st = ttc_device_alloc(dev, bytes, &dx)) != TTC_OK ||
       (st = ttc_device_alloc(dev, bytes, &dout)) != TTC_OK) {
-    rc = fail(dev, st, "allocation");
+    rc = ex_fail(prog, dev, st, "allocation");
     goto done;
   }
   if ((st = ttc_device_copy_to(dev, dx, x, bytes)) != TTC_OK ||
       (st = ttc_device_copy_to(dev, dout, out, bytes)) != TTC_OK) {
-    rc = fail(dev, st, "copy to device");
+    rc = ex_fail(prog, dev, st, "copy to device");
     goto done;
   }
   /* One program per row; parameters as in softmax.py (BLOCK_SIZE is constexpr). */
   const unsigned grid[3] = {(unsigned)rows, 1, 1};
   const ttc_arg args[5] = {ttc_arg_ptr(dout), ttc_arg_ptr(dx), ttc_arg_i32(cols),
                            ttc_arg_i32(cols), ttc_arg_i32(cols)};
-  if ((st = ttc_module_launch(mod, grid, NULL, args, 5)) != TTC_OK ||
-      (st = ttc_device_synchronize(dev)) != TTC_OK) {
-    rc = fail(dev, st, "launch");
-    goto done;
-  }
+  if (ex_launch_once(prog, dev, mod, grid, args, 5) != 0) goto done;
   if ((st = ttc_device_copy_from(dev, out, dout, bytes)) != TTC_OK) {
-    rc = fail(dev, st, "copy from device");
+    rc = ex_fail(prog, dev, st, "copy from device");
     goto done;
   }
   double max_rel = 0;
@@ -174,11 +123,11 @@ static int run(ttc_device *dev, ttc_module *mod, int32_t rows, int32_t cols) {
   printf("softmax: %d x %d verified on %s (%s), max relative error %.3g (bound %g)\n", (int)rows,
          (int)cols, ttc_device_name(dev), ttc_device_arch(dev), max_rel, REL_TOL);
   float ms = 0;
-  if (time_launches(dev, mod, grid, args, 5, &ms) != 0) goto done;
+  int timed = 0;
+  if (ex_time_launches(prog, dev, mod, grid, args, 5, &timing, &ms, &timed) != 0) goto done;
   /* Each element is read once and written once. */
   double gbps = 2.0 * sizeof(float) * (double)n / (ms * 1e-3) / 1e9;
-  printf("softmax: median %.4f ms over %d launches, %.1f GB/s\n", (double)ms,
-         ttc_device_is_interpreter(dev) ? 1 : TIMED_LAUNCHES, gbps);
+  printf("softmax: median %.4f ms over %d launches, %.1f GB/s\n", (double)ms, timed, gbps);
   rc = 0;
 done:
   ttc_device_free(dev, dx);
@@ -188,43 +137,14 @@ done:
   return rc;
 }
 
-/* Parses a positive count for option `opt`; returns -1 when malformed. */
-static long parse_count(const char *opt, const char *s, long max) {
-  char *end = NULL;
-  long v = strtol(s, &end, 10);
-  if (!end || *end || v < 1 || v > max) {
-    fprintf(stderr, "softmax: %s wants a count in 1..%ld, got '%s'\n", opt, max, s);
-    return -1;
-  }
-  return v;
-}
-
-/* Opens GPU 0 or, without one, the CPU interpreter. Returns 0, or the exit
- * status (1 error, 2 neither a GPU nor an interpreter). */
-static int open_device(ttc_device **dev) {
-  char err[512] = "", ierr[512] = "";
-  ttc_status st = ttc_device_open(0, dev, err, sizeof err);
-  if (st == TTC_OK) return 0;
-  if (st != TTC_ERROR_NO_DEVICE) {
-    fprintf(stderr, "softmax: opening GPU 0 failed: %s\n", err);
-    return 1;
-  }
-  if (ttc_device_open_interpreter(dev, ierr, sizeof ierr) == TTC_OK) {
-    fprintf(stderr, "softmax: no GPU (%s): running on the interpreter\n", err);
-    return 0;
-  }
-  fprintf(stderr, "softmax: no GPU: %s; no interpreter: %s\n", err, ierr);
-  return 2;
-}
-
 int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/softmax/softmax.py";
   long rows = 1823, cols = 781; /* the tutorial's shape: not a power of two */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-      if ((rows = parse_count("-r", argv[++i], INT32_MAX)) < 0) return 1;
+      if ((rows = ex_parse_count(prog, "-r", argv[++i], INT32_MAX, "a count", NULL)) < 0) return 1;
     } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-      if ((cols = parse_count("-c", argv[++i], MAX_BLOCK)) < 0) return 1;
+      if ((cols = ex_parse_count(prog, "-c", argv[++i], MAX_BLOCK, "a count", NULL)) < 0) return 1;
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "usage: softmax [-r ROWS] [-c COLS] [kernel.py]\n");
       return 1;
@@ -238,13 +158,13 @@ int main(int argc, char **argv) {
   }
 
   ttc_device *dev = NULL;
-  int rc = open_device(&dev);
+  int rc = ex_open_device(prog, EX_OPEN_DETAILED, &dev);
   if (rc != 0) return rc;
 
   int32_t block = block_for((int32_t)cols);
   char sig[128];
-  snprintf(sig, sizeof sig, "*fp32:16,*fp32:16,%s,%s,%s,%d", i32_sig((int32_t)cols),
-           i32_sig((int32_t)cols), i32_sig((int32_t)cols), (int)block);
+  snprintf(sig, sizeof sig, "*fp32:16,*fp32:16,%s,%s,%s,%d", ex_i32_sig((int32_t)cols),
+           ex_i32_sig((int32_t)cols), ex_i32_sig((int32_t)cols), (int)block);
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
   opts.num_warps = warps_for(block);
@@ -264,7 +184,8 @@ int main(int argc, char **argv) {
   ttc_module *mod = NULL;
   st = ttc_module_load(dev, kernel, &mod);
   ttc_kernel_destroy(kernel); /* the module keeps what it needs */
-  rc = st == TTC_OK ? run(dev, mod, (int32_t)rows, (int32_t)cols) : fail(dev, st, "module load");
+  rc = st == TTC_OK ? run(dev, mod, (int32_t)rows, (int32_t)cols)
+                    : ex_fail(prog, dev, st, "module load");
   ttc_module_destroy(mod);
   ttc_device_destroy(dev);
   return rc;
