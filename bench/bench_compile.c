@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ttc/ttc.h"
+#include "bench_util.h"
 
 typedef struct bench_kernel {
   const char *label, *file, *name, *signature;
@@ -29,17 +29,6 @@ static const bench_kernel kernels[] = {
      "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,64,64,32,8", 4},
 };
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Median wall time of `reps` compiles to `level`; -1 on a failed compile. */
 static double time_compile(const bench_kernel *bk, ttc_level level, int reps) {
   char path[4096];
@@ -54,9 +43,9 @@ static double time_compile(const bench_kernel *bk, ttc_level level, int reps) {
     o.arch = "sm_90a";
     o.stop_after = level;
     ttc_kernel *k = NULL;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     ttc_status st = ttc_compile_file(path, bk->name, bk->signature, &o, &k);
-    t[i] = now_ms() - t0;
+    t[i] = bench_now_ms() - t0;
     if (st != TTC_OK) {
       fprintf(stderr, "bench_compile: %s failed: %s\n%s", bk->label, ttc_status_string(st),
               k ? ttc_kernel_diagnostics(k) : "");
@@ -65,7 +54,7 @@ static double time_compile(const bench_kernel *bk, ttc_level level, int reps) {
     }
     ttc_kernel_destroy(k);
   }
-  qsort(t, (size_t)reps, sizeof *t, cmp_double);
+  qsort(t, (size_t)reps, sizeof *t, bench_cmp_double);
   med = t[reps / 2];
 done:
   free(t);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ttc/ttc.h"
+#include "bench_util.h"
 
 /* The few driver types and entry points the raw path needs (no cuda.h: the
  * bench builds without the CUDA headers, as a user of libttc would). */
@@ -29,17 +29,6 @@ typedef cu_result (*cu_ctx_synchronize_fn)(void);
 typedef cu_result (*cu_module_unload_fn)(cu_module);
 
 enum { ROUNDS = 7 };
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 typedef struct raw_driver {
   cu_ctx_get_current_fn ctx_get_current;
@@ -68,13 +57,13 @@ static int load_raw(raw_driver *d) {
 static double time_raw(const raw_driver *d, cu_function fn, void **slots, int n) {
   double per[ROUNDS];
   for (int r = 0; r < ROUNDS; r++) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     for (int i = 0; i < n; i++)
       if (d->launch_kernel(fn, 1, 1, 1, 128, 1, 1, 0, NULL, slots, NULL) != 0) return -1;
     if (d->ctx_synchronize() != 0) return -1;
-    per[r] = (now_ms() - t0) * 1e3 / n;
+    per[r] = (bench_now_ms() - t0) * 1e3 / n;
   }
-  qsort(per, ROUNDS, sizeof per[0], cmp_double);
+  qsort(per, ROUNDS, sizeof per[0], bench_cmp_double);
   return per[ROUNDS / 2];
 }
 
@@ -82,18 +71,18 @@ static double time_ttc(ttc_device *dev, ttc_module *mod, const ttc_arg *args, in
   const unsigned grid[3] = {1, 1, 1};
   double per[ROUNDS];
   for (int r = 0; r < ROUNDS; r++) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     for (int i = 0; i < n; i++)
       if (ttc_module_launch(mod, grid, NULL, args, 4) != TTC_OK) return -1;
     if (ttc_device_synchronize(dev) != TTC_OK) return -1;
-    per[r] = (now_ms() - t0) * 1e3 / n;
+    per[r] = (bench_now_ms() - t0) * 1e3 / n;
   }
-  qsort(per, ROUNDS, sizeof per[0], cmp_double);
+  qsort(per, ROUNDS, sizeof per[0], bench_cmp_double);
   return per[ROUNDS / 2];
 }
 
 int main(int argc, char **argv) {
-  double t_start = now_ms();
+  double t_start = bench_now_ms();
   int n = 20000;
   const char *path = TTC_EXAMPLES_DIR "/vector_add/vector_add.py";
   for (int i = 1; i < argc; i++) {
@@ -131,7 +120,7 @@ int main(int argc, char **argv) {
   printf("# bench_launch on %s (%s), %d launches per round, median of %d rounds\n",
          ttc_device_name(dev), ttc_device_arch(dev), n, ROUNDS);
   printf("first_launch ms=%.2f (device open + compile to cubin + load + launch + sync)\n",
-         now_ms() - t_start);
+         bench_now_ms() - t_start);
 
   /* The raw path: the same cubin, loaded and launched through the driver in
    * the context ttc made current. */

@@ -1,4 +1,5 @@
-/* bench_util.h - what bench_softmax.c and bench_matmul.c share: the L2 flush
+/* bench_util.h - what the benchmark programs share: a host clock, sorting
+ * helpers for medians, and (bench_softmax.c, bench_matmul.c) the L2 flush
  * of triton.testing.do_bench (zeroing a 256 MiB buffer before each timed
  * launch, with a kernel compiled from the source below) and the timing loop
  * (each launch between its own event pair; the median is reported).
@@ -11,8 +12,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ttc/ttc.h"
+
+/* Host time in milliseconds: the monotonic clock where POSIX is visible (the
+ * program defines _POSIX_C_SOURCE before its includes), else C11's clock. */
+static inline double bench_now_ms(void) {
+  struct timespec ts;
+#ifdef CLOCK_MONOTONIC
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+  timespec_get(&ts, TIME_UTC);
+#endif
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
 
 #define BENCH_FLUSH_BYTES (256u << 20) /* do_bench's cache size; 5x an H100/H200 L2 */
 #define BENCH_FLUSH_BLOCK 1024

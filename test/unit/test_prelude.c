@@ -11,59 +11,10 @@
 
 #include "ttc_test.h"
 
-#include "frontend/fe.h"
-
-typedef struct fx {
-  ir_context *ctx;
-  ir_module *m;
-  fe_kernel_info info;
-  char *ir;    /* printed module or NULL */
-  char *diags; /* rendered diagnostics */
-} fx;
-
-/* Lowers `body` after the imports (so the kernel's first line is line 4). */
-static bool lower(fx *f, const char *body, const char *kernel, const char *sig) {
-  char text[8192];
-  snprintf(text, sizeof text, "import triton\nimport triton.language as tl\n\n%s", body);
-  f->ctx = ir_context_create();
-  const ir_source *src = ir_context_add_source(f->ctx, "k.py", text, strlen(text));
-  f->m = fe_lower_kernel(f->ctx, src, kernel, sig, &f->info);
-  f->ir = NULL;
-  if (f->m) {
-    ir_strbuf sb;
-    ir_sb_init(&sb);
-    ir_print_options o = {0};
-    ir_print_module(f->m, &o, &sb);
-    f->ir = ir_sb_take(&sb);
-    assert_true(ir_verify(f->m));
-  }
-  ir_strbuf d;
-  ir_sb_init(&d);
-  ir_render_diags(f->ctx, &d);
-  f->diags = ir_sb_take(&d);
-  return f->m != NULL;
-}
-
-static void done(fx *f) {
-  ir_module_destroy(f->m);
-  free(f->ir);
-  free(f->diags);
-  ir_context_destroy(f->ctx);
-}
-
-static int count(const char *hay, const char *needle) {
-  int n = 0;
-  for (const char *p = hay; p && (p = strstr(p, needle)); p++) n++;
-  return n;
-}
-
-static void expect_ir(const fx *f, const char *needle) {
-  if (!f->ir || !strstr(f->ir, needle))
-    fail_msg("'%s' not in IR:\n%s\n%s", needle, f->ir ? f->ir : "(none)", f->diags);
-}
+#include "lower_fixture.h"
 
 /* The first error's message and position. */
-static void expect_error(const fx *f, const char *file, unsigned line, unsigned col,
+static void expect_error(const lower_fixture *f, const char *file, unsigned line, unsigned col,
                          const char *msg) {
   for (size_t k = 0; k < ir_context_num_diags(f->ctx); k++) {
     const ir_diag *d = ir_context_diag(f->ctx, k);
@@ -108,7 +59,7 @@ static void test_prelude_embedded(void **state) {
  * methods (x.sum()) reach the prelude too. */
 static void test_prelude_reductions(void **state) {
   (void)state;
-  fx f;
+  lower_fixture f;
   assert_true(lower(&f, "@triton.jit\ndef k(a, o, i):\n"
                         "    r = tl.arange(0, 64)\n"
                         "    x = tl.load(a + r)\n"
@@ -119,15 +70,15 @@ static void test_prelude_reductions(void **state) {
                         "k", "*i8,*i32,*i32"));
   expect_ir(&f, "arith.extsi %x_1 : tensor<64xi8> to tensor<64xi32>");
   expect_ir(&f, "(tensor<64xi8>, tensor<64xi32>) -> (i8, i32)"); /* indices: no promotion */
-  assert_int_equal(count(f.ir, "\"tt.reduce\""), 3);
-  assert_int_equal(count(f.ir, "tt.reduce.return"), 3);
-  done(&f);
+  assert_int_equal(count_ir(&f, "\"tt.reduce\""), 3);
+  assert_int_equal(count_ir(&f, "tt.reduce.return"), 3);
+  lower_done(&f);
 }
 
 /* A user combine function over a tuple, and a scan. */
 static void test_reduce_combine_fn(void **state) {
   (void)state;
-  fx f;
+  lower_fixture f;
   assert_true(lower(&f, "@triton.jit\ndef both(a, b, c, d):\n    return a + c, tl.maximum(b, d)\n\n"
                         "@triton.jit\ndef k(p):\n"
                         "    r = tl.arange(0, 32)\n"
@@ -140,7 +91,7 @@ static void test_reduce_combine_fn(void **state) {
   expect_ir(&f, "arith.maxsi %arg2, %arg4 : i32");
   expect_ir(&f, "<{axis = 0 : i32, reverse = true}>");
   expect_ir(&f, "tt.scan.return");
-  done(&f);
+  lower_done(&f);
   /* A combine function returning the wrong number of values. */
   assert_false(lower(&f, "@triton.jit\ndef one(a, b, c, d):\n    return a\n\n"
                          "@triton.jit\ndef k(p):\n"
@@ -148,14 +99,14 @@ static void test_reduce_combine_fn(void **state) {
                          "    x = tl.reduce((r, r), 0, one)\n",
                          "k", "*fp32"));
   expect_error(&f, "k.py", 11, 9, "combine function returns 1 values, expected 2");
-  done(&f);
+  lower_done(&f);
 }
 
 /* An error inside a prelude function points at the user's call, with a note
  * pointing into the prelude. */
 static void test_prelude_error_location(void **state) {
   (void)state;
-  fx f;
+  lower_fixture f;
   assert_false(lower(&f, "@triton.jit\ndef k(p):\n"
                          "    x = tl.load(p + tl.arange(0, 16))\n"
                          "    y = tl.xor_sum(x)\n",
@@ -163,30 +114,30 @@ static void test_prelude_error_location(void **state) {
   expect_error(&f, "k.py", 7, 9, "static assertion failed: xor_sum only supported for integers");
   assert_non_null(strstr(f.diags, "note: inside 'tl.xor_sum' (ttc's prelude)"));
   assert_non_null(strstr(f.diags, "<prelude>/standard.py"));
-  done(&f);
+  lower_done(&f);
 }
 
 /* Philox: ten unrolled rounds with Triton's constants. */
 static void test_philox(void **state) {
   (void)state;
-  fx f;
+  lower_fixture f;
   assert_true(lower(&f, "@triton.jit\ndef k(o, seed):\n"
                         "    r = tl.arange(0, 16)\n"
                         "    tl.store(o + r, tl.randint(seed, r))\n",
                         "k", "*u32,i32"));
-  assert_true(count(f.ir, "tt.mulhiui") >= 18);
+  assert_true(count_ir(&f, "tt.mulhiui") >= 18);
   expect_ir(&f, "-766435501");          /* 0xD2511F53 */
   expect_ir(&f, "-845247145");          /* 0xCD9E8D57 */
   expect_ir(&f, "constant -1640531527"); /* 0x9E3779B9 */
   expect_ir(&f, "constant -1150833019"); /* 0xBB67AE85 */
-  done(&f);
+  lower_done(&f);
 }
 
 /* Early return under a runtime if; break/continue in static_range;
  * tuple slices; static_print as a remark. */
 static void test_control_flow(void **state) {
   (void)state;
-  fx f;
+  lower_fixture f;
   assert_true(lower(&f, "@triton.jit\ndef k(p, n):\n"
                         "    if tl.program_id(0) >= n:\n"
                         "        return\n"
@@ -205,7 +156,7 @@ static void test_control_flow(void **state) {
   expect_ir(&f, "} else {");
   expect_ir(&f, "arith.constant 12 : i32"); /* 0+1+2+4 + 2 + 3 */
   assert_non_null(strstr(f.diags, "remark: static_print: 7 (2, 3)"));
-  done(&f);
+  lower_done(&f);
   assert_false(lower(&f, "@triton.jit\ndef k(p, n):\n"
                          "    for i in tl.static_range(4):\n"
                          "        if n > i:\n"
@@ -213,7 +164,7 @@ static void test_control_flow(void **state) {
                          "k", "*i32,i32"));
   expect_error(&f, "k.py", 8, 13, "unsupported: 'break' under a runtime condition (only "
                "constexpr conditions can end a tl.static_range iteration)");
-  done(&f);
+  lower_done(&f);
 }
 
 int main(void) {

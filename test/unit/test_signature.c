@@ -10,6 +10,7 @@
 #include "ttc_test.h"
 
 #include "frontend/fe.h"
+#include "lower_fixture.h"
 
 /* ---- signature parsing --------------------------------------------------------- */
 
@@ -135,57 +136,8 @@ static void test_sig_error_empty_entry(void **state) {
 
 /* ---- lowering ------------------------------------------------------------------ */
 
-typedef struct lower_fixture {
-  ir_context *ctx;
-  ir_module *m;
-  fe_kernel_info info;
-  char *ir;    /* printed module or NULL */
-  char *diags; /* rendered diagnostics */
-} lower_fixture;
-
-static const char *const prelude = "import triton\nimport triton.language as tl\n\n";
-
-/* Lowers `body` (appended after the imports, so the kernel text starts on line 4). */
-static bool lower(lower_fixture *f, const char *body, const char *kernel, const char *sig) {
-  char text[8192];
-  snprintf(text, sizeof text, "%s%s", prelude, body);
-  f->ctx = ir_context_create();
-  const ir_source *src = ir_context_add_source(f->ctx, "k.py", text, strlen(text));
-  f->m = fe_lower_kernel(f->ctx, src, kernel, sig, &f->info);
-  f->ir = NULL;
-  if (f->m) {
-    ir_strbuf sb;
-    ir_sb_init(&sb);
-    ir_print_options o = {0};
-    ir_print_module(f->m, &o, &sb);
-    f->ir = ir_sb_take(&sb);
-    assert_true(ir_verify(f->m));
-  }
-  ir_strbuf d;
-  ir_sb_init(&d);
-  ir_render_diags(f->ctx, &d);
-  f->diags = ir_sb_take(&d);
-  return f->m != NULL;
-}
-
-static void lower_done(lower_fixture *f) {
-  ir_module_destroy(f->m);
-  free(f->ir);
-  free(f->diags);
-  ir_context_destroy(f->ctx);
-}
-
-static void expect_ir(const lower_fixture *f, const char *needle) {
-  if (!f->ir || !strstr(f->ir, needle))
-    fail_msg("'%s' not in IR:\n%s\n%s", needle, f->ir ? f->ir : "(none)", f->diags);
-}
 static void expect_no_ir(const lower_fixture *f, const char *needle) {
   if (f->ir && strstr(f->ir, needle)) fail_msg("'%s' unexpectedly in IR:\n%s", needle, f->ir);
-}
-static int count_ir(const lower_fixture *f, const char *needle) {
-  int n = 0;
-  for (const char *p = f->ir; p && (p = strstr(p, needle)); p++) n++;
-  return n;
 }
 
 static const char *const add_src =
