@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ir-tt/ir.h"
+#include "ir-ttgpu/ttg.h"
 
 /* LLVM's opaque handles, spelled as llvm-c/Types.h does (C11 allows the
  * repeated typedef), so that users of this header, such as the unit tests,
@@ -81,55 +82,31 @@ char *cg_metadata_json(const cg_metadata *md);
 /* FNV-1a 64 of n bytes. */
 uint64_t cg_fnv1a64(const void *data, size_t n);
 
-/* ---- layout.c: per-thread element ownership ----------------------------- */
+/* ---- layout.c: index math from linear layouts -------------------------- */
 
-/* A tensor layout resolved for one shape. Slices are peeled down to their root
- * blocked layout; "root dims" are that layout's dims. A thread's registers are
- * numbered j = kpart + (product of nk) * reppart, where kpart enumerates the
- * in-tile offsets k[d] in [0, nk[d]) over root dims in `order` (order[0]
- * fastest) and reppart enumerates the tile repetitions rep[d] in [0, nrep[d])
- * the same way. Element index along root dim d:
- *   (rep*tile + warp_d*tpw*spt + lane_d*spt + k) mod pshape[d]
- * so a layout larger than the shape wraps (several threads, or several
- * registers of one thread, hold the same element: broadcast). */
-typedef struct cg_layout {
-  int rank;                      /* tensor rank */
-  const ir_attr *root;           /* the blocked layout under the slices */
-  int prank;                     /* root rank */
-  int64_t pshape[IR_MAX_RANK];   /* shape per root dim (1 for sliced dims) */
-  bool sliced[IR_MAX_RANK];      /* root dim removed by a slice */
-  int tdim[IR_MAX_RANK];         /* root dim -> tensor dim, -1 when sliced */
-  int64_t tile[IR_MAX_RANK];     /* spt*tpw*wpc per root dim */
-  int64_t nk[IR_MAX_RANK];       /* registers per tile along d (spt; 1 when sliced) */
-  int64_t nrep[IR_MAX_RANK];     /* tiles along d (1 when sliced or shape <= tile) */
-  int64_t nelems;                /* registers per thread */
-} cg_layout;
+typedef struct cg cg; /* the lowering context (lower.c) */
 
-/* Resolves `enc` (blocked or slice of ... of blocked) for a shape. Returns
- * false when the encoding is missing or not supported, or ranks disagree. */
-bool cg_layout_init(cg_layout *l, const ir_attr *enc, int rank, const int64_t *shape);
-/* Register j -> (k, rep) per root dim, and back. */
-void cg_layout_reg_coords(const cg_layout *l, int64_t j, int64_t *k, int64_t *rep);
-int64_t cg_layout_reg_number(const cg_layout *l, const int64_t *k, const int64_t *rep);
-/* True when register (k, rep) of d holds an element no lower (k, rep) of the
- * same thread already holds (the first copy under wrapping). */
-bool cg_layout_reg_is_first(const cg_layout *l, int d, int64_t k, int64_t rep);
-/* Per root dim, lane and warp coordinates of thread `tid`, and its offset
- * (warp_d*tpw*spt + lane_d*spt). */
-void cg_layout_thread_offsets(const cg_layout *l, unsigned tid, int64_t *off);
-/* Tensor-dim index of register j of thread tid. */
-void cg_layout_elem_index(const cg_layout *l, unsigned tid, int64_t j, int64_t *idx);
-/* Lane / warp strides and counts of root dim d (for shuffles): lanes of d
- * are (lane / lane_stride) % tpw[d]. */
-unsigned cg_layout_lane_stride(const cg_layout *l, int d);
-unsigned cg_layout_warp_stride(const cg_layout *l, int d);
+/* A thread-dependent i32 term and the bits it may set (so that combining
+ * terms can use add/or when no bit is shared, xor otherwise). */
+typedef struct cg_part {
+  LLVMValueRef v; /* NULL: zero */
+  int32_t mask;
+} cg_part;
 
-/* Convenience on a bare blocked (or slice) layout, used by the unit tests:
- * registers per thread, and the multi-dim index of register j of thread tid
- * (lane = tid % 32, warp = tid / 32). */
-int64_t cg_blocked_num_elems(const ir_attr *layout, int rank, const int64_t *shape);
-void cg_blocked_elem_index(const ir_attr *layout, int rank, const int64_t *shape, unsigned tid,
-                           unsigned j, int64_t *idx);
+/* Contribution of input `in` (value x, i32) to output dim d of l. */
+cg_part cg_input_part(cg *c, const ttg_ll *l, int in, LLVMValueRef x, int d);
+/* The calling thread's (lane and warp) contribution to output dim d. */
+cg_part cg_thread_part(cg *c, const ttg_ll *l, int d);
+cg_part cg_part_xor(cg *c, cg_part a, cg_part b);
+LLVMValueRef cg_part_xor_const(cg *c, cg_part p, int32_t k);
+/* Registers 0..n-1 holding consecutive elements along one dim (*dim), as
+ * many as the layout's leading register bases give (1: none, *dim -1). */
+int cg_contig_regs(const ttg_ll *l, int *dim);
+/* When every thread already holds, under src, each element its dst
+ * registers need (proj[d]: the src dim of dst dim d, -1 to drop it), fills
+ * src_reg[j] for every dst register j and returns true; false when data
+ * must move between threads. */
+bool cg_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64_t *src_reg);
 
 /* ---- lower.c: the lowering context and op dispatch ---------------------- */
 
@@ -143,7 +120,7 @@ typedef struct cg_map_entry {
   cg_vals vals;
 } cg_map_entry;
 
-typedef struct cg {
+struct cg {
   ir_context *ictx;
   const ir_module *im;
   ir_arena arena;            /* value arrays and scratch; freed at the end */
@@ -162,7 +139,7 @@ typedef struct cg {
   cg_map_entry *map;         /* open addressing, malloc-owned */
   size_t map_cap, map_len;
   bool failed;
-} cg;
+};
 
 /* Value map: set replaces; get returns NULL-v vals when absent. */
 void cg_map_set(cg *c, const ir_value *v, cg_vals vals);
@@ -175,7 +152,8 @@ LLVMTypeRef cg_type(cg *c, const ir_type *t);
 /* Registers a value of type t holds in this thread (1 for scalars); -1 with a
  * located diagnostic when the layout is unsupported. */
 int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc);
-bool cg_layout_of(cg *c, const ir_type *t, ir_loc loc, cg_layout *l);
+/* The linear layout of a tensor type; false with a located diagnostic. */
+bool cg_ll_of(cg *c, const ir_type *t, ir_loc loc, ttg_ll *l);
 /* Builds the LLVM module for the kernel into c->mod (c->lc, c->b set up by
  * cg_emit_ptx); false after a diagnostic. */
 bool cg_build_module(cg *c, const ir_module *m);
@@ -203,7 +181,7 @@ void cg_smem_read_done(cg *c);
 bool cg_emit_indices(cg *c, const ir_type *t, ir_loc loc, LLVMValueRef **idx);
 /* i1 "this thread holds the first copy of its elements" for a value of type t
  * (scalars: tid == 0), or NULL when every thread holds distinct elements.
- * Registers repeated within one thread are found with cg_layout_reg_is_first. */
+ * A thread's registers never repeat an element (ttg_ll_of_tensor). */
 LLVMValueRef cg_owner_pred(cg *c, const ir_type *t, ir_loc loc);
 bool cg_lower_tensor_op(cg *c, ir_op *op);
 

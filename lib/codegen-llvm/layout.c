@@ -1,137 +1,164 @@
-/* layout.c - which tensor elements each thread holds under a blocked layout
- * (or a slice of one), as Triton's blocked layout: sizePerThread contiguous
- * elements per thread, threads then warps tiled in `order`, the tile repeated
- * over larger shapes and wrapped (broadcast) over smaller ones. Pure C; the
- * LLVM index emission in lower_tensor.c follows the same formulas. */
+/* layout.c - LLVM IR for the index math of layouts: which tensor element
+ * each register of the calling thread holds, read off the linear layout that
+ * lib/ir-ttgpu defines (ttg_ll_of_type). A register's coordinates are a
+ * compile-time constant XORed with the lane's and the warp's contributions,
+ * which are computed once per use as shifts and masks of runs of bits. */
 #include <llvm-c/Core.h>
 
 #include "codegen-llvm/cg.h"
 
-bool cg_layout_init(cg_layout *l, const ir_attr *enc, int rank, const int64_t *shape) {
-  int64_t cur[IR_MAX_RANK];
-  int origin[IR_MAX_RANK];
-  int r = rank;
-  if (!enc || rank < 1 || rank > IR_MAX_RANK) return false;
-  for (int i = 0; i < rank; i++) {
-    cur[i] = shape[i];
-    origin[i] = i;
-  }
-  /* Peel slices: each re-inserts its removed dim as a size-1 sliced dim. */
-  while (enc->kind == IR_ATTR_SLICE) {
-    int dim = enc->dim;
-    if (r >= IR_MAX_RANK || dim < 0 || dim > r || !enc->parent) return false;
-    for (int i = r; i > dim; i--) {
-      cur[i] = cur[i - 1];
-      origin[i] = origin[i - 1];
+static bool is_pow2_32(int32_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+static int log2_32(int32_t v) {
+  int k = 0;
+  while ((1 << k) < v) k++;
+  return k;
+}
+
+bool cg_ll_of(cg *c, const ir_type *t, ir_loc loc, ttg_ll *l) {
+  if (ttg_ll_of_type(t, l)) return true;
+  ir_error(c->ictx, loc, "unsupported in codegen: tensor layout %s",
+           !ir_type_is_tensor(t) || !t->layout ? "missing (expected ttgir)"
+                                                : "or shape this target cannot lay out");
+  return false;
+}
+
+int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc) {
+  ttg_ll l;
+  if (!ir_type_is_tensor(t)) return 1;
+  return cg_ll_of(c, t, loc, &l) ? ttg_ll_num_regs(&l) : -1;
+}
+
+cg_part cg_input_part(cg *c, const ttg_ll *l, int in, LLVMValueRef x, int d) {
+  cg_part r = {NULL, 0};
+  bool disjoint = true;
+  for (int b = 0; b < l->nbits[in];) {
+    int32_t v = l->basis[in][b][d];
+    if (!v) {
+      b++;
+      continue;
     }
-    cur[dim] = 1;
-    origin[dim] = -1;
-    r++;
-    enc = enc->parent;
-  }
-  if (enc->kind != IR_ATTR_BLOCKED || enc->rank != r) return false;
-  l->rank = rank;
-  l->root = enc;
-  l->prank = r;
-  l->nelems = 1;
-  for (int d = 0; d < r; d++) {
-    l->pshape[d] = cur[d];
-    l->sliced[d] = origin[d] < 0;
-    l->tdim[d] = origin[d];
-    l->tile[d] = (int64_t)enc->size_per_thread[d] * enc->threads_per_warp[d] *
-                 enc->warps_per_cta[d];
-    if (l->tile[d] <= 0 || cur[d] <= 0) return false;
-    if (l->sliced[d]) {
-      l->nk[d] = 1;
-      l->nrep[d] = 1;
-    } else {
-      l->nk[d] = enc->size_per_thread[d];
-      l->nrep[d] = cur[d] > l->tile[d] ? (cur[d] + l->tile[d] - 1) / l->tile[d] : 1;
+    int k = 1;
+    while (is_pow2_32(v) && b + k < l->nbits[in] && l->basis[in][b + k][d] == v << k) k++;
+    LLVMValueRef t = x;
+    int32_t bits;
+    if (b) t = LLVMBuildLShr(c->b, t, cg_i32(c, b), "");
+    t = LLVMBuildAnd(c->b, t, cg_i32(c, (1 << k) - 1), "");
+    if (is_pow2_32(v)) {
+      if (v > 1) t = LLVMBuildShl(c->b, t, cg_i32(c, log2_32(v)), "");
+      bits = ((1 << k) - 1) * v;
+    } else { /* one bit selecting an arbitrary vector (swizzles) */
+      t = LLVMBuildMul(c->b, t, cg_i32(c, v), "");
+      bits = v;
     }
-    l->nelems *= l->nk[d] * l->nrep[d];
+    disjoint = disjoint && (r.mask & bits) == 0;
+    r.v = !r.v ? t : disjoint ? LLVMBuildOr(c->b, r.v, t, "") : LLVMBuildXor(c->b, r.v, t, "");
+    r.mask |= bits;
+    b += k;
+  }
+  return r;
+}
+
+cg_part cg_part_xor(cg *c, cg_part a, cg_part b) {
+  if (!a.v) return b;
+  if (!b.v) return a;
+  cg_part r;
+  r.v = (a.mask & b.mask) ? LLVMBuildXor(c->b, a.v, b.v, "") : LLVMBuildOr(c->b, a.v, b.v, "");
+  r.mask = a.mask | b.mask;
+  return r;
+}
+
+LLVMValueRef cg_part_xor_const(cg *c, cg_part p, int32_t k) {
+  if (!p.v) return cg_i32(c, k);
+  if (!k) return p.v;
+  /* Disjoint bits add without carries: an add folds into addressing. */
+  return (p.mask & k) ? LLVMBuildXor(c->b, p.v, cg_i32(c, k), "")
+                      : LLVMBuildAdd(c->b, p.v, cg_i32(c, k), "");
+}
+
+cg_part cg_thread_part(cg *c, const ttg_ll *l, int d) {
+  cg_part lane = cg_input_part(c, l, TTG_IN_LANE, c->lane, d);
+  cg_part warp = cg_input_part(c, l, TTG_IN_WARP, c->warp, d);
+  return cg_part_xor(c, lane, warp);
+}
+
+bool cg_emit_indices(cg *c, const ir_type *t, ir_loc loc, LLVMValueRef **idx) {
+  ttg_ll l;
+  if (!cg_ll_of(c, t, loc, &l)) return false;
+  int64_t n = ttg_ll_num_regs(&l);
+  for (int d = 0; d < l.nout; d++) {
+    cg_part part = cg_thread_part(c, &l, d);
+    idx[d] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)n);
+    for (int64_t j = 0; j < n; j++) {
+      int32_t co[IR_MAX_RANK];
+      ttg_ll_apply1(&l, TTG_IN_REG, (uint32_t)j, co);
+      idx[d][j] = cg_part_xor_const(c, part, co[d]);
+    }
   }
   return true;
 }
 
-void cg_layout_reg_coords(const cg_layout *l, int64_t j, int64_t *k, int64_t *rep) {
-  int64_t kprod = 1;
-  for (int d = 0; d < l->prank; d++) kprod *= l->nk[d];
-  int64_t kpart = j % kprod, rpart = j / kprod;
-  for (int i = 0; i < l->prank; i++) {
-    int d = (int)l->root->order[i];
-    k[d] = kpart % l->nk[d];
-    kpart /= l->nk[d];
-    rep[d] = rpart % l->nrep[d];
-    rpart /= l->nrep[d];
+LLVMValueRef cg_owner_pred(cg *c, const ir_type *t, ir_loc loc) {
+  if (!ir_type_is_tensor(t)) return LLVMBuildICmp(c->b, LLVMIntEQ, c->tid, cg_i32(c, 0), "");
+  ttg_ll l;
+  if (!cg_ll_of(c, t, loc, &l)) return NULL;
+  LLVMValueRef pred = NULL;
+  /* A lane or warp bit with a zero basis selects a copy: only bit 0 owns. */
+  for (int in = TTG_IN_LANE; in <= TTG_IN_WARP; in++) {
+    int32_t mask = 0;
+    for (int b = 0; b < l.nbits[in]; b++)
+      if (ttg_ll_basis_is_zero(&l, in, b)) mask |= 1 << b;
+    if (!mask) continue;
+    LLVMValueRef x = in == TTG_IN_LANE ? c->lane : c->warp;
+    LLVMValueRef p = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildAnd(c->b, x, cg_i32(c, mask), ""),
+                                   cg_i32(c, 0), "");
+    pred = pred ? LLVMBuildAnd(c->b, pred, p, "") : p;
   }
+  return pred;
 }
 
-int64_t cg_layout_reg_number(const cg_layout *l, const int64_t *k, const int64_t *rep) {
-  int64_t kprod = 1, kpart = 0, rpart = 0, ks = 1, rs = 1;
-  for (int d = 0; d < l->prank; d++) kprod *= l->nk[d];
-  for (int i = 0; i < l->prank; i++) {
-    int d = (int)l->root->order[i];
-    kpart += k[d] * ks;
-    ks *= l->nk[d];
-    rpart += rep[d] * rs;
-    rs *= l->nrep[d];
+int cg_contig_regs(const ttg_ll *l, int *dim) {
+  *dim = -1;
+  if (l->nbits[TTG_IN_REG] == 0) return 1;
+  const int32_t *b0 = l->basis[TTG_IN_REG][0];
+  for (int d = 0; d < l->nout; d++)
+    if (b0[d] == 1) *dim = d;
+  if (*dim < 0) return 1;
+  int k = 0;
+  for (; k < l->nbits[TTG_IN_REG]; k++) {
+    for (int d = 0; d < l->nout; d++)
+      if (l->basis[TTG_IN_REG][k][d] != (d == *dim ? 1 << k : 0)) return 1 << k;
   }
-  return kpart + kprod * rpart;
+  return 1 << k;
 }
 
-bool cg_layout_reg_is_first(const cg_layout *l, int d, int64_t k, int64_t rep) {
-  /* Below one tile, nrep is 1 and register k repeats register k mod pshape. */
-  (void)rep;
-  return l->pshape[d] >= l->tile[d] || k < l->pshape[d];
-}
-
-/* Product of `counts` over the dims that come before d in `order`. */
-static unsigned order_stride(const ir_attr *root, const unsigned *counts, int d) {
-  unsigned s = 1;
-  for (int i = 0; i < root->rank; i++) {
-    int od = (int)root->order[i];
-    if (od == d) break;
-    s *= counts[od];
+bool cg_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64_t *src_reg) {
+  /* Project dst's bases into src's dims: proj[d] is the src dim of dst dim d
+   * (-1: dropped, a broadcast or a unit dim). */
+  ttg_ll p;
+  ttg_ll_init(&p, 3, src->nout, src->out_size);
+  for (int in = 0; in < 3; in++) {
+    p.nbits[in] = dst->nbits[in];
+    for (int b = 0; b < dst->nbits[in]; b++)
+      for (int d = 0; d < dst->nout; d++)
+        if (proj[d] >= 0) p.basis[in][b][proj[d]] = dst->basis[in][b][d];
   }
-  return s;
-}
-
-unsigned cg_layout_lane_stride(const cg_layout *l, int d) {
-  return order_stride(l->root, l->root->threads_per_warp, d);
-}
-
-unsigned cg_layout_warp_stride(const cg_layout *l, int d) {
-  return order_stride(l->root, l->root->warps_per_cta, d);
-}
-
-void cg_layout_thread_offsets(const cg_layout *l, unsigned tid, int64_t *off) {
-  const ir_attr *b = l->root;
-  unsigned lane = tid % 32, warp = tid / 32;
-  for (int d = 0; d < l->prank; d++) {
-    unsigned lane_d = (lane / cg_layout_lane_stride(l, d)) % b->threads_per_warp[d];
-    unsigned warp_d = (warp / cg_layout_warp_stride(l, d)) % b->warps_per_cta[d];
-    off[d] = ((int64_t)warp_d * b->threads_per_warp[d] + lane_d) * b->size_per_thread[d];
+  /* Each thread must already hold what it needs: same lane and warp maps. */
+  for (int in = TTG_IN_LANE; in <= TTG_IN_WARP; in++) {
+    if (p.nbits[in] != src->nbits[in]) return false;
+    for (int b = 0; b < p.nbits[in]; b++)
+      for (int d = 0; d < src->nout; d++)
+        if (p.basis[in][b][d] != src->basis[in][b][d]) return false;
   }
-}
-
-void cg_layout_elem_index(const cg_layout *l, unsigned tid, int64_t j, int64_t *idx) {
-  int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK], off[IR_MAX_RANK];
-  cg_layout_reg_coords(l, j, k, rep);
-  cg_layout_thread_offsets(l, tid, off);
-  for (int d = 0; d < l->prank; d++) {
-    if (l->sliced[d]) continue;
-    idx[l->tdim[d]] = (rep[d] * l->tile[d] + off[d] + k[d]) % l->pshape[d];
+  ttg_ll_solver s;
+  ttg_ll_solver_init(&s, src, TTG_IN_REG);
+  int64_t n = ttg_ll_num_regs(&p);
+  for (int64_t j = 0; j < n; j++) {
+    int32_t co[IR_MAX_RANK];
+    uint32_t r;
+    ttg_ll_apply1(&p, TTG_IN_REG, (uint32_t)j, co);
+    if (!ttg_ll_solve(&s, co, &r)) return false;
+    src_reg[j] = r;
   }
-}
-
-int64_t cg_blocked_num_elems(const ir_attr *layout, int rank, const int64_t *shape) {
-  cg_layout l;
-  return cg_layout_init(&l, layout, rank, shape) ? l.nelems : -1;
-}
-
-void cg_blocked_elem_index(const ir_attr *layout, int rank, const int64_t *shape, unsigned tid,
-                           unsigned j, int64_t *idx) {
-  cg_layout l;
-  if (!cg_layout_init(&l, layout, rank, shape)) IR_UNREACHABLE("unsupported layout");
-  cg_layout_elem_index(&l, tid, j, idx);
+  return true;
 }

@@ -83,22 +83,11 @@ LLVMTypeRef cg_type(cg *c, const ir_type *t) {
                                           : LLVMHalfTypeInContext(c->lc);
     return t->width == 64 ? LLVMDoubleTypeInContext(c->lc) : LLVMFloatTypeInContext(c->lc);
   case IR_TY_PTR: return LLVMPointerTypeInContext(c->lc, (unsigned)t->addrspace);
-  case IR_TY_TENSOR: break;
+  case IR_TY_TENSOR:
+  case IR_TY_MEMDESC:
+  case IR_TY_TOKEN: break;
   }
-  IR_UNREACHABLE("tensor of tensors");
-}
-
-bool cg_layout_of(cg *c, const ir_type *t, ir_loc loc, cg_layout *l) {
-  if (cg_layout_init(l, t->layout, t->rank, t->shape)) return true;
-  ir_error(c->ictx, loc, "unsupported in codegen: tensor layout %s",
-           t->layout ? "other than #ttg.blocked or its slices" : "missing (expected ttgir)");
-  return false;
-}
-
-int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc) {
-  cg_layout l;
-  if (!ir_type_is_tensor(t)) return 1;
-  return cg_layout_of(c, t, loc, &l) ? l.nelems : -1;
+  IR_UNREACHABLE("no scalar LLVM type for this IR type");
 }
 
 LLVMValueRef cg_i32(cg *c, int64_t v) {

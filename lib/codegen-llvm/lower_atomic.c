@@ -80,9 +80,7 @@ bool cg_lower_atomic(cg *c, ir_op *op) {
   cg_vals p, a, b = {0, NULL}, m = {0, NULL};
   if (!cg_get(c, op, 0, &p) || !cg_get(c, op, 1, &a)) return false;
   if (op->noperands > 2 && !cg_get(c, op, 2, is_cas ? &b : &m)) return false;
-  cg_layout l;
   bool is_tensor = ir_type_is_tensor(pty);
-  if (is_tensor && !cg_layout_of(c, pty, op->loc, &l)) return false;
   LLVMValueRef owner = cg_owner_pred(c, pty, op->loc);
 
   unsigned w = et->width;
@@ -103,22 +101,8 @@ bool cg_lower_atomic(cg *c, ir_op *op) {
   LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c->lc), 1, 0);
 
   cg_vals r = cg_vals_new(c, p.n);
+  /* A thread's registers never repeat an element: each issues its atomic. */
   for (int j = 0; j < p.n; j++) {
-    if (is_tensor) {
-      /* A register repeating a lower one of the same thread reuses its result. */
-      int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];
-      bool first = true;
-      cg_layout_reg_coords(&l, j, k, rep);
-      for (int d = 0; d < l.prank; d++) {
-        if (cg_layout_reg_is_first(&l, d, k[d], rep[d])) continue;
-        first = false;
-        k[d] %= l.pshape[d];
-      }
-      if (!first) {
-        r.v[j] = r.v[cg_layout_reg_number(&l, k, rep)];
-        continue;
-      }
-    }
     LLVMValueRef pred = owner ? owner : yes;
     if (m.v) pred = LLVMBuildAnd(c->b, pred, m.v[m.n == 1 ? 0 : j], "");
     LLVMValueRef args[4] = {p.v[j], to_bits(c, a.v[a.n == 1 ? 0 : j], ity), NULL, NULL};

@@ -1,7 +1,7 @@
 /* lower_memory.c - tt.addptr (GEP), tt.load and tt.store as predicated,
  * vectorized PTX inline asm exactly as Triton emits it: registers grouped
- * `vec` at a time along the layout's fastest dim, where vec is bounded by
- * sizePerThread, the pointer's contiguity and alignment, the mask's
+ * `vec` at a time along the layout's contiguous register run, where vec is
+ * bounded by that run, the pointer's contiguity and alignment, the mask's
  * constancy and 16 bytes, then packed into 32-bit (or 64/16-bit) words. */
 #include <stdio.h>
 #include <string.h>
@@ -64,19 +64,16 @@ static int64_t floor_pow2(int64_t v) {
   return p;
 }
 
-/* Vector width along the fastest root dim (Triton's getVectorSize). */
+/* Vector width along the layout's contiguous register run (Triton's
+ * getVectorSize): bounded by the registers, the pointer's contiguity and
+ * alignment, the mask's constancy and 16 bytes. */
 static int vector_width(cg *c, const ir_op *op, const ir_type *ptr_ty, const ir_value *mask,
                         unsigned elem_bytes) {
-  cg_layout l;
-  if (!ir_type_is_tensor(ptr_ty) || !c->axis) return 1;
-  if (!cg_layout_init(&l, ptr_ty->layout, ptr_ty->rank, ptr_ty->shape)) return 1;
-  int fd = -1;
-  for (int i = 0; i < l.prank && fd < 0; i++)
-    if (!l.sliced[l.root->order[i]]) fd = (int)l.root->order[i];
-  if (fd < 0) return 1;
-  int td = l.tdim[fd];
-  int64_t vec = l.nk[fd];
-  if (l.pshape[fd] < vec) vec = l.pshape[fd];
+  ttg_ll l;
+  if (!ir_type_is_tensor(ptr_ty) || !c->axis || !ttg_ll_of_type(ptr_ty, &l)) return 1;
+  int td;
+  int64_t vec = cg_contig_regs(&l, &td);
+  if (td < 0) return 1;
   ir_axis_info pi = ir_axis_get(c->axis, op->operands[0]);
   if (pi.contiguity[td] < vec) vec = pi.contiguity[td];
   /* Pointer divisibility is in bytes, as Triton's. */
@@ -244,15 +241,6 @@ static bool lower_load(cg *c, ir_op *op) {
   return true;
 }
 
-/* True unless register j repeats a lower register of the same thread. */
-static bool reg_is_first(const cg_layout *l, int64_t j) {
-  int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];
-  cg_layout_reg_coords(l, j, k, rep);
-  for (int d = 0; d < l->prank; d++)
-    if (!cg_layout_reg_is_first(l, d, k[d], rep[d])) return false;
-  return true;
-}
-
 static bool lower_store(cg *c, ir_op *op) {
   cg_vals p, v, m = {0, NULL};
   if (!cg_get(c, op, 0, &p) || !cg_get(c, op, 1, &v)) return false;
@@ -266,13 +254,10 @@ static bool lower_store(cg *c, ir_op *op) {
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
   /* As Triton: only the first holder of an element writes it. */
   LLVMValueRef owner = cg_owner_pred(c, pty, op->loc);
-  cg_layout l;
-  bool is_tensor = ir_type_is_tensor(pty) && cg_layout_of(c, pty, op->loc, &l);
   for (int j0 = 0; j0 < p.n; j0 += vec) {
     text code = {{0}, 0}, cons = {{0}, 0};
     LLVMValueRef args[8], e[16];
     unsigned na = 0;
-    if (is_tensor && !reg_is_first(&l, j0)) continue;
     LLVMValueRef pred = m.v ? m.v[m.n == 1 ? 0 : j0] : NULL;
     if (owner) pred = pred ? LLVMBuildAnd(c->b, pred, owner, "") : owner;
     for (int k = 0; k < vec; k++) e[k] = v.v[v.n == 1 ? 0 : j0 + k];

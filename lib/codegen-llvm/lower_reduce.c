@@ -67,7 +67,26 @@ static LLVMValueRef shuffle_xor(cg *c, LLVMValueRef v, unsigned lane_mask) {
   return kind == LLVMIntegerTypeKind ? r : LLVMBuildBitCast(c->b, r, ty, "");
 }
 
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+/* Bits of x selected by mask, packed to the low end (PTX has no pext). */
+static LLVMValueRef compress_bits(cg *c, LLVMValueRef x, uint32_t mask) {
+  LLVMValueRef r = cg_i32(c, 0);
+  for (int b = 0, k = 0; b < 32; b++) {
+    if (!(mask >> b & 1)) continue;
+    LLVMValueRef bit = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, x, cg_i32(c, b), ""), cg_i32(c, 1), "");
+    r = LLVMBuildOr(c->b, r, k ? LLVMBuildShl(c->b, bit, cg_i32(c, k), "") : bit, "");
+    k++;
+  }
+  return r;
+}
+
+static int64_t compress_const(int64_t x, uint32_t mask) {
+  int64_t r = 0;
+  for (int b = 0, k = 0; b < 32; b++) {
+    if (!(mask >> b & 1)) continue;
+    r |= (x >> b & 1) << k++;
+  }
+  return r;
+}
 
 /* Row-major linear index of each output register (0 for a scalar result). */
 static bool out_linear(cg *c, const ir_type *rt, ir_loc loc, int64_t n, LLVMValueRef *lin) {
@@ -87,18 +106,15 @@ static bool out_linear(cg *c, const ir_type *rt, ir_loc loc, int64_t n, LLVMValu
 }
 
 /* Cross-warp step: each warp's partial goes to shared memory at
- * [operand][out element][warp along the dim]; then every thread combines the
- * partials of its output elements in warp order. */
-static bool across_warps(cg *c, const ir_op *op, ir_block *blk, const cg_layout *sl, int rd,
+ * [operand][out element][warp along the dim] (wd, of nwarps); then every
+ * thread combines the partials of its output elements in warp order. */
+static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd,
                          int64_t nwarps, int64_t nout, LLVMValueRef **acc) {
   int nop = op->noperands;
   const ir_type *rt = op->results[0].type;
   int64_t numel = ir_type_is_tensor(rt) ? ir_type_numel(rt) : 1;
   LLVMValueRef *lin = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)nout);
   if (!out_linear(c, rt, op->loc, nout, lin)) return false;
-  LLVMValueRef wd = LLVMBuildUDiv(c->b, c->warp, cg_i32(c, cg_layout_warp_stride(sl, rd)), "");
-  wd = LLVMBuildURem(c->b, wd, cg_i32(c, sl->root->warps_per_cta[rd]), "");
-  wd = LLVMBuildURem(c->b, wd, cg_i32(c, nwarps), ""); /* wrapped warps hold copies */
   uint64_t base[8], total = 0;
   LLVMTypeRef mty[8];
   for (int i = 0; i < nop; i++) {
@@ -161,28 +177,62 @@ static bool across_warps(cg *c, const ir_op *op, ir_block *blk, const cg_layout 
   return true;
 }
 
+/* The result layout a reduction along `axis` of l gives: the axis dropped,
+ * with the register bits along it (Triton's slice layout). */
+static void reduced_ll(const ttg_ll *l, int axis, uint32_t reg_axis, ttg_ll *out) {
+  int32_t size[IR_MAX_RANK];
+  for (int d = 0, k = 0; d < l->nout; d++)
+    if (d != axis) size[k++] = l->out_size[d];
+  ttg_ll_init(out, l->nin, l->nout - 1, size);
+  for (int in = 0; in < l->nin; in++) {
+    for (int b = 0; b < l->nbits[in]; b++) {
+      if (in == TTG_IN_REG && (reg_axis >> b & 1)) continue;
+      int32_t *o = out->basis[in][out->nbits[in]++];
+      for (int d = 0, k = 0; d < l->nout; d++)
+        if (d != axis) o[k++] = l->basis[in][b][d];
+    }
+  }
+}
+
+/* Bits of input `in` whose basis lies along `axis`; false if one also moves
+ * along another dim (no distributed layout ttc builds does). */
+static bool axis_bits(const ttg_ll *l, int in, int axis, uint32_t *mask) {
+  *mask = 0;
+  for (int b = 0; b < l->nbits[in]; b++) {
+    if (!l->basis[in][b][axis]) continue;
+    for (int d = 0; d < l->nout; d++)
+      if (d != axis && l->basis[in][b][d]) return false;
+    *mask |= 1u << b;
+  }
+  return true;
+}
+
 bool cg_lower_reduce(cg *c, ir_op *op) {
   int nop = op->noperands;
   const ir_type *st = op->operands[0]->type, *rt = op->results[0].type;
   ir_block *blk = ir_region_entry(&op->regions[0]);
   int64_t axis = ir_op_get_int(op, "axis", 0);
-  cg_layout sl, dl;
+  ttg_ll sl;
   if (nop > 8 || op->nresults != nop || !blk || blk->nargs != 2 * nop ||
       !ir_type_is_tensor(st) || axis < 0 || axis >= st->rank)
     return cg_unsupported(c, op);
-  if (!cg_layout_of(c, st, op->loc, &sl)) return false;
-  int rd = -1;
-  for (int d = 0; d < sl.prank; d++)
-    if (sl.tdim[d] == axis) rd = d;
+  if (!cg_ll_of(c, st, op->loc, &sl)) return false;
+  uint32_t reg_axis, lane_axis, warp_axis;
+  if (!axis_bits(&sl, TTG_IN_REG, (int)axis, &reg_axis) ||
+      !axis_bits(&sl, TTG_IN_LANE, (int)axis, &lane_axis) ||
+      !axis_bits(&sl, TTG_IN_WARP, (int)axis, &warp_axis))
+    return cg_unsupported(c, op);
   int64_t nout = 1;
   if (ir_type_is_tensor(rt)) {
-    if (!cg_layout_of(c, rt, op->loc, &dl)) return false;
-    if (dl.root != sl.root || !dl.sliced[rd]) {
+    ttg_ll dl, want;
+    if (!cg_ll_of(c, rt, op->loc, &dl)) return false;
+    reduced_ll(&sl, (int)axis, reg_axis, &want);
+    if (!ttg_ll_equal(&dl, &want)) {
       ir_error(c->ictx, op->loc, "unsupported in codegen: tt.reduce result layout is not a "
                "slice of the operand layout along the reduced dim");
       return false;
     }
-    nout = dl.nelems;
+    nout = ttg_ll_num_regs(&dl);
   }
   cg_vals in[8];
   for (int i = 0; i < nop; i++)
@@ -193,12 +243,9 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
   bool *seen = ir_arena_alloc(&c->arena, sizeof(bool) * (size_t)nout);
   for (int64_t j = 0; j < nout; j++)
     acc[j] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)nop);
-  for (int64_t j = 0; j < sl.nelems; j++) {
-    int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];
-    cg_layout_reg_coords(&sl, j, k, rep);
-    if (!cg_layout_reg_is_first(&sl, rd, k[rd], rep[rd])) continue;
-    k[rd] = rep[rd] = 0;
-    int64_t o = ir_type_is_tensor(rt) ? cg_layout_reg_number(&dl, k, rep) : 0;
+  int64_t nregs = ttg_ll_num_regs(&sl);
+  for (int64_t j = 0; j < nregs; j++) {
+    int64_t o = compress_const(j, ~reg_axis & (((uint32_t)1 << sl.nbits[TTG_IN_REG]) - 1));
     LLVMValueRef x[8];
     for (int i = 0; i < nop; i++) x[i] = in[i].v[j];
     if (!seen[o]) {
@@ -208,21 +255,21 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
       return false;
     }
   }
-  /* 2. Across the lanes spanning the dim (copies beyond them are skipped). */
-  const ir_attr *b = sl.root;
-  int64_t nlanes = clamp64(sl.pshape[rd] / b->size_per_thread[rd], 1, b->threads_per_warp[rd]);
-  unsigned lstride = cg_layout_lane_stride(&sl, rd);
-  for (int64_t m = nlanes / 2; m >= 1; m /= 2) {
+  /* 2. Across the lanes along the dim, highest lane bit first. */
+  for (int b = 4; b >= 0; b--) {
+    if (!(lane_axis >> b & 1)) continue;
     for (int64_t j = 0; j < nout; j++) {
       LLVMValueRef x[8];
-      for (int i = 0; i < nop; i++) x[i] = shuffle_xor(c, acc[j][i], (unsigned)m * lstride);
+      for (int i = 0; i < nop; i++) x[i] = shuffle_xor(c, acc[j][i], 1u << b);
       if (!cg_combine(c, op, blk, nop, acc[j], x)) return false;
     }
   }
-  /* 3. Across the warps spanning the dim. */
-  int64_t nwarps = clamp64(sl.pshape[rd] / ((int64_t)b->size_per_thread[rd] *
-                                            b->threads_per_warp[rd]), 1, b->warps_per_cta[rd]);
-  if (nwarps > 1 && !across_warps(c, op, blk, &sl, rd, nwarps, nout, acc)) return false;
+  /* 3. Across the warps along the dim. */
+  if (warp_axis) {
+    int64_t nwarps = (int64_t)1 << __builtin_popcount(warp_axis);
+    LLVMValueRef wd = compress_bits(c, c->warp, warp_axis);
+    if (!across_warps(c, op, blk, wd, nwarps, nout, acc)) return false;
+  }
 
   for (int i = 0; i < nop; i++) {
     cg_vals r = cg_vals_new(c, (int)nout);

@@ -1,65 +1,14 @@
 /* lower_tensor.c - ops that create or rearrange tensors without arithmetic:
  * arith.constant, tt.get_program_id / get_num_programs, tt.make_range,
  * tt.splat, tt.broadcast, tt.expand_dims, ttg.convert_layout (through shared
- * memory when the layouts differ). Register numbering follows layout.c. */
+ * memory unless every thread already holds what it needs). Register numbering
+ * follows the linear layouts (layout.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Core.h>
 
 #include "codegen-llvm/cg.h"
-
-bool cg_emit_indices(cg *c, const ir_type *t, ir_loc loc, LLVMValueRef **idx) {
-  cg_layout l;
-  if (!cg_layout_of(c, t, loc, &l)) return false;
-  const ir_attr *b = l.root;
-  LLVMValueRef off[IR_MAX_RANK];
-  for (int d = 0; d < l.prank; d++) {
-    if (l.sliced[d]) continue;
-    /* lane_d = (lane / stride) % tpw; warp_d likewise; powers of two fold. */
-    LLVMValueRef ld = LLVMBuildUDiv(c->b, c->lane, cg_i32(c, cg_layout_lane_stride(&l, d)), "");
-    ld = LLVMBuildURem(c->b, ld, cg_i32(c, b->threads_per_warp[d]), "");
-    LLVMValueRef wd = LLVMBuildUDiv(c->b, c->warp, cg_i32(c, cg_layout_warp_stride(&l, d)), "");
-    wd = LLVMBuildURem(c->b, wd, cg_i32(c, b->warps_per_cta[d]), "");
-    LLVMValueRef o = LLVMBuildMul(c->b, wd, cg_i32(c, b->threads_per_warp[d]), "");
-    o = LLVMBuildAdd(c->b, o, ld, "");
-    off[d] = LLVMBuildMul(c->b, o, cg_i32(c, b->size_per_thread[d]), "");
-    idx[l.tdim[d]] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)l.nelems);
-  }
-  for (int64_t j = 0; j < l.nelems; j++) {
-    int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];
-    cg_layout_reg_coords(&l, j, k, rep);
-    for (int d = 0; d < l.prank; d++) {
-      if (l.sliced[d]) continue;
-      LLVMValueRef v = LLVMBuildAdd(c->b, off[d], cg_i32(c, rep[d] * l.tile[d] + k[d]), "");
-      if (l.pshape[d] < l.tile[d]) v = LLVMBuildURem(c->b, v, cg_i32(c, l.pshape[d]), "");
-      idx[l.tdim[d]][j] = v;
-    }
-  }
-  return true;
-}
-
-LLVMValueRef cg_owner_pred(cg *c, const ir_type *t, ir_loc loc) {
-  if (!ir_type_is_tensor(t)) return LLVMBuildICmp(c->b, LLVMIntEQ, c->tid, cg_i32(c, 0), "");
-  cg_layout l;
-  if (!cg_layout_of(c, t, loc, &l)) return NULL;
-  const ir_attr *b = l.root;
-  LLVMValueRef pred = NULL;
-  for (int d = 0; d < l.prank; d++) {
-    if (l.pshape[d] >= l.tile[d]) continue;
-    /* Threads whose first element lies past the shape repeat lower threads. */
-    LLVMValueRef ld = LLVMBuildUDiv(c->b, c->lane, cg_i32(c, cg_layout_lane_stride(&l, d)), "");
-    ld = LLVMBuildURem(c->b, ld, cg_i32(c, b->threads_per_warp[d]), "");
-    LLVMValueRef wd = LLVMBuildUDiv(c->b, c->warp, cg_i32(c, cg_layout_warp_stride(&l, d)), "");
-    wd = LLVMBuildURem(c->b, wd, cg_i32(c, b->warps_per_cta[d]), "");
-    LLVMValueRef o = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, wd, cg_i32(c, b->threads_per_warp[d]),
-                                                     ""), ld, "");
-    o = LLVMBuildMul(c->b, o, cg_i32(c, b->size_per_thread[d]), "");
-    LLVMValueRef p = LLVMBuildICmp(c->b, LLVMIntULT, o, cg_i32(c, l.pshape[d]), "");
-    pred = pred ? LLVMBuildAnd(c->b, pred, p, "") : p;
-  }
-  return pred;
-}
 
 /* Scalar LLVM constant for an INT/FLOAT attribute. */
 static LLVMValueRef const_of(cg *c, const ir_attr *a, const ir_type *ty) {
@@ -119,27 +68,29 @@ static bool lower_splat(cg *c, ir_op *op) {
   return true;
 }
 
-/* broadcast / expand_dims: both layouts share a root, so each destination
- * register reads the source register with the same (k, rep) where the source
- * has it, else (0, 0) along that dim (the source is size 1 or sliced there). */
+/* broadcast / expand_dims: when each thread already holds the source
+ * elements its result registers repeat (the layouts agree on lanes and
+ * warps once the broadcast or unit dims are dropped), a register copy;
+ * otherwise through shared memory. */
 static bool lower_remap(cg *c, ir_op *op) {
   const ir_type *st = op->operands[0]->type, *dt = op->results[0].type;
   cg_vals s;
-  cg_layout sl, dl;
+  ttg_ll sl, dl;
   if (!cg_get(c, op, 0, &s)) return false;
   if (!ir_type_is_tensor(st)) return lower_splat(c, op);
-  if (!cg_layout_of(c, st, op->loc, &sl) || !cg_layout_of(c, dt, op->loc, &dl)) return false;
-  if (sl.root != dl.root) return cg_relayout_broadcast(c, op); /* through shared memory */
-  cg_vals r = cg_vals_new(c, (int)dl.nelems);
-  for (int64_t j = 0; j < dl.nelems; j++) {
-    int64_t k[IR_MAX_RANK], rep[IR_MAX_RANK];
-    cg_layout_reg_coords(&dl, j, k, rep);
-    for (int d = 0; d < dl.prank; d++) {
-      if (k[d] >= sl.nk[d]) k[d] = 0;
-      if (rep[d] >= sl.nrep[d]) rep[d] = 0;
-    }
-    r.v[j] = s.v[cg_layout_reg_number(&sl, k, rep)];
+  if (!cg_ll_of(c, st, op->loc, &sl) || !cg_ll_of(c, dt, op->loc, &dl)) return false;
+  int proj[IR_MAX_RANK];
+  if (op->kind == IR_OP_TT_EXPAND_DIMS) {
+    int axis = (int)ir_op_get_int(op, "axis", 0);
+    for (int d = 0, k = 0; d < dt->rank; d++) proj[d] = d == axis ? -1 : k++;
+  } else {
+    for (int d = 0; d < dt->rank; d++) proj[d] = st->shape[d] == 1 && dt->shape[d] != 1 ? -1 : d;
   }
+  int64_t n = ttg_ll_num_regs(&dl);
+  int64_t *map = ir_arena_alloc(&c->arena, sizeof(int64_t) * (size_t)n);
+  if (!cg_reg_map(&sl, &dl, proj, map)) return cg_relayout_broadcast(c, op);
+  cg_vals r = cg_vals_new(c, (int)n);
+  for (int64_t j = 0; j < n; j++) r.v[j] = s.v[map[j]];
   cg_map_set(c, &op->results[0], r);
   return true;
 }
@@ -172,6 +123,18 @@ static bool lower_convert(cg *c, ir_op *op) {
   }
   int64_t nd = cg_num_regs(c, dt, op->loc);
   if (nd < 0) return false;
+  /* Same elements per thread, other register order: no data moves. */
+  ttg_ll sl, dl;
+  int proj[IR_MAX_RANK];
+  for (int d = 0; d < dt->rank; d++) proj[d] = d;
+  int64_t *map = ir_arena_alloc(&c->arena, sizeof(int64_t) * (size_t)nd);
+  if (cg_ll_of(c, st, op->loc, &sl) && cg_ll_of(c, dt, op->loc, &dl) &&
+      cg_reg_map(&sl, &dl, proj, map)) {
+    cg_vals r = cg_vals_new(c, (int)nd);
+    for (int64_t j = 0; j < nd; j++) r.v[j] = s.v[map[j]];
+    cg_map_set(c, &op->results[0], r);
+    return true;
+  }
   const ir_type *et = ir_type_scalar(st);
   bool is_bool = et->kind == IR_TY_INT && et->width == 1;
   LLVMTypeRef mty = is_bool ? LLVMInt8TypeInContext(c->lc) : cg_type(c, et);

@@ -123,7 +123,9 @@ static const char *type_name(const ir_type *t) {
     return t->width == 1 ? "i1" : t->width == 8 ? "i8" : t->width == 16 ? "i16" : t->width == 32 ? "i32" : "i64";
   case IR_TY_FLOAT: return t->is_bf16 ? "bf16" : t->width == 16 ? "fp16" : t->width == 32 ? "fp32" : "fp64";
   case IR_TY_PTR:
-  case IR_TY_TENSOR: break;
+  case IR_TY_TENSOR:
+  case IR_TY_MEMDESC:
+  case IR_TY_TOKEN: break;
   }
   return "?";
 }

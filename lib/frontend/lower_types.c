@@ -39,6 +39,8 @@ static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
     scalar_str(t->elem, uns, sb);
     ir_sb_putc(sb, '>');
     return;
+  case IR_TY_MEMDESC:
+  case IR_TY_TOKEN: ir_sb_puts(sb, "<ttgir type>"); return; /* never in the frontend */
   }
 }
 

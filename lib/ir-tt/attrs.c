@@ -1,5 +1,7 @@
 /* attrs.c - uniqued attributes: scalars, strings, arrays, splat constants,
- * enum keywords and the ttg layouts blocked / slice.
+ * enum keywords and the ttg layouts (blocked, slice, nvidia_mma, dot_op, the
+ * shared encodings and the shared memory space). They are stored here as
+ * data; lib/ir-ttgpu says what each layout means.
  *
  * Like types, an attribute is built zeroed on the stack and hash-consed in
  * the context; nested data (strings, int arrays) is uniqued first so that
@@ -128,6 +130,59 @@ const ir_attr *ir_attr_slice(ir_context *ctx, int dim, const ir_attr *parent) {
   a.dim = dim;
   a.parent = parent;
   return attr_unique(ctx, &a);
+}
+
+const ir_attr *ir_attr_nvidia_mma(ir_context *ctx, unsigned version_major, unsigned version_minor,
+                                  int rank, const unsigned *warps_per_cta, int ninstr,
+                                  const unsigned *instr_shape) {
+  IR_ASSERT(rank >= 1 && rank <= IR_MAX_RANK && ninstr >= 0 && ninstr <= 3);
+  ir_attr a = attr_proto(IR_ATTR_NVIDIA_MMA);
+  a.version_major = version_major;
+  a.version_minor = version_minor;
+  a.rank = rank;
+  for (int i = 0; i < rank; i++) a.warps_per_cta[i] = warps_per_cta[i];
+  a.ninstr = ninstr;
+  for (int i = 0; i < ninstr; i++) a.instr_shape[i] = instr_shape[i];
+  return attr_unique(ctx, &a);
+}
+
+const ir_attr *ir_attr_dot_op(ir_context *ctx, int op_idx, const ir_attr *parent,
+                              unsigned k_width) {
+  ir_attr a = attr_proto(IR_ATTR_DOT_OP);
+  a.op_idx = op_idx;
+  a.parent = parent;
+  a.k_width = k_width;
+  return attr_unique(ctx, &a);
+}
+
+const ir_attr *ir_attr_swizzled_shared(ir_context *ctx, unsigned vec, unsigned per_phase,
+                                       unsigned max_phase, int rank, const unsigned *order) {
+  IR_ASSERT(rank >= 1 && rank <= IR_MAX_RANK);
+  ir_attr a = attr_proto(IR_ATTR_SWIZZLED_SHARED);
+  a.vec = vec;
+  a.per_phase = per_phase;
+  a.max_phase = max_phase;
+  a.rank = rank;
+  for (int i = 0; i < rank; i++) a.order[i] = order[i];
+  return attr_unique(ctx, &a);
+}
+
+const ir_attr *ir_attr_nvmma_shared(ir_context *ctx, unsigned swizzle_bytes, bool transposed,
+                                    unsigned elem_bits) {
+  ir_attr a = attr_proto(IR_ATTR_NVMMA_SHARED);
+  a.swizzle_bytes = swizzle_bytes;
+  a.transposed = transposed;
+  a.elem_bits = elem_bits;
+  return attr_unique(ctx, &a);
+}
+
+const ir_attr *ir_attr_shared_memory(ir_context *ctx) {
+  ir_attr a = attr_proto(IR_ATTR_SHARED_MEMORY);
+  return attr_unique(ctx, &a);
+}
+
+bool ir_attr_is_shared_layout(const ir_attr *a) {
+  return a && (a->kind == IR_ATTR_SWIZZLED_SHARED || a->kind == IR_ATTR_NVMMA_SHARED);
 }
 
 static const char *const cmpi_names[] = {"eq", "ne", "slt", "sle", "sgt",

@@ -122,7 +122,10 @@ typedef enum ir_type_kind {
   IR_TY_INT,    /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
   IR_TY_FLOAT,  /* f16 (width 16), bf16 (width 16, is_bf16), f32, f64 */
   IR_TY_PTR,    /* !tt.ptr<elem> in address space `addrspace` (1 = global) */
-  IR_TY_TENSOR  /* tensor<shape x elem [, layout]>; elem is scalar or ptr */
+  IR_TY_TENSOR, /* tensor<shape x elem [, layout]>; elem is scalar or ptr */
+  IR_TY_MEMDESC, /* !ttg.memdesc<shape x elem, #shared-layout, #smem [, mutable]>: a view of
+                    a shared-memory buffer (ttgir only) */
+  IR_TY_TOKEN   /* !ttg.async.token: orders asynchronous copies (ttgir only) */
 } ir_type_kind;
 
 typedef struct ir_attr ir_attr;
@@ -135,7 +138,9 @@ typedef struct ir_type {
   const struct ir_type *elem; /* PTR: pointee; TENSOR: element type */
   int rank;                /* TENSOR */
   int64_t shape[IR_MAX_RANK]; /* TENSOR */
-  const ir_attr *layout;   /* TENSOR: encoding (NULL in ttir) */
+  const ir_attr *layout;   /* TENSOR: encoding (NULL in ttir); MEMDESC: shared encoding */
+  bool is_mutable;         /* MEMDESC: may be written (local_alloc without a value) */
+  const ir_attr *memspace; /* MEMDESC: #ttg.shared_memory */
 } ir_type;
 
 const ir_type *ir_type_int(ir_context *ctx, unsigned width);
@@ -149,17 +154,23 @@ const ir_type *ir_type_f64(ir_context *ctx);
 const ir_type *ir_type_ptr(ir_context *ctx, const ir_type *pointee, int addrspace);
 const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape,
                               const ir_type *elem, const ir_attr *layout);
+/* A shared-memory view: shape, element type, a shared encoding
+ * (#ttg.swizzled_shared or #ttg.nvmma_shared), always in #ttg.shared_memory. */
+const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape,
+                               const ir_type *elem, const ir_attr *encoding, bool is_mutable);
+const ir_type *ir_type_token(ir_context *ctx);
 /* The same tensor type with another element type / layout. */
 const ir_type *ir_type_with_elem(ir_context *ctx, const ir_type *t, const ir_type *elem);
 const ir_type *ir_type_with_layout(ir_context *ctx, const ir_type *t, const ir_attr *layout);
 
-/* Element type of a tensor, or the type itself for scalars. */
+/* Element type of a tensor or memdesc, or the type itself for scalars. */
 const ir_type *ir_type_scalar(const ir_type *t);
 bool ir_type_is_tensor(const ir_type *t);
+bool ir_type_is_memdesc(const ir_type *t);
 bool ir_type_is_int(const ir_type *t);   /* scalar kind test on ir_type_scalar(t) */
 bool ir_type_is_float(const ir_type *t);
 bool ir_type_is_ptr(const ir_type *t);
-int64_t ir_type_numel(const ir_type *t); /* 1 for scalars */
+int64_t ir_type_numel(const ir_type *t); /* 1 for scalars; memdescs: their elements */
 /* Size in bytes of a scalar element (pointers: 8, i1: 1). */
 unsigned ir_type_bytes(const ir_type *scalar);
 /* MLIR spelling: "i32", "f16", "!tt.ptr<f32>", "tensor<1024xi32, #blocked>" is
@@ -178,7 +189,12 @@ typedef enum ir_attr_kind {
   IR_ATTR_DENSE,   /* dense<splat> : tensor<...>: a splat constant; `elem` holds the scalar attr */
   IR_ATTR_ENUM,    /* a bare keyword: cmpi predicate (slt), cache modifier, ... */
   IR_ATTR_BLOCKED, /* #ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}> */
-  IR_ATTR_SLICE    /* #ttg.slice<{dim, parent}> */
+  IR_ATTR_SLICE,   /* #ttg.slice<{dim, parent}> */
+  IR_ATTR_NVIDIA_MMA, /* #ttg.nvidia_mma<{versionMajor, versionMinor, warpsPerCTA, instrShape}> */
+  IR_ATTR_DOT_OP,  /* #ttg.dot_op<{opIdx, parent, kWidth}> */
+  IR_ATTR_SWIZZLED_SHARED, /* #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}> */
+  IR_ATTR_NVMMA_SHARED,    /* #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}> */
+  IR_ATTR_SHARED_MEMORY    /* #ttg.shared_memory: the memory space of memdescs */
 } ir_attr_kind;
 
 struct ir_attr {
@@ -192,9 +208,19 @@ struct ir_attr {
   const ir_attr *elem;  /* DENSE: the splat scalar */
   int rank;             /* BLOCKED */
   unsigned size_per_thread[IR_MAX_RANK], threads_per_warp[IR_MAX_RANK],
-      warps_per_cta[IR_MAX_RANK], order[IR_MAX_RANK]; /* BLOCKED; order[0] fastest */
+      warps_per_cta[IR_MAX_RANK], order[IR_MAX_RANK]; /* BLOCKED (NVIDIA_MMA: warps_per_cta;
+                                                         SWIZZLED_SHARED: order); order[0]
+                                                         fastest */
   int dim;              /* SLICE: the dimension removed from parent */
-  const ir_attr *parent; /* SLICE */
+  const ir_attr *parent; /* SLICE, DOT_OP */
+  unsigned version_major, version_minor; /* NVIDIA_MMA: 2 (mma.sync) or 3 (wgmma) */
+  int ninstr;           /* NVIDIA_MMA: entries of instr_shape (2 for v2, 3 for v3) */
+  unsigned instr_shape[3]; /* NVIDIA_MMA: [16, 8] or [16, N, K] */
+  int op_idx;           /* DOT_OP: 0 (A) or 1 (B) */
+  unsigned k_width;     /* DOT_OP: consecutive K elements a thread holds */
+  unsigned vec, per_phase, max_phase; /* SWIZZLED_SHARED */
+  unsigned swizzle_bytes, elem_bits;  /* NVMMA_SHARED: 0/32/64/128; element bits */
+  bool transposed;      /* NVMMA_SHARED: dim 0 contiguous rather than dim 1 */
 };
 
 const ir_attr *ir_attr_int(ir_context *ctx, const ir_type *ty, int64_t v);
@@ -209,6 +235,18 @@ const ir_attr *ir_attr_blocked(ir_context *ctx, int rank, const unsigned *size_p
                                const unsigned *threads_per_warp, const unsigned *warps_per_cta,
                                const unsigned *order);
 const ir_attr *ir_attr_slice(ir_context *ctx, int dim, const ir_attr *parent);
+const ir_attr *ir_attr_nvidia_mma(ir_context *ctx, unsigned version_major, unsigned version_minor,
+                                  int rank, const unsigned *warps_per_cta, int ninstr,
+                                  const unsigned *instr_shape);
+const ir_attr *ir_attr_dot_op(ir_context *ctx, int op_idx, const ir_attr *parent,
+                              unsigned k_width);
+const ir_attr *ir_attr_swizzled_shared(ir_context *ctx, unsigned vec, unsigned per_phase,
+                                       unsigned max_phase, int rank, const unsigned *order);
+const ir_attr *ir_attr_nvmma_shared(ir_context *ctx, unsigned swizzle_bytes, bool transposed,
+                                    unsigned elem_bits);
+const ir_attr *ir_attr_shared_memory(ir_context *ctx);
+/* Whether a layout attribute is a shared-memory encoding (swizzled or nvmma). */
+bool ir_attr_is_shared_layout(const ir_attr *a);
 
 /* cmpi / cmpf predicates, with MLIR's numbering (the ENUM attr's value). */
 typedef enum ir_cmpi_pred {

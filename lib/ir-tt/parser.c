@@ -381,11 +381,10 @@ bool ir_ps_parse_int(const ptok *t, int64_t *out) {
   return *end == '\0';
 }
 
-static const ir_type *tensor_type(parser *p) {
-  if (!ir_ps_expect(p, '<', "in tensor type")) return NULL;
-  /* Dimensions: `NxNx...` read character by character. */
+/* `NxMx...elem`: the dimensions (read character by character) and the
+ * element type of a tensor or memdesc type. */
+static const ir_type *shaped_dims(parser *p, int64_t *shape, int *rank_out) {
   IR_ASSERT(!p->has_tok);
-  int64_t shape[IR_MAX_RANK];
   int rank = 0;
   skip_ws(p);
   while (p->cur < p->end && is_digit(*p->cur)) {
@@ -417,14 +416,49 @@ static const ir_type *tensor_type(parser *p) {
   ptok et = *ir_ps_peek(p);
   const ir_type *elem = ir_ps_type(p);
   if (!elem) return NULL;
-  if (elem->kind == IR_TY_TENSOR) {
+  if (elem->kind == IR_TY_TENSOR || elem->kind == IR_TY_MEMDESC || elem->kind == IR_TY_TOKEN) {
     ir_ps_error(p, &et, "invalid tensor element type");
     return NULL;
   }
+  *rank_out = rank;
+  return elem;
+}
+
+static const ir_type *tensor_type(parser *p) {
+  if (!ir_ps_expect(p, '<', "in tensor type")) return NULL;
+  int64_t shape[IR_MAX_RANK];
+  int rank = 0;
+  const ir_type *elem = shaped_dims(p, shape, &rank);
+  if (!elem) return NULL;
   const ir_attr *layout = NULL;
   if (ir_ps_accept(p, ',') && !(layout = ir_ps_layout(p))) return NULL;
   if (!ir_ps_expect(p, '>', "at the end of tensor type")) return NULL;
   return ir_type_tensor(p->ctx, rank, shape, elem, layout);
+}
+
+const ir_type *ir_ps_memdesc_body(parser *p) {
+  int64_t shape[IR_MAX_RANK];
+  int rank = 0;
+  const ir_type *elem = shaped_dims(p, shape, &rank);
+  if (!elem || !ir_ps_expect(p, ',', "after the memdesc element type")) return NULL;
+  ptok lt = *ir_ps_peek(p);
+  const ir_attr *enc = ir_ps_layout(p);
+  if (!enc) return NULL;
+  if (!ir_attr_is_shared_layout(enc)) {
+    ir_ps_error(p, &lt, "memdesc layout must be a shared encoding");
+    return NULL;
+  }
+  if (!ir_ps_expect(p, ',', "after the memdesc layout")) return NULL;
+  ptok st = *ir_ps_peek(p);
+  const ir_attr *space = ir_ps_layout(p);
+  if (!space) return NULL;
+  if (space->kind != IR_ATTR_SHARED_MEMORY) {
+    ir_ps_error(p, &st, "memdesc memory space must be #ttg.shared_memory");
+    return NULL;
+  }
+  bool is_mutable = ir_ps_accept(p, ',') && ir_ps_expect_ident(p, "mutable", "in memdesc type");
+  if (p->failed || !ir_ps_expect(p, '>', "at the end of memdesc type")) return NULL;
+  return ir_type_memdesc(p->ctx, rank, shape, elem, enc, is_mutable);
 }
 
 bool ir_ps_nest(parser *p) {
@@ -449,6 +483,11 @@ static const ir_type *parse_type(parser *p) {
   ptok t = *ir_ps_peek(p);
   if (t.kind == PT_BANG) {
     ir_ps_next(p);
+    if (ir_ps_tok_is(&t, "ttg.memdesc")) {
+      if (!ir_ps_expect(p, '<', "in memdesc type")) return NULL;
+      return ir_ps_memdesc_body(p);
+    }
+    if (ir_ps_tok_is(&t, "ttg.async.token")) return ir_type_token(p->ctx);
     if (!ir_ps_tok_is(&t, "tt.ptr")) {
       ir_ps_error(p, &t, "unknown type '!%.*s'", (int)t.n, t.s);
       return NULL;

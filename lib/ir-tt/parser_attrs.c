@@ -1,5 +1,6 @@
 /* parser_attrs.c - the IR text parser's attributes: layouts
- * (`#ttg.blocked<{...}>`, `#ttg.slice<{...}>`, aliases), scalars with their
+ * (`#ttg.blocked<{...}>`, `#ttg.slice`, `#ttg.nvidia_mma`, `#ttg.dot_op`,
+ * the shared encodings, `#ttg.shared_memory`, aliases), scalars with their
  * types, strings, `array<i32: ...>`, `dense<...> : tensor<...>`, enum
  * keywords and attribute dictionaries (the inverse of ir_pr_attr / ir_pr_dict). */
 #include <math.h>
@@ -11,7 +12,7 @@
 /* ---- layouts -------------------------------------------------------- */
 
 /* `[1, 2, 3]` into v; *n receives the count. */
-static bool uint_array(parser *p, unsigned *v, int *n) {
+static bool uint_array(parser *p, unsigned *v, int *n, int max) {
   *n = 0;
   if (!ir_ps_expect(p, '[', "to open the list")) return false;
   if (ir_ps_accept(p, ']')) return true;
@@ -20,74 +21,122 @@ static bool uint_array(parser *p, unsigned *v, int *n) {
     int64_t x;
     if (t.kind != PT_INT || !ir_ps_parse_int(&t, &x) || x < 0 || x > (1 << 20))
       return ir_ps_error(p, &t, "expected non-negative integer");
-    if (*n == IR_MAX_RANK) return ir_ps_error(p, &t, "layout rank exceeds %d", IR_MAX_RANK);
+    if (*n == max) return ir_ps_error(p, &t, "layout parameter has more than %d entries", max);
     v[(*n)++] = (unsigned)x;
   } while (ir_ps_accept(p, ','));
   return ir_ps_expect(p, ']', "to close the list");
 }
 
-static const ir_attr *blocked_body(parser *p, const ptok *at) {
-  static const char *const keys[] = {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"};
-  unsigned v[4][IR_MAX_RANK], ignored[IR_MAX_RANK];
-  int n[4] = {-1, -1, -1, -1}, nignored;
-  if (!ir_ps_expect(p, '<', "after '#ttg.blocked'") || !ir_ps_expect(p, '{', "in blocked layout"))
-    return NULL;
-  do {
-    ptok k = ir_ps_next(p);
-    if (k.kind != PT_IDENT) {
-      ir_ps_error(p, &k, "expected blocked layout parameter name");
-      return NULL;
-    }
-    if (!ir_ps_expect(p, '=', "after layout parameter name")) return NULL;
-    int which = -1;
-    for (int i = 0; i < 4; i++)
-      if (ir_ps_tok_is(&k, keys[i])) which = i;
-    /* Older Triton prints CTA layout parameters; ttc has one CTA. */
-    if (which < 0 && (ir_ps_tok_is(&k, "CTAsPerCGA") || ir_ps_tok_is(&k, "CTASplitNum") ||
-                      ir_ps_tok_is(&k, "CTAOrder"))) {
-      if (!uint_array(p, ignored, &nignored)) return NULL;
-      continue;
-    }
-    if (which < 0) {
-      ir_ps_error(p, &k, "unknown blocked layout parameter '%.*s'", (int)k.n, k.s);
-      return NULL;
-    }
-    if (!uint_array(p, v[which], &n[which])) return NULL;
-  } while (ir_ps_accept(p, ','));
-  if (!ir_ps_expect(p, '}', "at the end of blocked layout") || !ir_ps_expect(p, '>', "after '}'"))
-    return NULL;
-  for (int i = 0; i < 4; i++) {
-    if (n[i] < 0) {
-      ir_ps_error(p, at, "blocked layout is missing '%s'", keys[i]);
-      return NULL;
-    }
-    if (n[i] != n[0] || n[i] == 0) {
-      ir_ps_error(p, at, "blocked layout parameters must have the same non-zero length");
-      return NULL;
-    }
-  }
-  return ir_attr_blocked(p->ctx, n[0], v[0], v[1], v[2], v[3]);
+/* The parameters of any #ttg layout body `<{key = value, ...}>`. A key's
+ * value is a list, an integer, true/false, or a layout (parent). */
+enum { LK_SPT, LK_TPW, LK_WPC, LK_ORDER, LK_VMAJ, LK_VMIN, LK_INSTR, LK_DIM, LK_PARENT,
+       LK_OPIDX, LK_KWIDTH, LK_VEC, LK_PERPHASE, LK_MAXPHASE, LK_SWIZZLE, LK_TRANSPOSED,
+       LK_EBITS, LK_IGNORED, LK_COUNT };
+
+static const struct {
+  const char *name;
+  char form; /* 'l' list, 'i' integer, 'b' bool, 'a' layout */
+} layout_keys[LK_COUNT] = {
+    [LK_SPT] = {"sizePerThread", 'l'},     [LK_TPW] = {"threadsPerWarp", 'l'},
+    [LK_WPC] = {"warpsPerCTA", 'l'},       [LK_ORDER] = {"order", 'l'},
+    [LK_VMAJ] = {"versionMajor", 'i'},     [LK_VMIN] = {"versionMinor", 'i'},
+    [LK_INSTR] = {"instrShape", 'l'},      [LK_DIM] = {"dim", 'i'},
+    [LK_PARENT] = {"parent", 'a'},         [LK_OPIDX] = {"opIdx", 'i'},
+    [LK_KWIDTH] = {"kWidth", 'i'},         [LK_VEC] = {"vec", 'i'},
+    [LK_PERPHASE] = {"perPhase", 'i'},     [LK_MAXPHASE] = {"maxPhase", 'i'},
+    [LK_SWIZZLE] = {"swizzlingByteWidth", 'i'}, [LK_TRANSPOSED] = {"transposed", 'b'},
+    [LK_EBITS] = {"elementBitWidth", 'i'}, [LK_IGNORED] = {"", 'l'},
+};
+
+typedef struct layout_params {
+  bool has[LK_COUNT];
+  unsigned list[LK_COUNT][IR_MAX_RANK];
+  int nlist[LK_COUNT];
+  int64_t num[LK_COUNT];
+  const ir_attr *parent;
+} layout_params;
+
+static int layout_key(const ptok *k) {
+  for (int i = 0; i < LK_IGNORED; i++)
+    if (ir_ps_tok_is(k, layout_keys[i].name)) return i;
+  /* Older Triton prints CTA layout parameters; ttc has one CTA. */
+  if (ir_ps_tok_is(k, "CTAsPerCGA") || ir_ps_tok_is(k, "CTASplitNum") ||
+      ir_ps_tok_is(k, "CTAOrder"))
+    return LK_IGNORED;
+  return -1;
 }
 
-static const ir_attr *slice_body(parser *p) {
-  if (!ir_ps_expect(p, '<', "after '#ttg.slice'") || !ir_ps_expect(p, '{', "in slice layout") ||
-      !ir_ps_expect_ident(p, "dim", "in slice layout") || !ir_ps_expect(p, '=', "after 'dim'"))
-    return NULL;
-  ptok t = ir_ps_next(p);
-  int64_t dim;
-  if (t.kind != PT_INT || !ir_ps_parse_int(&t, &dim) || dim < 0 || dim >= IR_MAX_RANK) {
-    ir_ps_error(p, &t, "expected slice dimension");
+static bool layout_value(parser *p, layout_params *lp, int key, const ptok *k) {
+  switch (layout_keys[key].form) {
+  case 'l': return uint_array(p, lp->list[key], &lp->nlist[key], IR_MAX_RANK);
+  case 'a': return (lp->parent = ir_ps_layout(p)) != NULL;
+  case 'b': {
+    ptok t = ir_ps_next(p);
+    if (!ir_ps_tok_is(&t, "true") && !ir_ps_tok_is(&t, "false"))
+      return ir_ps_error(p, &t, "expected true or false for '%.*s'", (int)k->n, k->s);
+    lp->num[key] = ir_ps_tok_is(&t, "true");
+    return true;
+  }
+  default: {
+    ptok t = ir_ps_next(p);
+    int64_t x;
+    if (t.kind != PT_INT || !ir_ps_parse_int(&t, &x) || x < 0 || x > (1 << 20))
+      return ir_ps_error(p, &t, "expected non-negative integer for '%.*s'", (int)k->n, k->s);
+    lp->num[key] = x;
+    return true;
+  }
+  }
+}
+
+static bool layout_body(parser *p, const ptok *at, layout_params *lp) {
+  memset(lp, 0, sizeof *lp);
+  if (!ir_ps_expect(p, '<', "after the layout name") || !ir_ps_expect(p, '{', "in layout"))
+    return false;
+  do {
+    ptok k = ir_ps_next(p);
+    if (k.kind != PT_IDENT) return ir_ps_error(p, &k, "expected layout parameter name");
+    int key = layout_key(&k);
+    if (key < 0)
+      return ir_ps_error(p, &k, "unknown layout parameter '%.*s' in '#%.*s'", (int)k.n, k.s,
+                         (int)at->n, at->s);
+    if (!ir_ps_expect(p, '=', "after layout parameter name") || !layout_value(p, lp, key, &k))
+      return false;
+    lp->has[key] = true;
+  } while (ir_ps_accept(p, ','));
+  return ir_ps_expect(p, '}', "at the end of the layout") && ir_ps_expect(p, '>', "after '}'");
+}
+
+/* Every key in `keys` (ended by -1) must be present. */
+static bool layout_require(parser *p, const ptok *at, const layout_params *lp, const int *keys) {
+  for (; *keys >= 0; keys++)
+    if (!lp->has[*keys])
+      return ir_ps_error(p, at, "'#%.*s' is missing '%s'", (int)at->n, at->s,
+                         layout_keys[*keys].name);
+  return true;
+}
+
+static const ir_attr *blocked_layout(parser *p, const ptok *at, layout_params *lp) {
+  static const int req[] = {LK_SPT, LK_TPW, LK_WPC, LK_ORDER, -1};
+  if (!layout_require(p, at, lp, req)) return NULL;
+  int n = lp->nlist[LK_SPT];
+  if (n == 0 || lp->nlist[LK_TPW] != n || lp->nlist[LK_WPC] != n || lp->nlist[LK_ORDER] != n) {
+    ir_ps_error(p, at, "blocked layout parameters must have the same non-zero length");
     return NULL;
   }
-  if (!ir_ps_expect(p, ',', "after slice dimension") ||
-      !ir_ps_expect_ident(p, "parent", "in slice layout") ||
-      !ir_ps_expect(p, '=', "after 'parent'"))
+  return ir_attr_blocked(p->ctx, n, lp->list[LK_SPT], lp->list[LK_TPW], lp->list[LK_WPC],
+                         lp->list[LK_ORDER]);
+}
+
+static const ir_attr *mma_layout(parser *p, const ptok *at, layout_params *lp) {
+  static const int req[] = {LK_VMAJ, LK_VMIN, LK_WPC, LK_INSTR, -1};
+  if (!layout_require(p, at, lp, req)) return NULL;
+  if (lp->nlist[LK_WPC] == 0 || lp->nlist[LK_INSTR] > 3) {
+    ir_ps_error(p, at, "malformed nvidia_mma layout");
     return NULL;
-  const ir_attr *parent = ir_ps_layout(p);
-  if (!parent || !ir_ps_expect(p, '}', "at the end of slice layout") ||
-      !ir_ps_expect(p, '>', "after '}'"))
-    return NULL;
-  return ir_attr_slice(p->ctx, (int)dim, parent);
+  }
+  return ir_attr_nvidia_mma(p->ctx, (unsigned)lp->num[LK_VMAJ], (unsigned)lp->num[LK_VMIN],
+                            lp->nlist[LK_WPC], lp->list[LK_WPC], lp->nlist[LK_INSTR],
+                            lp->list[LK_INSTR]);
 }
 
 const ir_attr *ir_ps_layout(parser *p) {
@@ -97,12 +146,65 @@ const ir_attr *ir_ps_layout(parser *p) {
     ir_ps_error(p, &t, "expected layout attribute");
     return NULL;
   }
-  if (ir_ps_tok_is(&t, "ttg.blocked")) return blocked_body(p, &t);
-  if (ir_ps_tok_is(&t, "ttg.slice")) return slice_body(p);
-  for (int i = 0; i < p->naliases; i++)
-    if (p->aliases[i].n == t.n && memcmp(p->aliases[i].s, t.s, t.n) == 0) return p->aliases[i].attr;
-  ir_ps_error(p, &t, "undefined symbol alias id '%.*s'", (int)t.n, t.s);
-  return NULL;
+  if (ir_ps_tok_is(&t, "ttg.shared_memory")) return ir_attr_shared_memory(p->ctx);
+  static const char *const kinds[] = {"ttg.blocked", "ttg.slice", "ttg.nvidia_mma",
+                                      "ttg.dot_op", "ttg.swizzled_shared", "ttg.nvmma_shared"};
+  int kind = -1;
+  for (int i = 0; i < 6; i++)
+    if (ir_ps_tok_is(&t, kinds[i])) kind = i;
+  if (kind < 0) {
+    for (int i = 0; i < p->naliases; i++)
+      if (p->aliases[i].n == t.n && memcmp(p->aliases[i].s, t.s, t.n) == 0)
+        return p->aliases[i].attr;
+    ir_ps_error(p, &t, "undefined symbol alias id '%.*s'", (int)t.n, t.s);
+    return NULL;
+  }
+  if (!ir_ps_nest(p)) return NULL;
+  layout_params lp;
+  bool ok = layout_body(p, &t, &lp);
+  ir_ps_unnest(p);
+  if (!ok) return NULL;
+  switch (kind) {
+  case 0: return blocked_layout(p, &t, &lp);
+  case 1: {
+    static const int req[] = {LK_DIM, LK_PARENT, -1};
+    if (!layout_require(p, &t, &lp, req)) return NULL;
+    if (lp.num[LK_DIM] >= IR_MAX_RANK) {
+      ir_ps_error(p, &t, "expected slice dimension below %d", IR_MAX_RANK);
+      return NULL;
+    }
+    return ir_attr_slice(p->ctx, (int)lp.num[LK_DIM], lp.parent);
+  }
+  case 2: return mma_layout(p, &t, &lp);
+  case 3: {
+    static const int req[] = {LK_OPIDX, LK_PARENT, -1};
+    if (!layout_require(p, &t, &lp, req)) return NULL;
+    if (lp.num[LK_OPIDX] > 1) {
+      ir_ps_error(p, &t, "dot operand index must be 0 or 1");
+      return NULL;
+    }
+    return ir_attr_dot_op(p->ctx, (int)lp.num[LK_OPIDX], lp.parent,
+                          lp.has[LK_KWIDTH] ? (unsigned)lp.num[LK_KWIDTH] : 0);
+  }
+  case 4: {
+    static const int req[] = {LK_VEC, LK_PERPHASE, LK_MAXPHASE, LK_ORDER, -1};
+    if (!layout_require(p, &t, &lp, req)) return NULL;
+    if (lp.nlist[LK_ORDER] == 0) {
+      ir_ps_error(p, &t, "swizzled_shared layout needs a non-empty order");
+      return NULL;
+    }
+    return ir_attr_swizzled_shared(p->ctx, (unsigned)lp.num[LK_VEC],
+                                   (unsigned)lp.num[LK_PERPHASE], (unsigned)lp.num[LK_MAXPHASE],
+                                   lp.nlist[LK_ORDER], lp.list[LK_ORDER]);
+  }
+  default: {
+    static const int req[] = {LK_SWIZZLE, -1};
+    if (!layout_require(p, &t, &lp, req)) return NULL;
+    return ir_attr_nvmma_shared(p->ctx, (unsigned)lp.num[LK_SWIZZLE],
+                                lp.num[LK_TRANSPOSED] != 0,
+                                lp.has[LK_EBITS] ? (unsigned)lp.num[LK_EBITS] : 16);
+  }
+  }
 }
 
 /* ---- attributes ----------------------------------------------------- */

@@ -133,6 +133,9 @@ bool ir_ps_type_list(parser *p, const ir_type ***tys, int *n);
 /* `(T, ...)` or a single T (when allow_bare); empty parens allowed. */
 bool ir_ps_paren_types(parser *p, bool allow_bare, const ir_type ***tys, int *n);
 const ir_attr *ir_ps_layout(parser *p);
+/* The body of a memdesc type after `<`: `128x64xf16, #shared, #smem[, mutable]>`
+ * (async copies print it without the `!ttg.memdesc` prefix). */
+const ir_type *ir_ps_memdesc_body(parser *p);
 /* An attribute value; `name` is its key (selects enum numbering), `kind` the op. */
 const ir_attr *ir_ps_attr_value(parser *p, const char *name, ir_op_kind kind);
 /* `{k = v, k2, ...}` into op (open is '{' or '<' for `<{...}>`). */

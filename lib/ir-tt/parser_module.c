@@ -272,10 +272,10 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
 
 /* ---- module --------------------------------------------------------- */
 
-/* `#name = #ttg.blocked<{...}>` lines before the module. */
+/* `#name = #ttg.blocked<{...}>` (or any layout) lines before the module. */
 static bool alias_def(parser *p) {
   ptok name = ir_ps_next(p);
-  if (ir_ps_tok_is(&name, "ttg.blocked") || ir_ps_tok_is(&name, "ttg.slice"))
+  if (name.n > 4 && memcmp(name.s, "ttg.", 4) == 0)
     return ir_ps_error(p, &name, "expected alias name, found a layout");
   for (int i = 0; i < p->naliases; i++)
     if (p->aliases[i].n == name.n && memcmp(p->aliases[i].s, name.s, name.n) == 0)

@@ -281,6 +281,20 @@ void ir_pr_type(printer *p, const ir_type *t) {
     }
     ir_sb_putc(o, '>');
     return;
+  case IR_TY_MEMDESC:
+    ir_sb_puts(o, "!ttg.memdesc<");
+    for (int i = 0; i < t->rank; i++) ir_sb_printf(o, "%lldx", (long long)t->shape[i]);
+    ir_pr_type(p, t->elem);
+    if (t->layout) {
+      ir_sb_puts(o, ", ");
+      ir_pr_attr(p, t->layout);
+    }
+    ir_sb_puts(o, ", ");
+    ir_pr_attr(p, t->memspace);
+    if (t->is_mutable) ir_sb_puts(o, ", mutable");
+    ir_sb_putc(o, '>');
+    return;
+  case IR_TY_TOKEN: ir_sb_puts(o, "!ttg.async.token"); return;
   }
 }
 
@@ -353,17 +367,37 @@ static void ir_pr_uints(printer *p, const unsigned *v, int n) {
   ir_sb_putc(p->out, ']');
 }
 
+/* The alias family of a layout attribute, as Triton names them (#blocked,
+ * #mma, #shared, #smem); -1 for attributes printed inline (slice, dot_op). */
+static int alias_family(const ir_attr *a) {
+  switch (a->kind) {
+  case IR_ATTR_BLOCKED: return 0;
+  case IR_ATTR_NVIDIA_MMA: return 1;
+  case IR_ATTR_SWIZZLED_SHARED:
+  case IR_ATTR_NVMMA_SHARED: return 2;
+  case IR_ATTR_SHARED_MEMORY: return 3;
+  default: return -1;
+  }
+}
+
+static const char *const alias_names[] = {"blocked", "mma", "shared", "smem"};
+
+/* The number of `a` within its family (#mma1: 1), collecting it on the dry
+ * run; -1 when not an alias. */
 static int alias_index(printer *p, const ir_attr *a) {
-  for (int i = 0; i < p->naliases; i++)
-    if (p->aliases[i] == a) return i;
+  int fam = alias_family(a), n = 0;
+  for (int i = 0; i < p->naliases; i++) {
+    if (p->aliases[i] == a) return n;
+    n += alias_family(p->aliases[i]) == fam;
+  }
   if (!p->collect) return -1;
   if (p->naliases == p->aliases_cap) {
     p->aliases_cap = p->aliases_cap ? p->aliases_cap * 2 : 8;
     p->aliases = realloc(p->aliases, (size_t)p->aliases_cap * sizeof *p->aliases);
     if (!p->aliases) IR_UNREACHABLE("out of memory in the printer");
   }
-  p->aliases[p->naliases] = a;
-  return p->naliases++;
+  p->aliases[p->naliases++] = a;
+  return n;
 }
 
 static void ir_pr_blocked_body(printer *p, const ir_attr *a) {
@@ -376,6 +410,35 @@ static void ir_pr_blocked_body(printer *p, const ir_attr *a) {
   ir_sb_puts(p->out, ", order = ");
   ir_pr_uints(p, a->order, a->rank);
   ir_sb_puts(p->out, "}>");
+}
+
+/* The full text of an aliased layout attribute. */
+static void ir_pr_alias_body(printer *p, const ir_attr *a) {
+  ir_strbuf *o = p->out;
+  switch (a->kind) {
+  case IR_ATTR_BLOCKED: ir_pr_blocked_body(p, a); return;
+  case IR_ATTR_NVIDIA_MMA:
+    ir_sb_printf(o, "#ttg.nvidia_mma<{versionMajor = %u, versionMinor = %u, warpsPerCTA = ",
+                 a->version_major, a->version_minor);
+    ir_pr_uints(p, a->warps_per_cta, a->rank);
+    ir_sb_puts(o, ", instrShape = ");
+    ir_pr_uints(p, a->instr_shape, a->ninstr);
+    ir_sb_puts(o, "}>");
+    return;
+  case IR_ATTR_SWIZZLED_SHARED:
+    ir_sb_printf(o, "#ttg.swizzled_shared<{vec = %u, perPhase = %u, maxPhase = %u, order = ",
+                 a->vec, a->per_phase, a->max_phase);
+    ir_pr_uints(p, a->order, a->rank);
+    ir_sb_puts(o, "}>");
+    return;
+  case IR_ATTR_NVMMA_SHARED:
+    ir_sb_printf(o, "#ttg.nvmma_shared<{swizzlingByteWidth = %u, transposed = %s, "
+                    "elementBitWidth = %u}>",
+                 a->swizzle_bytes, a->transposed ? "true" : "false", a->elem_bits);
+    return;
+  case IR_ATTR_SHARED_MEMORY: ir_sb_puts(o, "#ttg.shared_memory"); return;
+  default: IR_UNREACHABLE("attribute kind %d has no alias", (int)a->kind);
+  }
 }
 
 static void ir_pr_string_lit(ir_strbuf *o, const char *s) {
@@ -421,12 +484,16 @@ void ir_pr_attr(printer *p, const ir_attr *a) {
     ir_pr_type(p, a->type);
     return;
   case IR_ATTR_ENUM: ir_sb_puts(o, a->s); return;
-  case IR_ATTR_BLOCKED: {
+  case IR_ATTR_BLOCKED:
+  case IR_ATTR_NVIDIA_MMA:
+  case IR_ATTR_SWIZZLED_SHARED:
+  case IR_ATTR_NVMMA_SHARED:
+  case IR_ATTR_SHARED_MEMORY: {
     int i = p->use_aliases ? alias_index(p, a) : -1;
     if (i < 0) {
-      ir_pr_blocked_body(p, a);
+      ir_pr_alias_body(p, a);
     } else {
-      ir_sb_puts(o, "#blocked");
+      ir_sb_printf(o, "#%s", alias_names[alias_family(a)]);
       if (i) ir_sb_printf(o, "%d", i);
     }
     return;
@@ -435,6 +502,11 @@ void ir_pr_attr(printer *p, const ir_attr *a) {
     ir_sb_printf(o, "#ttg.slice<{dim = %d, parent = ", a->dim);
     ir_pr_attr(p, a->parent);
     ir_sb_puts(o, "}>");
+    return;
+  case IR_ATTR_DOT_OP:
+    ir_sb_printf(o, "#ttg.dot_op<{opIdx = %d, parent = ", a->op_idx);
+    ir_pr_attr(p, a->parent);
+    ir_sb_printf(o, ", kWidth = %u}>", a->k_width);
     return;
   }
 }
@@ -619,12 +691,17 @@ void ir_print_module(const ir_module *m, const ir_print_options *opts, ir_strbuf
   ir_sb_free(&scratch);
   p.out = out;
   p.collect = false;
-  for (int i = 0; i < p.naliases; i++) {
-    ir_sb_puts(out, "#blocked");
-    if (i) ir_sb_printf(out, "%d", i);
-    ir_sb_puts(out, " = ");
-    ir_pr_blocked_body(&p, p.aliases[i]);
-    ir_sb_putc(out, '\n');
+  /* Family by family, as MLIR sorts alias names: #blocked*, #mma*, #shared*, #smem. */
+  for (int fam = 0; fam < 4; fam++) {
+    for (int i = 0, n = 0; i < p.naliases; i++) {
+      if (alias_family(p.aliases[i]) != fam) continue;
+      ir_sb_printf(out, "#%s", alias_names[fam]);
+      if (n) ir_sb_printf(out, "%d", n);
+      ir_sb_puts(out, " = ");
+      ir_pr_alias_body(&p, p.aliases[i]);
+      ir_sb_putc(out, '\n');
+      n++;
+    }
   }
   ir_pr_module_body(&p, m);
   printer_fini(&p);

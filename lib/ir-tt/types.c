@@ -1,4 +1,5 @@
-/* types.c - uniqued types: integers, floats, pointers, tensors.
+/* types.c - uniqued types: integers, floats, pointers, tensors, and ttgir's
+ * shared-memory descriptors and async tokens.
  *
  * A type is built in a zeroed stack struct (so padding hashes equal) and
  * hash-consed in the context: pointer equality is type equality. */
@@ -59,6 +60,29 @@ const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape,
   return type_unique(ctx, &t);
 }
 
+const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape,
+                               const ir_type *elem, const ir_attr *encoding, bool is_mutable) {
+  IR_ASSERT(rank >= 1 && rank <= IR_MAX_RANK);
+  IR_ASSERT(elem && elem->kind != IR_TY_TENSOR && elem->kind != IR_TY_MEMDESC);
+  ir_type t;
+  memset(&t, 0, sizeof t);
+  t.kind = IR_TY_MEMDESC;
+  t.elem = elem;
+  t.rank = rank;
+  for (int i = 0; i < rank; i++) t.shape[i] = shape[i];
+  t.layout = encoding;
+  t.is_mutable = is_mutable;
+  t.memspace = ir_attr_shared_memory(ctx);
+  return type_unique(ctx, &t);
+}
+
+const ir_type *ir_type_token(ir_context *ctx) {
+  ir_type t;
+  memset(&t, 0, sizeof t);
+  t.kind = IR_TY_TOKEN;
+  return type_unique(ctx, &t);
+}
+
 const ir_type *ir_type_with_elem(ir_context *ctx, const ir_type *t, const ir_type *elem) {
   if (t->kind != IR_TY_TENSOR) return elem;
   return ir_type_tensor(ctx, t->rank, t->shape, elem, t->layout);
@@ -70,16 +94,17 @@ const ir_type *ir_type_with_layout(ir_context *ctx, const ir_type *t, const ir_a
 }
 
 const ir_type *ir_type_scalar(const ir_type *t) {
-  return t->kind == IR_TY_TENSOR ? t->elem : t;
+  return t->kind == IR_TY_TENSOR || t->kind == IR_TY_MEMDESC ? t->elem : t;
 }
 
 bool ir_type_is_tensor(const ir_type *t) { return t->kind == IR_TY_TENSOR; }
+bool ir_type_is_memdesc(const ir_type *t) { return t->kind == IR_TY_MEMDESC; }
 bool ir_type_is_int(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_INT; }
 bool ir_type_is_float(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_FLOAT; }
 bool ir_type_is_ptr(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_PTR; }
 
 int64_t ir_type_numel(const ir_type *t) {
-  if (t->kind != IR_TY_TENSOR) return 1;
+  if (t->kind != IR_TY_TENSOR && t->kind != IR_TY_MEMDESC) return 1;
   int64_t n = 1;
   for (int i = 0; i < t->rank; i++) n *= t->shape[i];
   return n;
@@ -90,7 +115,9 @@ unsigned ir_type_bytes(const ir_type *scalar) {
   case IR_TY_INT:
   case IR_TY_FLOAT: return scalar->width <= 8 ? 1 : scalar->width / 8;
   case IR_TY_PTR: return 8;
-  case IR_TY_TENSOR: return ir_type_bytes(scalar->elem);
+  case IR_TY_TENSOR:
+  case IR_TY_MEMDESC: return ir_type_bytes(scalar->elem);
+  case IR_TY_TOKEN: return 0;
   }
   return 0;
 }

@@ -41,16 +41,3 @@ const ir_attr *ttg_default_blocked(ir_context *ctx, int rank, const int64_t *sha
   wpc[order[rank - 1]] = (unsigned)num_warps / prev_warps;
   return ir_attr_blocked(ctx, rank, spt, tpw, wpc, order);
 }
-
-int64_t ttg_elems_per_thread(const ir_attr *layout, int rank, const int64_t *shape) {
-  IR_ASSERT(layout && layout->kind == IR_ATTR_BLOCKED && layout->rank == rank);
-  int64_t n = 1;
-  for (int d = 0; d < rank; d++) {
-    int64_t tile = (int64_t)layout->size_per_thread[d] * layout->threads_per_warp[d] *
-                   layout->warps_per_cta[d];
-    int64_t reps = shape[d] > tile ? shape[d] / tile : 1;
-    int64_t per = layout->size_per_thread[d] < shape[d] ? layout->size_per_thread[d] : shape[d];
-    n *= per * reps;
-  }
-  return n;
-}

@@ -5,6 +5,64 @@
 
 #include "ir-tt/ir.h"
 
+/* ---- linear_layout.c: what a layout means ------------------------------- */
+
+/* A layout as a linear map over GF(2), as Triton's LinearLayout: input dim
+ * `in` bit `b` selects basis[in][b] (a coordinate vector over the nout
+ * output dims) and an input maps to the XOR of the bases of its set bits.
+ * Distributed layouts have inputs (register, lane, warp) and the tensor's
+ * dims as outputs; shared layouts have one input, the element offset. A
+ * zero basis is a broadcast (that lane or warp holds a copy). */
+enum { TTG_LL_MAX_IN = 4, TTG_LL_MAX_BITS = 26 };
+enum { TTG_IN_REG = 0, TTG_IN_LANE = 1, TTG_IN_WARP = 2 };
+
+typedef struct ttg_ll {
+  int nin, nout;
+  int nbits[TTG_LL_MAX_IN];
+  int32_t out_size[IR_MAX_RANK]; /* a power of two per output dim */
+  int32_t basis[TTG_LL_MAX_IN][TTG_LL_MAX_BITS][IR_MAX_RANK];
+} ttg_ll;
+
+/* An empty map (no bases) with nin inputs and nout outputs of the given
+ * sizes (NULL: 1 each). */
+void ttg_ll_init(ttg_ll *l, int nin, int nout, const int32_t *out_size);
+/* The distributed layout `enc` (blocked, slice, nvidia_mma, dot_op) over a
+ * tensor shape, built as Triton builds it: no two registers of a thread hold
+ * the same element. False for other encodings, non-power-of-two shapes or
+ * malformed parameters. */
+bool ttg_ll_of_tensor(const ir_attr *enc, int rank, const int64_t *shape, ttg_ll *out);
+bool ttg_ll_of_type(const ir_type *t, ttg_ll *out); /* a tensor type's layout */
+/* A shared encoding (swizzled_shared, nvmma_shared) over a buffer shape:
+ * element offset -> coordinates. elem_bits: the element size. */
+bool ttg_ll_of_shared(const ir_attr *enc, int rank, const int64_t *shape, int elem_bits,
+                      ttg_ll *out);
+int64_t ttg_ll_num_regs(const ttg_ll *l); /* 2^nbits[TTG_IN_REG] */
+/* Coordinates of one input value of dim `in` (the others 0), and of a full
+ * input vector in[0..nin). */
+void ttg_ll_apply1(const ttg_ll *l, int in, uint32_t x, int32_t *out);
+void ttg_ll_apply(const ttg_ll *l, const uint32_t *in, int32_t *out);
+bool ttg_ll_equal(const ttg_ll *a, const ttg_ll *b);
+bool ttg_ll_basis_is_zero(const ttg_ll *l, int in, int bit);
+/* The inverse of a bijective one-input map (a shared layout): inputs are
+ * the coordinates (one input dim per output dim of l), output the offset. */
+bool ttg_ll_invert(const ttg_ll *l, ttg_ll *inv);
+/* b after a: a's outputs must be b's inputs (one input dim per output dim,
+ * log2(size) bits each). */
+bool ttg_ll_compose(const ttg_ll *a, const ttg_ll *b, ttg_ll *out);
+/* Which value of input dim `in` maps to given coordinates (the other
+ * inputs 0): Gaussian elimination once, then O(bits) per query. */
+typedef struct ttg_ll_solver {
+  int n, nout;
+  int32_t out_size[IR_MAX_RANK];
+  uint32_t row[TTG_LL_MAX_BITS], src[TTG_LL_MAX_BITS];
+  int pivot[TTG_LL_MAX_BITS];
+} ttg_ll_solver;
+void ttg_ll_solver_init(ttg_ll_solver *s, const ttg_ll *l, int in);
+/* False when no input maps there. */
+bool ttg_ll_solve(const ttg_ll_solver *s, const int32_t *coords, uint32_t *x);
+/* `register = [[0, 1], [8, 0]], lane = [...], warp = [...]` */
+void ttg_ll_print(const ttg_ll *l, ir_strbuf *out);
+
 /* ---- layout.c: blocked layouts ----------------------------------------- */
 
 /* Triton's default blocked layout for a tensor shape: the given elements per
@@ -13,9 +71,6 @@
 const ir_attr *ttg_default_blocked(ir_context *ctx, int rank, const int64_t *shape,
                                    unsigned size_per_thread_fast, int num_warps,
                                    int threads_per_warp);
-/* Elements of `shape` each thread holds under a blocked layout (with wrap-around
- * when the shape is larger than one layout tile and broadcast when smaller). */
-int64_t ttg_elems_per_thread(const ir_attr *layout, int rank, const int64_t *shape);
 
 /* ---- convert.c: ttir -> ttgir -------------------------------------------- */
 

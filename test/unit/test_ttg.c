@@ -36,7 +36,9 @@ static void test_small_1d(void **state) {
   int64_t shape[1] = {64};
   const ir_attr *l = ttg_default_blocked(ctx, 1, shape, 1, 4, 32);
   expect_blocked(l, 1, (unsigned[]){1}, (unsigned[]){32}, (unsigned[]){4}, (unsigned[]){0});
-  assert_int_equal(ttg_elems_per_thread(l, 1, shape), 1);
+  ttg_ll ll;
+  assert_true(ttg_ll_of_tensor(l, 1, shape, &ll));
+  assert_int_equal(ttg_ll_num_regs(&ll), 1);
   ir_context_destroy(ctx);
 }
 
@@ -57,10 +59,13 @@ static void test_elems_per_thread(void **state) {
   (void)state;
   ir_context *ctx = ir_context_create();
   int64_t big[1] = {4096}, a[2] = {128, 64};
+  ttg_ll ll;
   const ir_attr *l = ttg_default_blocked(ctx, 1, big, 4, 4, 32); /* tile 512 */
-  assert_int_equal(ttg_elems_per_thread(l, 1, big), 32);
+  assert_true(ttg_ll_of_tensor(l, 1, big, &ll));
+  assert_int_equal(ttg_ll_num_regs(&ll), 32);
   const ir_attr *l2 = ttg_default_blocked(ctx, 2, a, 8, 8, 32); /* tile 32x64 */
-  assert_int_equal(ttg_elems_per_thread(l2, 2, a), 32);
+  assert_true(ttg_ll_of_tensor(l2, 2, a, &ll));
+  assert_int_equal(ttg_ll_num_regs(&ll), 32);
   ir_context_destroy(ctx);
 }
 
