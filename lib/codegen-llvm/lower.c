@@ -187,6 +187,13 @@ static bool lower_op(cg *c, ir_op *op) {
   case IR_OP_TT_DOT:
     return cg_lower_dot(c, op);
 
+  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
+  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
+    return cg_unsupported(c, op);
+
   case IR_OP_TT_RETURN:
     LLVMBuildRetVoid(c->b);
     return true;

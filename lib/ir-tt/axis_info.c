@@ -600,6 +600,11 @@ static void visit_op(ax_walk *w, const ir_op *op) {
   case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT:
   case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
   case IR_OP_TT_ASSERT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION: case IR_OP_SCF_YIELD:
+  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
+  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
   case IR_NUM_OPS:
     for (int i = 0; i < op->nresults; i++) {
       ax_fact a = fact_pessimistic(op->results[i].type);

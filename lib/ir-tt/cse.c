@@ -17,9 +17,7 @@ typedef struct cse_state {
 } cse_state;
 
 static bool is_candidate(const ir_op *op) {
-  unsigned traits = ir_op_info_of(op)->traits;
-  return (traits & IR_T_PURE) && !(traits & IR_T_TERMINATOR) && op->nregions == 0 &&
-         op->nresults > 0;
+  return ir_op_is_pure(op) && op->nresults > 0;
 }
 
 /* Attributes are uniqued, so equal values are equal pointers; the order of

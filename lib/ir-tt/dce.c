@@ -43,8 +43,7 @@ static void collect(ir_op *op, void *user) {
 }
 
 static bool is_removable(const ir_op *op) {
-  unsigned traits = ir_op_info_of(op)->traits;
-  return (traits & IR_T_PURE) && !(traits & IR_T_TERMINATOR) && op->nregions == 0;
+  return ir_op_is_pure(op);
 }
 
 bool ir_pass_dce(ir_module *m, ir_arena *scratch) {

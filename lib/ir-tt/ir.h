@@ -266,17 +266,52 @@ const ir_attr *ir_attr_cmpf(ir_context *ctx, ir_cmpf_pred p);
 /* ---- ops.c: ops, values, blocks, regions, modules --------------------- */
 
 typedef enum ir_op_kind {
-#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS) IR_OP_##E,
+#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS, FORM, RULE, EFFECTS) IR_OP_##E,
 #include "ops.def"
   IR_NUM_OPS
 } ir_op_kind;
 
-enum { IR_T_PURE = 1, IR_T_ELEMENTWISE = 2, IR_T_TERMINATOR = 4, IR_T_COMMUTATIVE = 8 };
+enum { IR_T_ELEMENTWISE = 2, IR_T_TERMINATOR = 4, IR_T_COMMUTATIVE = 8 };
+
+/* The custom assembly forms (print_ops.c / parser_ops.c), one per shape of
+ * syntax: `SAME` is `name %a, %b {attrs} : T`, `CONV_TO` / `CONV_ARROW` are
+ * `name %a {attrs} : T to R` / `-> R`, `OPERANDS` is `name %a, %b {attrs} :
+ * T1, T2` (its results, if any, of the operands' types), `FUNC_TYPE` is
+ * `name %a {attrs} : (T) -> R`; the others belong to one or two ops each. */
+typedef enum ir_form {
+  IR_FORM_GENERIC, IR_FORM_SAME, IR_FORM_CONV_TO, IR_FORM_CONV_ARROW, IR_FORM_OPERANDS,
+  IR_FORM_CMP, IR_FORM_SELECT, IR_FORM_CONSTANT, IR_FORM_FUNC, IR_FORM_PROGRAM_ID,
+  IR_FORM_RESULT_TYPED, IR_FORM_FP_TO_FP, IR_FORM_ADDPTR, IR_FORM_LOAD_STORE, IR_FORM_DOT,
+  IR_FORM_ATOMIC, IR_FORM_ASSERT, IR_FORM_CLAMPF, IR_FORM_FOR, IR_FORM_WHILE, IR_FORM_IF,
+  IR_FORM_CONDITION, IR_FORM_FUNC_TYPE, IR_FORM_INDEX, IR_FORM_ASYNC_COPY, IR_FORM_COMMIT,
+  IR_FORM_WAIT
+} ir_form;
+
+/* The verifier's typing rules (verifier.c), beyond arity and traits. */
+typedef enum ir_rule {
+  IR_RULE_NONE, IR_RULE_INT_SAME, IR_RULE_FLOAT_SAME, IR_RULE_CMP, IR_RULE_SELECT,
+  IR_RULE_CONSTANT, IR_RULE_FUNC, IR_RULE_MAKE_RANGE, IR_RULE_SPLAT, IR_RULE_BROADCAST,
+  IR_RULE_EXPAND_DIMS, IR_RULE_RESHAPE, IR_RULE_TRANS, IR_RULE_ADDPTR, IR_RULE_MEM,
+  IR_RULE_BITCAST, IR_RULE_REDUCE, IR_RULE_SCAN, IR_RULE_DOT, IR_RULE_ASSERT, IR_RULE_FOR,
+  IR_RULE_WHILE, IR_RULE_IF, IR_RULE_CONVERT, IR_RULE_LOCAL_ALLOC, IR_RULE_LOCAL_LOAD,
+  IR_RULE_LOCAL_STORE, IR_RULE_MEMDESC_TRANS, IR_RULE_MEMDESC_INDEX, IR_RULE_ASYNC_COPY,
+  IR_RULE_TOKENS, IR_RULE_SAME_AS_OPERANDS
+} ir_rule;
+
+/* Memory effects: reads and writes of global and shared memory, other side
+ * effects (printing, barriers, waits), and "those of the regions". */
+enum {
+  IR_E_GREAD = 1, IR_E_GWRITE = 2, IR_E_SREAD = 4, IR_E_SWRITE = 8, IR_E_SIDE = 16,
+  IR_E_REGIONS = 32
+};
 
 typedef struct ir_op_info {
   const char *name;
   int min_operands, max_operands, nresults; /* -1: variadic / variable */
   unsigned traits;
+  ir_form form;
+  ir_rule rule;
+  unsigned effects;
 } ir_op_info;
 const ir_op_info *ir_op_kind_info(ir_op_kind kind);
 /* Op kind by printed name; returns false if unknown. */
@@ -372,6 +407,9 @@ ir_block *ir_op_block(const ir_op *op);
 /* Nearest enclosing op of the given kind, or NULL. */
 ir_op *ir_op_parent_of_kind(const ir_op *op, ir_op_kind kind);
 const ir_op_info *ir_op_info_of(const ir_op *op);
+/* No memory or other side effects, no regions, not a terminator: may be
+ * merged (cse), erased when unused (dce) or recomputed. */
+bool ir_op_is_pure(const ir_op *op);
 const char *ir_op_name(const ir_op *op);
 
 /* Walks every op nested under `root` (root excluded), pre-order, in program

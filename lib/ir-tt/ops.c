@@ -10,7 +10,8 @@
 #include "ir-tt/ir.h"
 
 static const ir_op_info op_infos[IR_NUM_OPS] = {
-#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS) {NAME, MINOPS, MAXOPS, NRES, TRAITS},
+#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS, FORM, RULE, EFFECTS)                      \
+  {NAME, MINOPS, MAXOPS, NRES, TRAITS, IR_FORM_##FORM, IR_RULE_##RULE, EFFECTS},
 #include "ops.def"
 };
 
@@ -246,6 +247,11 @@ ir_op *ir_op_parent_of_kind(const ir_op *op, ir_op_kind kind) {
 }
 
 const ir_op_info *ir_op_info_of(const ir_op *op) { return ir_op_kind_info(op->kind); }
+
+bool ir_op_is_pure(const ir_op *op) {
+  const ir_op_info *info = ir_op_info_of(op);
+  return info->effects == 0 && !(info->traits & IR_T_TERMINATOR) && op->nregions == 0;
+}
 const char *ir_op_name(const ir_op *op) { return ir_op_kind_info(op->kind)->name; }
 
 void ir_walk(ir_op *root, ir_walk_fn fn, void *user) {

@@ -146,8 +146,9 @@ static ir_op *constant(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   return op;
 }
 
-/* tt.return %a : T, scf.yield, tt.reduce.return, tt.scan.return. */
-static ir_op *terminator(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
+/* tt.return %a : T, scf.yield, ..., and ttng.warp_group_dot_wait, whose
+ * results have its operands' types. */
+static ir_op *operand_list(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, true, false) || !opt_dict(p, f, kind)) return NULL;
   if (f->n) {
     ptok tt = *ir_ps_peek(p);
@@ -156,7 +157,85 @@ static ir_op *terminator(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
         !check_types(p, f, f->n, &tt))
       return NULL;
   }
-  return make(p, kind, loc, 0, NULL, f, 0);
+  bool same = ir_op_kind_info(kind)->nresults < 0;
+  return make(p, kind, loc, same ? f->ntys : 0, same ? f->tys : NULL, f, 0);
+}
+
+/* ttg.local_alloc [%v] {attrs} : (T) -> R */
+static ir_op *func_type(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
+  if (!ir_ps_is_punct(p, '{') && !ir_ps_is_punct(p, ':') && !operands(p, f, true, false))
+    return NULL;
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the types")) return NULL;
+  ptok tt = *ir_ps_peek(p);
+  if (!ir_ps_paren_types(p, false, &f->tys, &f->ntys) || !check_types(p, f, f->n, &tt) ||
+      !ir_ps_expect_arrow(p, "before the result type"))
+    return NULL;
+  const ir_type *r = ir_ps_type(p);
+  return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
+}
+
+/* One operand (%name) into f. */
+static bool one_operand(parser *p, form *f) {
+  ir_value **nv = realloc(f->vals, (size_t)(f->n + 1) * sizeof *nv);
+  if (nv) f->vals = nv;
+  ptok *nt = nv ? realloc(f->toks, (size_t)(f->n + 1) * sizeof *nt) : NULL;
+  if (!nt) return ir_ps_error(p, NULL, "out of memory");
+  f->toks = nt;
+  f->toks[f->n] = ir_ps_next(p);
+  if (!(f->vals[f->n] = ir_ps_use(p, &f->toks[f->n]))) return false;
+  f->n++;
+  return true;
+}
+
+/* ttg.memdesc_index %buf[%i] {attrs} : T -> R */
+static ir_op *index_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
+  if (!one_operand(p, f) || !ir_ps_expect(p, '[', "before the index") || !one_operand(p, f) ||
+      !ir_ps_expect(p, ']', "after the index") || !opt_dict(p, f, kind) ||
+      !ir_ps_expect(p, ':', "before the operand type"))
+    return NULL;
+  const ir_type *t = ir_ps_type(p);
+  if (!t || !check(p, f, 0, t) || !ir_ps_expect_arrow(p, "before the result type")) return NULL;
+  const ir_type *r = ir_ps_type(p);
+  return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
+}
+
+/* ttg.async_copy_global_to_local %ptrs, %buf [mask %m [other %o]]
+ * [cacheModifier = ..] [evictionPolicy = ..] {attrs} : P -> <memdesc body> */
+static ir_op *async_copy(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
+  if (!one_operand(p, f) || !ir_ps_expect(p, ',', "between pointers and buffer") ||
+      !one_operand(p, f))
+    return NULL;
+  if (ir_ps_accept_ident(p, "mask") && !one_operand(p, f)) return NULL;
+  if (f->n == 3 && ir_ps_accept_ident(p, "other") && !one_operand(p, f)) return NULL;
+  if (ir_ps_accept_ident(p, "cacheModifier") &&
+      !(ir_ps_expect(p, '=', "after 'cacheModifier'") && enum_attr(p, f, kind, "cache")))
+    return NULL;
+  if (ir_ps_accept_ident(p, "evictionPolicy") &&
+      !(ir_ps_expect(p, '=', "after 'evictionPolicy'") && enum_attr(p, f, kind, "evict")))
+    return NULL;
+  if (!opt_dict(p, f, kind) || !ir_ps_expect(p, ':', "before the pointer type")) return NULL;
+  const ir_type *t = ir_ps_type(p);
+  if (!t || !check(p, f, 0, t) || !ir_ps_expect_arrow(p, "before the buffer type") ||
+      !ir_ps_expect(p, '<', "in the buffer type"))
+    return NULL;
+  const ir_type *mt = ir_ps_memdesc_body(p);
+  if (!mt || !check(p, f, 1, mt)) return NULL;
+  const ir_type *tok = ir_type_token(p->ctx);
+  return make(p, kind, loc, 1, &tok, f, 0);
+}
+
+/* ttg.async_commit_group tokens %a, %b {attrs} / ttg.async_wait %a {num = 0} */
+static ir_op *tokens(parser *p, form *f, ir_op_kind kind, ir_loc loc, bool keyword) {
+  /* Nothing ends the list but the absence of a comma: read it by hand. */
+  bool has_list = keyword ? ir_ps_accept_ident(p, "tokens") : ir_ps_peek(p)->kind == PT_VALUE;
+  if (has_list) {
+    do {
+      if (!one_operand(p, f)) return NULL;
+    } while (ir_ps_accept(p, ','));
+  }
+  if (!opt_dict(p, f, kind)) return NULL;
+  const ir_type *tok = ir_type_token(p->ctx);
+  return make(p, kind, loc, 1, &tok, f, 0);
 }
 
 static ir_op *program_id(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
@@ -544,52 +623,40 @@ static ir_op *condition(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   return op;
 }
 
+/* A switch over forms (ops.def), not op kinds: an op with an existing
+ * form needs nothing here. */
 static ir_op *dispatch(parser *p, form *f, ir_op_kind kind, const ptok *name, ir_loc loc) {
-  switch (kind) {
-  case IR_OP_MODULE: case IR_OP_TT_REDUCE: case IR_OP_TT_SCAN: case IR_OP_TT_PRINT: case IR_NUM_OPS:
+  switch (ir_op_kind_info(kind)->form) {
+  case IR_FORM_GENERIC:
     ir_ps_error(p, name, "'%.*s' has no custom form: write it in the generic form \"%.*s\"(...)",
              (int)name->n, name->s, (int)name->n, name->s);
     return NULL;
-  case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI: case IR_OP_ARITH_DIVSI:
-  case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI: case IR_OP_ARITH_ANDI:
-  case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI:
-  case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI: case IR_OP_ARITH_MAXUI:
-  case IR_OP_ARITH_MINUI: case IR_OP_ARITH_ADDF: case IR_OP_ARITH_SUBF: case IR_OP_ARITH_MULF:
-  case IR_OP_ARITH_DIVF: case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF: case IR_OP_ARITH_MINNUMF:
-  case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF: case IR_OP_ARITH_NEGF:
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
-  case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI:
-  case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
-  case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA: case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT:
-  case IR_OP_TT_PRECISE_DIVF:
-    return same_type(p, f, kind, loc);
-  case IR_OP_ARITH_CMPI: case IR_OP_ARITH_CMPF: return cmp(p, f, kind, loc);
-  case IR_OP_ARITH_SELECT: return select_op(p, f, kind, loc);
-  case IR_OP_ARITH_CONSTANT: return constant(p, f, kind, loc);
-  case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI: case IR_OP_ARITH_TRUNCI: case IR_OP_ARITH_EXTF:
-  case IR_OP_ARITH_TRUNCF: case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP:
-  case IR_OP_ARITH_FPTOSI: case IR_OP_ARITH_FPTOUI: case IR_OP_ARITH_BITCAST:
-    return conversion(p, f, kind, loc, false);
-  case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS: case IR_OP_TT_RESHAPE:
-  case IR_OP_TT_TRANS: case IR_OP_TT_BITCAST: case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT:
-  case IR_OP_TTG_CONVERT_LAYOUT: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
-    return conversion(p, f, kind, loc, true);
-  case IR_OP_TT_FUNC: return func(p, f, kind, loc);
-  case IR_OP_TT_RETURN: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN: case IR_OP_SCF_YIELD:
-    return terminator(p, f, kind, loc);
-  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: return program_id(p, f, kind, loc);
-  case IR_OP_TT_MAKE_RANGE: return result_typed(p, f, kind, loc);
-  case IR_OP_TT_FP_TO_FP: return fp_to_fp(p, f, kind, loc);
-  case IR_OP_TT_ADDPTR: return addptr(p, f, kind, loc);
-  case IR_OP_TT_LOAD: case IR_OP_TT_STORE: return load_store(p, f, kind, loc);
-  case IR_OP_TT_DOT: return dot(p, f, kind, loc);
-  case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: return atomic(p, f, kind, loc);
-  case IR_OP_TT_ASSERT: return assert_op(p, f, kind, loc);
-  case IR_OP_TT_CLAMPF: return clampf(p, f, kind, loc);
-  case IR_OP_SCF_FOR: return for_op(p, f, kind, loc);
-  case IR_OP_SCF_WHILE: return while_op(p, f, kind, loc);
-  case IR_OP_SCF_IF: return if_op(p, f, kind, loc);
-  case IR_OP_SCF_CONDITION: return condition(p, f, kind, loc);
+  case IR_FORM_SAME: return same_type(p, f, kind, loc);
+  case IR_FORM_CONV_TO: return conversion(p, f, kind, loc, false);
+  case IR_FORM_CONV_ARROW: return conversion(p, f, kind, loc, true);
+  case IR_FORM_OPERANDS: return operand_list(p, f, kind, loc);
+  case IR_FORM_CMP: return cmp(p, f, kind, loc);
+  case IR_FORM_SELECT: return select_op(p, f, kind, loc);
+  case IR_FORM_CONSTANT: return constant(p, f, kind, loc);
+  case IR_FORM_FUNC: return func(p, f, kind, loc);
+  case IR_FORM_PROGRAM_ID: return program_id(p, f, kind, loc);
+  case IR_FORM_RESULT_TYPED: return result_typed(p, f, kind, loc);
+  case IR_FORM_FP_TO_FP: return fp_to_fp(p, f, kind, loc);
+  case IR_FORM_ADDPTR: return addptr(p, f, kind, loc);
+  case IR_FORM_LOAD_STORE: return load_store(p, f, kind, loc);
+  case IR_FORM_DOT: return dot(p, f, kind, loc);
+  case IR_FORM_ATOMIC: return atomic(p, f, kind, loc);
+  case IR_FORM_ASSERT: return assert_op(p, f, kind, loc);
+  case IR_FORM_CLAMPF: return clampf(p, f, kind, loc);
+  case IR_FORM_FOR: return for_op(p, f, kind, loc);
+  case IR_FORM_WHILE: return while_op(p, f, kind, loc);
+  case IR_FORM_IF: return if_op(p, f, kind, loc);
+  case IR_FORM_CONDITION: return condition(p, f, kind, loc);
+  case IR_FORM_FUNC_TYPE: return func_type(p, f, kind, loc);
+  case IR_FORM_INDEX: return index_op(p, f, kind, loc);
+  case IR_FORM_ASYNC_COPY: return async_copy(p, f, kind, loc);
+  case IR_FORM_COMMIT: return tokens(p, f, kind, loc, true);
+  case IR_FORM_WAIT: return tokens(p, f, kind, loc, false);
   }
   return NULL;
 }

@@ -33,10 +33,13 @@ static void ir_pr_conversion(printer *p, const ir_op *op, const char *sep,
   puts_(p, " : ");
   ir_pr_type(p, op->operands[0]->type);
   puts_(p, sep);
-  ir_pr_result_type(p, op);
+  /* ttg.local_store %v, %buf : T -> B names its second operand's type. */
+  if (op->nresults == 0 && op->noperands > 1) ir_pr_type(p, op->operands[1]->type);
+  else ir_pr_result_type(p, op);
 }
 
-/* tt.return %a : T / scf.yield / tt.reduce.return: operands and types. */
+/* tt.return %a : T / scf.yield / ttng.warp_group_dot_wait %a {attrs} : T:
+ * operands and their types. */
 static void ir_pr_terminator(printer *p, const ir_op *op) {
   puts_(p, ir_op_name(op));
   if (op->noperands) {
@@ -215,166 +218,228 @@ static void ir_pr_atomic(printer *p, const ir_op *op, bool is_rmw) {
   ir_pr_result_type(p, op);
 }
 
-bool ir_pr_custom_op(printer *p, const ir_op *op) {
-  static const char *const skip_pred[] = {"predicate", NULL};
-  static const char *const skip_value[] = {"value", NULL};
-  static const char *const skip_axis[] = {"axis", NULL};
-  static const char *const skip_round[] = {"rounding", NULL};
-  static const char *const skip_prec[] = {"inputPrecision", NULL};
-  static const char *const skip_msg[] = {"message", NULL};
-  static const char *const skip_nan[] = {"propagateNan", NULL};
-  static const char *const axis_names[] = {"x", "y", "z"};
-  switch (op->kind) {
-  case IR_OP_MODULE:
-  case IR_OP_TT_REDUCE:
-  case IR_OP_TT_SCAN:
-  case IR_OP_TT_PRINT: return false;
-  case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI: case IR_OP_ARITH_DIVSI:
-  case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI: case IR_OP_ARITH_ANDI:
-  case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI:
-  case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI: case IR_OP_ARITH_MAXUI:
-  case IR_OP_ARITH_MINUI: case IR_OP_ARITH_ADDF: case IR_OP_ARITH_SUBF: case IR_OP_ARITH_MULF:
-  case IR_OP_ARITH_DIVF: case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF: case IR_OP_ARITH_MINNUMF:
-  case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF: case IR_OP_ARITH_NEGF:
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
-  case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI:
-  case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
-  case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA: case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT:
-  case IR_OP_TT_PRECISE_DIVF:
-    ir_pr_same_type(p, op, NULL);
-    return true;
-  case IR_OP_ARITH_CMPI:
-  case IR_OP_ARITH_CMPF: {
-    const char *pred = enum_kw(op, "predicate");
-    ir_sb_printf(p->out, "%s %s, ", ir_op_name(op), pred ? pred : "?");
-    ir_pr_values(p, op->operands, op->noperands);
-    ir_pr_attr_dict(p, op, skip_pred);
-    puts_(p, " : ");
-    ir_pr_type(p, op->operands[0]->type);
-    return true;
-  }
-  case IR_OP_ARITH_SELECT:
-    puts_(p, "arith.select ");
-    ir_pr_values(p, op->operands, op->noperands);
-    ir_pr_attr_dict(p, op, NULL);
-    puts_(p, " : ");
-    if (ir_type_is_tensor(op->operands[0]->type)) {
-      ir_pr_type(p, op->operands[0]->type);
-      puts_(p, ", ");
-    }
-    ir_pr_result_type(p, op);
-    return true;
-  case IR_OP_ARITH_CONSTANT: {
-    const ir_attr *v = ir_op_get_attr(op, "value");
-    puts_(p, "arith.constant");
-    ir_pr_attr_dict(p, op, skip_value);
+/* ttg.local_alloc %v : (T) -> R: operand types in parentheses. */
+static void ir_pr_func_type(printer *p, const ir_op *op) {
+  ir_sb_printf(p->out, "%s", ir_op_name(op));
+  if (op->noperands) {
     ir_sb_putc(p->out, ' ');
-    if (v) ir_pr_attr(p, v);
-    return true;
-  }
-  case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI: case IR_OP_ARITH_TRUNCI: case IR_OP_ARITH_EXTF:
-  case IR_OP_ARITH_TRUNCF: case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP:
-  case IR_OP_ARITH_FPTOSI: case IR_OP_ARITH_FPTOUI: case IR_OP_ARITH_BITCAST:
-    ir_pr_conversion(p, op, " to ", NULL);
-    return true;
-  case IR_OP_TT_FUNC: ir_pr_func(p, op); return true;
-  case IR_OP_TT_RETURN: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN:
-  case IR_OP_SCF_YIELD:
-    ir_pr_terminator(p, op);
-    return true;
-  case IR_OP_TT_GET_PROGRAM_ID:
-  case IR_OP_TT_GET_NUM_PROGRAMS: {
-    int64_t axis = ir_op_get_int(op, "axis", 0);
-    ir_sb_printf(p->out, "%s %s", ir_op_name(op), axis >= 0 && axis < 3 ? axis_names[axis] : "x");
-    ir_pr_attr_dict(p, op, skip_axis);
-    puts_(p, " : ");
-    ir_pr_result_type(p, op);
-    return true;
-  }
-  case IR_OP_TT_MAKE_RANGE:
-    puts_(p, "tt.make_range");
-    ir_pr_attr_dict(p, op, NULL);
-    puts_(p, " : ");
-    ir_pr_result_type(p, op);
-    return true;
-  case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS: case IR_OP_TT_RESHAPE:
-  case IR_OP_TT_TRANS: case IR_OP_TT_BITCAST: case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT:
-  case IR_OP_TTG_CONVERT_LAYOUT: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
-    ir_pr_conversion(p, op, " -> ", NULL);
-    return true;
-  case IR_OP_TT_FP_TO_FP: {
-    const char *r = enum_kw(op, "rounding");
-    ir_sb_printf(p->out, "tt.fp_to_fp ");
-    ir_pr_value(p, op->operands[0]);
-    ir_pr_attr_dict(p, op, skip_round);
-    if (r) ir_sb_printf(p->out, ", rounding = %s", r);
-    puts_(p, " : ");
-    ir_pr_type(p, op->operands[0]->type);
-    puts_(p, " -> ");
-    ir_pr_result_type(p, op);
-    return true;
-  }
-  case IR_OP_TT_ADDPTR:
-    puts_(p, "tt.addptr ");
     ir_pr_values(p, op->operands, op->noperands);
-    ir_pr_attr_dict(p, op, NULL);
-    puts_(p, " : ");
-    ir_pr_types_of(p, op->operands, op->noperands);
-    return true;
-  case IR_OP_TT_LOAD:
-  case IR_OP_TT_STORE: ir_pr_load_store(p, op); return true;
-  case IR_OP_TT_DOT: {
-    const char *prec = enum_kw(op, "inputPrecision");
-    puts_(p, "tt.dot ");
-    ir_pr_values(p, op->operands, op->noperands);
-    if (prec && strcmp(prec, "ieee") != 0) ir_sb_printf(p->out, ", inputPrecision = %s", prec);
-    ir_pr_attr_dict(p, op, skip_prec);
-    puts_(p, " : ");
-    ir_pr_type(p, op->operands[0]->type);
-    puts_(p, " * ");
-    ir_pr_type(p, op->operands[1]->type);
-    puts_(p, " -> ");
-    ir_pr_result_type(p, op);
-    return true;
   }
-  case IR_OP_TT_ATOMIC_RMW: ir_pr_atomic(p, op, true); return true;
-  case IR_OP_TT_ATOMIC_CAS: ir_pr_atomic(p, op, false); return true;
-  case IR_OP_TT_ASSERT: {
-    const ir_attr *msg = ir_op_get_attr(op, "message");
-    puts_(p, "tt.assert ");
-    ir_pr_value(p, op->operands[0]);
+  ir_pr_attr_dict(p, op, NULL);
+  puts_(p, " : (");
+  ir_pr_types_of(p, op->operands, op->noperands);
+  puts_(p, ") -> ");
+  ir_pr_result_type(p, op);
+}
+
+/* ttg.memdesc_index %buf[%i] : T -> R */
+static void ir_pr_index(printer *p, const ir_op *op) {
+  ir_sb_printf(p->out, "%s ", ir_op_name(op));
+  ir_pr_value(p, op->operands[0]);
+  ir_sb_putc(p->out, '[');
+  ir_pr_value(p, op->operands[1]);
+  ir_sb_putc(p->out, ']');
+  ir_pr_attr_dict(p, op, NULL);
+  puts_(p, " : ");
+  ir_pr_type(p, op->operands[0]->type);
+  puts_(p, " -> ");
+  ir_pr_result_type(p, op);
+}
+
+/* ttg.async_copy_global_to_local %ptrs, %buf mask %m other %o {attrs} :
+ * P -> <memdesc body> (Triton prints the memdesc without its prefix). */
+static void ir_pr_async_copy(printer *p, const ir_op *op) {
+  ir_sb_printf(p->out, "%s ", ir_op_name(op));
+  ir_pr_values(p, op->operands, 2);
+  if (op->noperands > 2) {
+    puts_(p, " mask ");
+    ir_pr_value(p, op->operands[2]);
+  }
+  if (op->noperands > 3) {
+    puts_(p, " other ");
+    ir_pr_value(p, op->operands[3]);
+  }
+  ir_pr_mem_oilist(p, op);
+  static const char *const skip[] = {"cache", "evict", NULL};
+  ir_pr_attr_dict(p, op, skip);
+  puts_(p, " : ");
+  ir_pr_type(p, op->operands[0]->type);
+  puts_(p, " -> ");
+  ir_strbuf tmp;
+  ir_sb_init(&tmp);
+  ir_strbuf *out = p->out;
+  p->out = &tmp;
+  ir_pr_type(p, op->operands[1]->type);
+  p->out = out;
+  /* "!ttg.memdesc<...>" -> "<...>" */
+  const char *t = tmp.data ? tmp.data : "";
+  ir_sb_puts(out, strncmp(t, "!ttg.memdesc", 12) == 0 ? t + 12 : t);
+  ir_sb_free(&tmp);
+}
+
+/* ttg.async_commit_group tokens %a, %b / ttg.async_wait %a, %b {num = N}. */
+static void ir_pr_tokens(printer *p, const ir_op *op, bool keyword) {
+  puts_(p, ir_op_name(op));
+  if (keyword) puts_(p, " tokens");
+  if (op->noperands) {
+    ir_sb_putc(p->out, ' ');
+    ir_pr_values(p, op->operands, op->noperands);
+  }
+  ir_pr_attr_dict(p, op, NULL);
+}
+
+static void ir_pr_cmp(printer *p, const ir_op *op) {
+  static const char *const skip_pred[] = {"predicate", NULL};
+  const char *pred = enum_kw(op, "predicate");
+  ir_sb_printf(p->out, "%s %s, ", ir_op_name(op), pred ? pred : "?");
+  ir_pr_values(p, op->operands, op->noperands);
+  ir_pr_attr_dict(p, op, skip_pred);
+  puts_(p, " : ");
+  ir_pr_type(p, op->operands[0]->type);
+}
+
+static void ir_pr_select(printer *p, const ir_op *op) {
+  puts_(p, "arith.select ");
+  ir_pr_values(p, op->operands, op->noperands);
+  ir_pr_attr_dict(p, op, NULL);
+  puts_(p, " : ");
+  if (ir_type_is_tensor(op->operands[0]->type)) {
+    ir_pr_type(p, op->operands[0]->type);
     puts_(p, ", ");
-    if (msg) ir_pr_attr(p, msg); else puts_(p, "\"\"");
-    ir_pr_attr_dict(p, op, skip_msg);
-    puts_(p, " : ");
-    ir_pr_type(p, op->operands[0]->type);
-    return true;
   }
-  case IR_OP_TT_CLAMPF: {
-    const char *nan = enum_kw(op, "propagateNan");
-    puts_(p, "tt.clampf ");
-    ir_pr_values(p, op->operands, op->noperands);
-    ir_sb_printf(p->out, ", propagateNan = %s", nan ? nan : "none");
-    ir_pr_attr_dict(p, op, skip_nan);
+  ir_pr_result_type(p, op);
+}
+
+static void ir_pr_constant(printer *p, const ir_op *op) {
+  static const char *const skip_value[] = {"value", NULL};
+  const ir_attr *v = ir_op_get_attr(op, "value");
+  puts_(p, "arith.constant");
+  ir_pr_attr_dict(p, op, skip_value);
+  ir_sb_putc(p->out, ' ');
+  if (v) ir_pr_attr(p, v);
+}
+
+static void ir_pr_program_id(printer *p, const ir_op *op) {
+  static const char *const skip_axis[] = {"axis", NULL};
+  static const char *const axis_names[] = {"x", "y", "z"};
+  int64_t axis = ir_op_get_int(op, "axis", 0);
+  ir_sb_printf(p->out, "%s %s", ir_op_name(op), axis >= 0 && axis < 3 ? axis_names[axis] : "x");
+  ir_pr_attr_dict(p, op, skip_axis);
+  puts_(p, " : ");
+  ir_pr_result_type(p, op);
+}
+
+static void ir_pr_fp_to_fp(printer *p, const ir_op *op) {
+  static const char *const skip_round[] = {"rounding", NULL};
+  const char *r = enum_kw(op, "rounding");
+  ir_sb_printf(p->out, "tt.fp_to_fp ");
+  ir_pr_value(p, op->operands[0]);
+  ir_pr_attr_dict(p, op, skip_round);
+  if (r) ir_sb_printf(p->out, ", rounding = %s", r);
+  puts_(p, " : ");
+  ir_pr_type(p, op->operands[0]->type);
+  puts_(p, " -> ");
+  ir_pr_result_type(p, op);
+}
+
+/* tt.dot %a, %b, %c, inputPrecision = tf32 : A * B -> R; the warp-group
+ * dot keeps inputPrecision in the dictionary as an integer, as Triton does. */
+static void ir_pr_dot(printer *p, const ir_op *op) {
+  static const char *const skip_prec[] = {"inputPrecision", NULL};
+  const char *prec = enum_kw(op, "inputPrecision");
+  ir_sb_printf(p->out, "%s ", ir_op_name(op));
+  ir_pr_values(p, op->operands, op->noperands);
+  if (prec && strcmp(prec, "ieee") != 0) ir_sb_printf(p->out, ", inputPrecision = %s", prec);
+  ir_pr_attr_dict(p, op, prec ? skip_prec : NULL);
+  puts_(p, " : ");
+  ir_pr_type(p, op->operands[0]->type);
+  puts_(p, " * ");
+  ir_pr_type(p, op->operands[1]->type);
+  puts_(p, " -> ");
+  ir_pr_result_type(p, op);
+}
+
+static void ir_pr_assert(printer *p, const ir_op *op) {
+  static const char *const skip_msg[] = {"message", NULL};
+  const ir_attr *msg = ir_op_get_attr(op, "message");
+  puts_(p, "tt.assert ");
+  ir_pr_value(p, op->operands[0]);
+  puts_(p, ", ");
+  if (msg) ir_pr_attr(p, msg); else puts_(p, "\"\"");
+  ir_pr_attr_dict(p, op, skip_msg);
+  puts_(p, " : ");
+  ir_pr_type(p, op->operands[0]->type);
+}
+
+static void ir_pr_clampf(printer *p, const ir_op *op) {
+  static const char *const skip_nan[] = {"propagateNan", NULL};
+  const char *nan = enum_kw(op, "propagateNan");
+  puts_(p, "tt.clampf ");
+  ir_pr_values(p, op->operands, op->noperands);
+  ir_sb_printf(p->out, ", propagateNan = %s", nan ? nan : "none");
+  ir_pr_attr_dict(p, op, skip_nan);
+  puts_(p, " : ");
+  ir_pr_result_type(p, op);
+}
+
+static void ir_pr_condition(printer *p, const ir_op *op) {
+  puts_(p, "scf.condition(");
+  ir_pr_value(p, op->operands[0]);
+  ir_sb_putc(p->out, ')');
+  if (op->noperands > 1) {
+    ir_sb_putc(p->out, ' ');
+    ir_pr_values(p, op->operands + 1, op->noperands - 1);
     puts_(p, " : ");
-    ir_pr_result_type(p, op);
-    return true;
+    ir_pr_types_of(p, op->operands + 1, op->noperands - 1);
   }
-  case IR_OP_SCF_FOR: ir_pr_for(p, op); return true;
-  case IR_OP_SCF_WHILE: ir_pr_while(p, op); return true;
-  case IR_OP_SCF_IF: ir_pr_if(p, op); return true;
-  case IR_OP_SCF_CONDITION:
-    puts_(p, "scf.condition(");
-    ir_pr_value(p, op->operands[0]);
-    ir_sb_putc(p->out, ')');
-    if (op->noperands > 1) {
-      ir_sb_putc(p->out, ' ');
-      ir_pr_values(p, op->operands + 1, op->noperands - 1);
-      puts_(p, " : ");
-      ir_pr_types_of(p, op->operands + 1, op->noperands - 1);
-    }
-    return true;
-  case IR_NUM_OPS: return false;
+}
+
+static void ir_pr_make_range(printer *p, const ir_op *op) {
+  ir_sb_printf(p->out, "%s", ir_op_name(op));
+  ir_pr_attr_dict(p, op, NULL);
+  puts_(p, " : ");
+  ir_pr_result_type(p, op);
+}
+
+static void ir_pr_addptr(printer *p, const ir_op *op) {
+  puts_(p, "tt.addptr ");
+  ir_pr_values(p, op->operands, op->noperands);
+  ir_pr_attr_dict(p, op, NULL);
+  puts_(p, " : ");
+  ir_pr_types_of(p, op->operands, op->noperands);
+}
+
+bool ir_pr_custom_op(printer *p, const ir_op *op) {
+  /* A switch over forms (ops.def), not op kinds: an op with an existing
+   * form needs nothing here. */
+  switch (ir_op_info_of(op)->form) {
+  case IR_FORM_GENERIC: return false;
+  case IR_FORM_SAME: ir_pr_same_type(p, op, NULL); return true;
+  case IR_FORM_CONV_TO: ir_pr_conversion(p, op, " to ", NULL); return true;
+  case IR_FORM_CONV_ARROW: ir_pr_conversion(p, op, " -> ", NULL); return true;
+  case IR_FORM_OPERANDS: ir_pr_terminator(p, op); return true;
+  case IR_FORM_CMP: ir_pr_cmp(p, op); return true;
+  case IR_FORM_SELECT: ir_pr_select(p, op); return true;
+  case IR_FORM_CONSTANT: ir_pr_constant(p, op); return true;
+  case IR_FORM_FUNC: ir_pr_func(p, op); return true;
+  case IR_FORM_PROGRAM_ID: ir_pr_program_id(p, op); return true;
+  case IR_FORM_RESULT_TYPED: ir_pr_make_range(p, op); return true;
+  case IR_FORM_FP_TO_FP: ir_pr_fp_to_fp(p, op); return true;
+  case IR_FORM_ADDPTR: ir_pr_addptr(p, op); return true;
+  case IR_FORM_LOAD_STORE: ir_pr_load_store(p, op); return true;
+  case IR_FORM_DOT: ir_pr_dot(p, op); return true;
+  case IR_FORM_ATOMIC: ir_pr_atomic(p, op, op->kind == IR_OP_TT_ATOMIC_RMW); return true;
+  case IR_FORM_ASSERT: ir_pr_assert(p, op); return true;
+  case IR_FORM_CLAMPF: ir_pr_clampf(p, op); return true;
+  case IR_FORM_FOR: ir_pr_for(p, op); return true;
+  case IR_FORM_WHILE: ir_pr_while(p, op); return true;
+  case IR_FORM_IF: ir_pr_if(p, op); return true;
+  case IR_FORM_CONDITION: ir_pr_condition(p, op); return true;
+  case IR_FORM_FUNC_TYPE: ir_pr_func_type(p, op); return true;
+  case IR_FORM_INDEX: ir_pr_index(p, op); return true;
+  case IR_FORM_ASYNC_COPY: ir_pr_async_copy(p, op); return true;
+  case IR_FORM_COMMIT: ir_pr_tokens(p, op, true); return true;
+  case IR_FORM_WAIT: ir_pr_tokens(p, op, false); return true;
   }
   return false;
 }

@@ -120,113 +120,113 @@ static void check_axis(verifier *vf, const ir_op *op, const ir_value *x) {
 
 /* Shape ops: the result shape must follow from the operand's, since codegen
  * and the interpreter index with these shapes (and the trans order). */
-static void check_shape_op(verifier *vf, const ir_op *op) {
-  const ir_type *in = op->operands[0]->type, *out = op->results[0].type;
-  if (!ir_type_is_tensor(in) || !ir_type_is_tensor(out)) {
+static bool shape_op_types(verifier *vf, const ir_op *op, const ir_type **in,
+                           const ir_type **out) {
+  *in = op->operands[0]->type;
+  *out = op->results[0].type;
+  if (!ir_type_is_tensor(*in) || !ir_type_is_tensor(*out)) {
     V_ERR(vf, op, "requires tensor operand and result");
-    return;
+    return false;
   }
-  if (ir_type_scalar(in) != ir_type_scalar(out)) {
+  if (ir_type_scalar(*in) != ir_type_scalar(*out)) {
     V_ERR(vf, op, "requires the operand's element type in the result");
-    return;
+    return false;
   }
-  switch (op->kind) {
-  case IR_OP_TT_BROADCAST:
-    if (in->rank != out->rank) {
-      V_ERR(vf, op, "requires operand and result of one rank");
-      return;
-    }
-    for (int i = 0; i < in->rank; i++)
-      if (in->shape[i] != out->shape[i] && in->shape[i] != 1)
-        v_error(vf, op, "cannot broadcast dimension %d from %lld to %lld", i,
-                (long long)in->shape[i], (long long)out->shape[i]);
-    return;
-  case IR_OP_TT_EXPAND_DIMS: {
-    int64_t axis = ir_op_get_int(op, "axis", 0);
-    bool ok = out->rank == in->rank + 1 && axis >= 0 && axis <= in->rank && out->shape[axis] == 1;
-    for (int i = 0, j = 0; ok && i < out->rank; i++)
-      if (i != axis && out->shape[i] != in->shape[j++]) ok = false;
-    if (!ok) V_ERR(vf, op, "result must be the operand's shape with a 1 inserted at 'axis'");
-    return;
-  }
-  case IR_OP_TT_RESHAPE:
-    if (numel_of(in) != numel_of(out)) V_ERR(vf, op, "requires as many elements in the result");
-    return;
-  case IR_OP_TT_TRANS: {
-    const ir_attr *ord = ir_op_get_attr(op, "order");
-    bool ok = ord && ord->kind == IR_ATTR_ARRAY && ord->n == in->rank && out->rank == in->rank;
-    unsigned seen = 0;
-    for (int i = 0; ok && i < in->rank; i++) {
-      int64_t k = ord->ints[i];
-      ok = k >= 0 && k < in->rank && !((seen >> k) & 1u) && out->shape[i] == in->shape[k];
-      if (ok) seen |= 1u << k;
-    }
-    if (!ok) V_ERR(vf, op,
-                   "requires an 'order' permuting the operand's dimensions into the result");
-    return;
-  }
-  case IR_OP_MODULE: case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI:
-  case IR_OP_ARITH_DIVSI: case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI:
-  case IR_OP_ARITH_ANDI: case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI:
-  case IR_OP_ARITH_SHRSI: case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI:
-  case IR_OP_ARITH_MAXUI: case IR_OP_ARITH_MINUI: case IR_OP_ARITH_ADDF: case IR_OP_ARITH_SUBF:
-  case IR_OP_ARITH_MULF: case IR_OP_ARITH_DIVF: case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF:
-  case IR_OP_ARITH_MINNUMF: case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF:
-  case IR_OP_ARITH_NEGF: case IR_OP_ARITH_CMPI: case IR_OP_ARITH_CMPF: case IR_OP_ARITH_SELECT:
-  case IR_OP_ARITH_CONSTANT: case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI:
-  case IR_OP_ARITH_TRUNCI: case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF:
-  case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI:
-  case IR_OP_ARITH_FPTOUI: case IR_OP_ARITH_BITCAST: case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2:
-  case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT:
-  case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI: case IR_OP_MATH_SIN: case IR_OP_MATH_COS:
-  case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR: case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA:
-  case IR_OP_TT_FUNC: case IR_OP_TT_RETURN: case IR_OP_TT_GET_PROGRAM_ID:
-  case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_MAKE_RANGE: case IR_OP_TT_SPLAT:
-  case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD: case IR_OP_TT_STORE: case IR_OP_TT_BITCAST:
-  case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT: case IR_OP_TT_FP_TO_FP:
-  case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT: case IR_OP_TT_PRECISE_DIVF:
-  case IR_OP_TT_CLAMPF: case IR_OP_TT_REDUCE: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN:
-  case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW:
-  case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT:
-  case IR_OP_TT_PRINT: case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE:
-  case IR_OP_SCF_CONDITION: case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT:
-  case IR_NUM_OPS:
-    return; /* not a shape op */
-  }
+  return true;
 }
 
-/* Per-kind checks beyond arity and traits. */
-static void check_kind(verifier *vf, const ir_op *op) {
+static void check_broadcast(verifier *vf, const ir_op *op) {
+  const ir_type *in, *out;
+  if (!shape_op_types(vf, op, &in, &out)) return;
+  if (in->rank != out->rank) {
+    V_ERR(vf, op, "requires operand and result of one rank");
+    return;
+  }
+  for (int i = 0; i < in->rank; i++)
+    if (in->shape[i] != out->shape[i] && in->shape[i] != 1)
+      v_error(vf, op, "cannot broadcast dimension %d from %lld to %lld", i,
+              (long long)in->shape[i], (long long)out->shape[i]);
+}
+
+static void check_expand_dims(verifier *vf, const ir_op *op) {
+  const ir_type *in, *out;
+  if (!shape_op_types(vf, op, &in, &out)) return;
+  int64_t axis = ir_op_get_int(op, "axis", 0);
+  bool ok = out->rank == in->rank + 1 && axis >= 0 && axis <= in->rank && out->shape[axis] == 1;
+  for (int i = 0, j = 0; ok && i < out->rank; i++)
+    if (i != axis && out->shape[i] != in->shape[j++]) ok = false;
+  if (!ok) V_ERR(vf, op, "result must be the operand's shape with a 1 inserted at 'axis'");
+}
+
+/* An 'order' attribute permuting the operand's dims into the result's
+ * (tt.trans on tensors, ttg.memdesc_trans on shared buffers). */
+static void check_permutation(verifier *vf, const ir_op *op, const ir_type *in,
+                              const ir_type *out) {
+  const ir_attr *ord = ir_op_get_attr(op, "order");
+  bool ok = ord && ord->kind == IR_ATTR_ARRAY && ord->n == in->rank && out->rank == in->rank;
+  unsigned seen = 0;
+  for (int i = 0; ok && i < in->rank; i++) {
+    int64_t k = ord->ints[i];
+    ok = k >= 0 && k < in->rank && !((seen >> k) & 1u) && out->shape[i] == in->shape[k];
+    if (ok) seen |= 1u << k;
+  }
+  if (!ok) V_ERR(vf, op, "requires an 'order' permuting the operand's dimensions into the result");
+}
+
+/* A shared-memory buffer operand (#i) of the op. */
+static bool memdesc_operand(verifier *vf, const ir_op *op, int i) {
+  if (i < op->noperands && ir_type_is_memdesc(op->operands[i]->type)) return true;
+  v_error(vf, op, "operand #%d must be a shared-memory descriptor", i);
+  return false;
+}
+
+/* A tensor and a buffer of one shape and element type. */
+static void check_tensor_buffer(verifier *vf, const ir_op *op, const ir_type *t,
+                                const ir_type *buf) {
+  bool ok = ir_type_is_tensor(t) && ir_type_is_memdesc(buf) && t->rank == buf->rank &&
+            t->elem == buf->elem;
+  for (int i = 0; ok && i < t->rank; i++) ok = t->shape[i] == buf->shape[i];
+  if (!ok) V_ERR(vf, op, "requires a tensor and a buffer of one shape and element type");
+}
+
+static void check_dot(verifier *vf, const ir_op *op) {
+  const ir_type *a = op->operands[0]->type, *b = op->operands[1]->type;
+  const ir_type *c = op->operands[2]->type, *d = op->results[0].type;
+  bool shaped = (ir_type_is_tensor(a) || ir_type_is_memdesc(a)) &&
+                (ir_type_is_tensor(b) || ir_type_is_memdesc(b)) && ir_type_is_tensor(c);
+  if (!shaped || a->rank != 2 || b->rank != 2 || c->rank != 2) {
+    V_ERR(vf, op, "requires rank-2 operands");
+    return;
+  }
+  if (a->shape[1] != b->shape[0] || c->shape[0] != a->shape[0] || c->shape[1] != b->shape[1])
+    V_ERR(vf, op, "requires A (M x K), B (K x N) and an accumulator of M x N");
+  if (c != d) V_ERR(vf, op, "result must have the accumulator's type");
+}
+
+/* Per-rule checks beyond arity and traits: a switch over the typing rules
+ * of ops.def, not over op kinds. */
+static void check_rule(verifier *vf, const ir_op *op) {
   ir_value *const *o = op->operands;
-  switch (op->kind) {
-  case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI: case IR_OP_ARITH_DIVSI:
-  case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI: case IR_OP_ARITH_ANDI:
-  case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI:
-  case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI: case IR_OP_ARITH_MAXUI:
-  case IR_OP_ARITH_MINUI: case IR_OP_TT_MULHIUI:
+  switch (ir_op_info_of(op)->rule) {
+  case IR_RULE_NONE: return;
+  case IR_RULE_INT_SAME:
     check_same_types(vf, op);
     if (!ir_type_is_int(op->results[0].type)) V_ERR(vf, op, "requires integer operands");
     return;
-  case IR_OP_ARITH_ADDF: case IR_OP_ARITH_SUBF: case IR_OP_ARITH_MULF: case IR_OP_ARITH_DIVF:
-  case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF: case IR_OP_ARITH_MINNUMF:
-  case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF: case IR_OP_TT_PRECISE_DIVF:
-  case IR_OP_MATH_FMA: case IR_OP_TT_CLAMPF:
+  case IR_RULE_FLOAT_SAME:
     check_same_types(vf, op);
     if (!ir_type_is_float(op->results[0].type)) V_ERR(vf, op, "requires floating-point operands");
     return;
-  case IR_OP_ARITH_CMPI:
-  case IR_OP_ARITH_CMPF:
+  case IR_RULE_CMP:
     if (o[0] && o[1] && o[0]->type != o[1]->type) V_ERR(vf, op, "requires operands of one type");
     if (!ir_op_get_attr(op, "predicate")) V_ERR(vf, op, "requires attribute 'predicate'");
-    if (ir_type_scalar(op->results[0].type)->kind != IR_TY_INT ||
-        ir_type_scalar(op->results[0].type)->width != 1)
-      V_ERR(vf, op, "result must be i1 or a tensor of i1");
+    if (!is_i1(op->results[0].type)) V_ERR(vf, op, "result must be i1 or a tensor of i1");
     return;
-  case IR_OP_ARITH_SELECT:
+  case IR_RULE_SELECT:
     if (o[1] && o[2] && (o[1]->type != o[2]->type || o[1]->type != op->results[0].type))
       V_ERR(vf, op, "requires true and false values of the result type");
     return;
-  case IR_OP_ARITH_CONSTANT: {
+  case IR_RULE_CONSTANT: {
     const ir_attr *a = ir_op_get_attr(op, "value");
     if (!a) {
       V_ERR(vf, op, "requires attribute 'value'");
@@ -236,7 +236,7 @@ static void check_kind(verifier *vf, const ir_op *op) {
     }
     return;
   }
-  case IR_OP_TT_MAKE_RANGE: {
+  case IR_RULE_MAKE_RANGE: {
     int64_t start = ir_op_get_int(op, "start", 0), end = ir_op_get_int(op, "end", 0);
     const ir_type *t = op->results[0].type;
     if (end <= start) V_ERR(vf, op, "requires end > start");
@@ -244,20 +244,19 @@ static void check_kind(verifier *vf, const ir_op *op) {
       V_ERR(vf, op, "result must be a 1-d tensor of end - start elements");
     return;
   }
-  case IR_OP_TT_SPLAT:
+  case IR_RULE_SPLAT:
     if (o[0] && (ir_type_is_tensor(o[0]->type) || !ir_type_is_tensor(op->results[0].type) ||
                  ir_type_scalar(op->results[0].type) != o[0]->type))
       V_ERR(vf, op, "requires a scalar operand and a tensor of its type");
     return;
-  case IR_OP_TT_ADDPTR:
+  case IR_RULE_ADDPTR:
     if (o[0] && !ir_type_is_ptr(o[0]->type)) V_ERR(vf, op, "operand #0 must be a pointer");
     if (o[1] && !ir_type_is_int(o[1]->type)) V_ERR(vf, op, "operand #1 must be an integer");
     if (o[0] && o[0]->type != op->results[0].type)
       V_ERR(vf, op, "result type must match the pointer type");
     return;
-  case IR_OP_TT_LOAD:
-  case IR_OP_TT_STORE: {
-    if (!o[0] || !ir_type_is_ptr(o[0]->type)) {
+  case IR_RULE_MEM: {
+    if (!o[0] || !ir_type_is_ptr(o[0]->type) || ir_type_is_memdesc(o[0]->type)) {
       V_ERR(vf, op, "operand #0 must be a pointer or a tensor of pointers");
       return;
     }
@@ -267,19 +266,17 @@ static void check_kind(verifier *vf, const ir_op *op) {
                                                      : (op->noperands > 2 ? o[2] : NULL);
     if (val && (ir_type_scalar(val->type) != pointee || !same_shape(val->type, o[0]->type)))
       V_ERR(vf, op, "value type must be the pointee type, in the pointer's shape");
-    if (mask && (!same_shape(mask->type, o[0]->type) ||
-                 ir_type_scalar(mask->type)->kind != IR_TY_INT ||
-                 ir_type_scalar(mask->type)->width != 1))
+    if (mask && (!same_shape(mask->type, o[0]->type) || !is_i1(mask->type)))
       V_ERR(vf, op, "mask must be i1 in the pointer's shape");
     if (op->kind == IR_OP_TT_LOAD && op->noperands > 2 && o[2] && o[2]->type != val->type)
       V_ERR(vf, op, "'other' must have the result type");
     return;
   }
-  case IR_OP_TT_FUNC:
+  case IR_RULE_FUNC:
     if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a body");
     else check_terminator(vf, op, &op->regions[0], IR_OP_TT_RETURN);
     return;
-  case IR_OP_SCF_FOR: {
+  case IR_RULE_FOR: {
     const ir_block *body = op->nregions == 1 ? op->regions[0].first : NULL;
     int ninits = op->noperands - 3;
     if (!body) {
@@ -296,7 +293,7 @@ static void check_kind(verifier *vf, const ir_op *op) {
     if (ninits > 0) check_terminator(vf, op, &op->regions[0], IR_OP_SCF_YIELD);
     return;
   }
-  case IR_OP_SCF_IF:
+  case IR_RULE_IF:
     if (op->nregions != 2 || !op->regions[0].first) V_ERR(vf, op, "requires then and else regions");
     else if (o[0] && o[0]->type->kind != IR_TY_INT) V_ERR(vf, op, "condition must be i1");
     else if (op->nresults > 0) {
@@ -305,7 +302,7 @@ static void check_kind(verifier *vf, const ir_op *op) {
         if (op->regions[i].first) check_terminator(vf, op, &op->regions[i], IR_OP_SCF_YIELD);
     }
     return;
-  case IR_OP_SCF_WHILE:
+  case IR_RULE_WHILE:
     if (op->nregions != 2 || !op->regions[0].first || !op->regions[1].first) {
       V_ERR(vf, op, "requires before and after regions");
       return;
@@ -313,23 +310,31 @@ static void check_kind(verifier *vf, const ir_op *op) {
     check_terminator(vf, op, &op->regions[0], IR_OP_SCF_CONDITION);
     check_terminator(vf, op, &op->regions[1], IR_OP_SCF_YIELD);
     return;
-  case IR_OP_TT_REDUCE:
+  case IR_RULE_REDUCE:
+  case IR_RULE_SCAN: {
+    ir_op_kind ret = op->kind == IR_OP_TT_SCAN ? IR_OP_TT_SCAN_RETURN : IR_OP_TT_REDUCE_RETURN;
     if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a combiner region");
-    else check_terminator(vf, op, &op->regions[0], IR_OP_TT_REDUCE_RETURN);
+    else check_terminator(vf, op, &op->regions[0], ret);
     check_axis(vf, op, o[0]);
     return;
-  case IR_OP_TT_SCAN:
-    if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a combiner region");
-    else check_terminator(vf, op, &op->regions[0], IR_OP_TT_SCAN_RETURN);
-    check_axis(vf, op, o[0]);
+  }
+  case IR_RULE_BROADCAST: check_broadcast(vf, op); return;
+  case IR_RULE_EXPAND_DIMS: check_expand_dims(vf, op); return;
+  case IR_RULE_RESHAPE: {
+    const ir_type *in, *out;
+    if (shape_op_types(vf, op, &in, &out) && numel_of(in) != numel_of(out))
+      V_ERR(vf, op, "requires as many elements in the result");
     return;
-  case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS: case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS:
-    check_shape_op(vf, op);
+  }
+  case IR_RULE_TRANS: {
+    const ir_type *in, *out;
+    if (shape_op_types(vf, op, &in, &out)) check_permutation(vf, op, in, out);
     return;
-  case IR_OP_TT_ASSERT:
+  }
+  case IR_RULE_ASSERT:
     if (!is_i1(o[0]->type)) V_ERR(vf, op, "condition must be i1 or a tensor of i1");
     return;
-  case IR_OP_ARITH_BITCAST: case IR_OP_TT_BITCAST: {
+  case IR_RULE_BITCAST: {
     /* Same bits: pointer to pointer, or scalars of one width. */
     const ir_type *a = ir_type_scalar(o[0]->type), *b = ir_type_scalar(op->results[0].type);
     bool is_ptr = a->kind == IR_TY_PTR, ok = is_ptr == (b->kind == IR_TY_PTR);
@@ -337,19 +342,67 @@ static void check_kind(verifier *vf, const ir_op *op) {
       V_ERR(vf, op, "requires operand and result of one shape and element bit width");
     return;
   }
-  case IR_OP_MODULE: case IR_OP_ARITH_NEGF: case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI:
-  case IR_OP_ARITH_TRUNCI: case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF:
-  case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI:
-  case IR_OP_ARITH_FPTOUI: case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2:
-  case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT:
-  case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI: case IR_OP_MATH_SIN: case IR_OP_MATH_COS:
-  case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR: case IR_OP_MATH_CEIL: case IR_OP_TT_RETURN:
-  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS:
-  case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT: case IR_OP_TT_FP_TO_FP:
-  case IR_OP_TT_PRECISE_SQRT: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN:
-  case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN:
-  case IR_OP_TT_SPLIT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION:
-  case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT: case IR_NUM_OPS:
+  case IR_RULE_DOT: check_dot(vf, op); return;
+  case IR_RULE_CONVERT:
+    if (!ir_type_is_tensor(o[0]->type) || !ir_type_is_tensor(op->results[0].type) ||
+        ir_type_with_layout(vf->ctx, o[0]->type, op->results[0].type->layout) !=
+            op->results[0].type)
+      V_ERR(vf, op, "requires a tensor and a result differing only in layout");
+    return;
+  case IR_RULE_LOCAL_ALLOC: {
+    const ir_type *r = op->results[0].type;
+    if (!ir_type_is_memdesc(r)) V_ERR(vf, op, "result must be a shared-memory descriptor");
+    else if (op->noperands == 1) check_tensor_buffer(vf, op, o[0]->type, r);
+    else if (!r->is_mutable) V_ERR(vf, op, "without a value requires a mutable buffer");
+    return;
+  }
+  case IR_RULE_LOCAL_LOAD:
+    if (memdesc_operand(vf, op, 0)) check_tensor_buffer(vf, op, op->results[0].type, o[0]->type);
+    return;
+  case IR_RULE_LOCAL_STORE:
+    if (!memdesc_operand(vf, op, 1)) return;
+    check_tensor_buffer(vf, op, o[0]->type, o[1]->type);
+    if (!o[1]->type->is_mutable) V_ERR(vf, op, "requires a mutable buffer");
+    return;
+  case IR_RULE_MEMDESC_TRANS:
+    if (!memdesc_operand(vf, op, 0)) return;
+    if (!ir_type_is_memdesc(op->results[0].type) ||
+        op->results[0].type->elem != o[0]->type->elem)
+      V_ERR(vf, op, "result must be a buffer of the operand's element type");
+    else check_permutation(vf, op, o[0]->type, op->results[0].type);
+    return;
+  case IR_RULE_MEMDESC_INDEX: {
+    if (!memdesc_operand(vf, op, 0)) return;
+    const ir_type *in = o[0]->type, *out = op->results[0].type;
+    bool ok = ir_type_is_memdesc(out) && out->rank == in->rank - 1 && out->elem == in->elem &&
+              !ir_type_is_tensor(o[1]->type) && ir_type_is_int(o[1]->type);
+    for (int i = 0; ok && i < out->rank; i++) ok = out->shape[i] == in->shape[i + 1];
+    if (!ok) V_ERR(vf, op, "requires an integer index and a result of the buffer's trailing dims");
+    return;
+  }
+  case IR_RULE_ASYNC_COPY: {
+    if (!ir_type_is_ptr(o[0]->type) || !memdesc_operand(vf, op, 1)) {
+      V_ERR(vf, op, "requires pointers and a shared-memory buffer");
+      return;
+    }
+    const ir_type *p = o[0]->type, *buf = o[1]->type;
+    bool ok = ir_type_is_tensor(p) && p->rank == buf->rank &&
+              ir_type_scalar(p)->elem == buf->elem && buf->is_mutable;
+    for (int i = 0; ok && i < p->rank; i++) ok = p->shape[i] == buf->shape[i];
+    if (!ok) V_ERR(vf, op, "requires pointers to a mutable buffer's elements, in its shape");
+    if (op->noperands > 2 && (!same_shape(o[2]->type, p) || !is_i1(o[2]->type)))
+      V_ERR(vf, op, "mask must be i1 in the pointers' shape");
+    return;
+  }
+  case IR_RULE_TOKENS:
+    for (int i = 0; i < op->noperands; i++)
+      if (o[i]->type->kind != IR_TY_TOKEN) V_ERR(vf, op, "operands must be async tokens");
+    if (op->results[0].type->kind != IR_TY_TOKEN) V_ERR(vf, op, "result must be an async token");
+    return;
+  case IR_RULE_SAME_AS_OPERANDS:
+    if (op->nresults != op->noperands) V_ERR(vf, op, "requires one result per operand");
+    for (int i = 0; i < op->nresults && i < op->noperands; i++)
+      if (op->results[i].type != o[i]->type) v_error(vf, op, "result #%d must have its operand's type", i);
     return;
   }
 }
@@ -400,7 +453,7 @@ static void verify_op(verifier *vf, const ir_op *op) {
   }
   if (has_null) return;
   if (info->traits & IR_T_ELEMENTWISE) check_elementwise(vf, op);
-  check_kind(vf, op);
+  check_rule(vf, op);
   for (int i = 0; i < op->nregions; i++) {
     /* A function sees nothing from outside: it is isolated from above. */
     size_t saved = vf->nvisible;

@@ -35,7 +35,7 @@ static bool is_rematerializable(const ir_op *op) {
       op->kind == IR_OP_TT_EXPAND_DIMS || op->kind == IR_OP_TTG_CONVERT_LAYOUT)
     return true;
   const ir_op_info *info = ir_op_info_of(op);
-  return (info->traits & IR_T_ELEMENTWISE) && (info->traits & IR_T_PURE);
+  return (info->traits & IR_T_ELEMENTWISE) && ir_op_is_pure(op);
 }
 
 /* Whether v can be produced in layout l, within the clone budget. */

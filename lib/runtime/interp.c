@@ -554,6 +554,12 @@ static bool exec_op(rt_iexec *ex, const rt_ins *ins) {
   case IR_OP_SCF_YIELD: return true; /* terminators: read by the enclosing op */
   case IR_OP_MODULE:
   case IR_OP_TT_FUNC:
+  /* ttgir only: the interpreter runs ttir */
+  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
+  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
   case IR_NUM_OPS: return exec_unsupported(ex, ins);
   }
   return exec_unsupported(ex, ins);
