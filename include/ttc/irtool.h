@@ -14,7 +14,7 @@ extern "C" {
 
 typedef struct ttc_ir_options {
   /* Comma-separated pass pipeline, run exactly in this order: "cse,dce",
-   * "convert-triton-to-tritongpu{num-warps=8 target=cuda:80},ttg-coalesce".
+   * "convert-triton-to-tritongpu{num-warps=8 target=cuda:80},tritongpu-coalesce".
    * NULL or "": no passes. */
   const char *passes;
   const char *print_before; /* pass name or "all": dump the IR before it; NULL: none */
@@ -24,7 +24,7 @@ typedef struct ttc_ir_options {
   int print_locations;      /* nonzero: ttir/ttgir output carries loc(...) */
   /* Output level; -1 (the default): print the IR where the passes leave it.
    * TTC_LEVEL_TTGIR on ttir converts it (convert-triton-to-tritongpu with
-   * num_warps and arch, then ttg-coalesce); LLIR, PTX and CUBIN continue
+   * num_warps and arch, then tritongpu-coalesce); LLIR, PTX and CUBIN continue
    * to codegen and ptxas. */
   int emit;
   int num_warps;            /* for the conversion --emit adds; default 4 */

@@ -12,8 +12,6 @@
 #include "frontend/fe.h"
 #include "ir-ttgpu/ttg.h"
 
-/* The ttir pipeline, in order. */
-static const char *const ttir_pipeline[] = {"canonicalize", "cse", "dce"};
 
 void ttc_compile_options_init(ttc_compile_options *opts) {
   if (!opts) return;
@@ -108,29 +106,27 @@ done:
   return json;
 }
 
-static ttc_status run_ttir_passes(ir_module *m) {
-  const ir_pass *passes[sizeof ttir_pipeline / sizeof ttir_pipeline[0]];
-  int n = 0;
-  for (size_t i = 0; i < sizeof ttir_pipeline / sizeof ttir_pipeline[0]; i++) {
-    passes[n] = ir_pass_lookup(ttir_pipeline[i]);
-    if (!passes[n]) IR_UNREACHABLE("ttir pass '%s' is not registered", ttir_pipeline[i]);
-    n++;
-  }
+/* Runs a pipeline given as text; debug builds verify after every pass,
+ * ttgir rules included. */
+static bool run_pipeline(ir_module *m, const char *text) {
+  ir_pipeline pl;
+  bool ok = ir_pipeline_parse(m->ctx, text, ttg_pass_lookup, &pl);
+  if (!ok) IR_UNREACHABLE("the built-in pipeline does not parse: %s", text);
   ir_pass_options po = {0};
-  return ir_run_passes(m, passes, n, &po) ? TTC_OK : TTC_ERROR_INPUT;
+#ifndef NDEBUG
+  po.verify_each = true;
+  po.verify = ttg_verify;
+#endif
+  ok = ir_run_pipeline(m, &pl, &po);
+  ir_pipeline_free(&pl);
+  return ok;
 }
 
 static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc) {
   ttg_options to = {o->num_warps, 32, 1, cc};
-  if (!ttg_convert_to_ttgir(m, &to)) return TTC_ERROR_INPUT;
-  const ir_pass *passes[8];
-  IR_ASSERT(ttg_pipeline_len <= 8);
-  for (int i = 0; i < ttg_pipeline_len; i++) {
-    passes[i] = ttg_pass_lookup(ttg_pipeline_names[i]);
-    if (!passes[i]) IR_UNREACHABLE("ttgir pass '%s' is not registered", ttg_pipeline_names[i]);
-  }
-  ir_pass_options po = {0};
-  return ir_run_passes(m, passes, ttg_pipeline_len, &po) ? TTC_OK : TTC_ERROR_INTERNAL;
+  char text[512];
+  if (!ttg_pipeline_text(&to, text, sizeof text)) IR_UNREACHABLE("pipeline text too long");
+  return run_pipeline(m, text) ? TTC_OK : TTC_ERROR_INPUT;
 }
 
 /* Runs the pipeline as far as o->stop_after; returns the status. */
@@ -150,7 +146,10 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     st = TTC_ERROR_INTERNAL;
     goto done;
   }
-  if ((st = run_ttir_passes(m)) != TTC_OK) goto done;
+  if (!run_pipeline(m, IR_TTIR_PIPELINE)) {
+    st = TTC_ERROR_INPUT;
+    goto done;
+  }
   if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
@@ -255,7 +254,7 @@ ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out) {
   const ir_source *src = ir_context_add_source(ctx, k->filename, k->source, k->source_len);
   fe_kernel_info info = {0};
   ir_module *m = src ? fe_lower_kernel(ctx, src, k->name, k->signature, &info) : NULL;
-  if (m && run_ttir_passes(m) != TTC_OK) {
+  if (m && !run_pipeline(m, IR_TTIR_PIPELINE)) {
     ir_module_destroy(m);
     m = NULL;
   }

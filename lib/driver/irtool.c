@@ -24,9 +24,7 @@ typedef struct run {
   ir_module *m;
   ttc_ir_result *r;
   ir_strbuf *dump;
-  char *names[64];  /* --time-passes: pass specs and times, in order */
-  double times[64];
-  int ntimes;
+  ir_pass_timing timing; /* --time-passes */
 } run;
 
 void ttc_ir_options_init(ttc_ir_options *o) {
@@ -34,12 +32,6 @@ void ttc_ir_options_init(ttc_ir_options *o) {
   memset(o, 0, sizeof *o);
   o->emit = -1;
   o->num_warps = 4;
-}
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The module's text, caller frees; NULL when memory ran out. */
@@ -55,17 +47,6 @@ static char *print_module(const ir_module *m, bool locations) {
   return ir_sb_take(&sb);
 }
 
-static bool matches(const char *want, const char *name) {
-  return want && (strcmp(want, "all") == 0 || strcmp(want, name) == 0);
-}
-
-static void dump_ir(run *st, const char *when, const char *name) {
-  ir_sb_printf(st->dump, "// -----// IR Dump %s %s //----- //\n", when, name);
-  ir_print_options po = {st->o->print_locations != 0};
-  ir_print_module(st->m, &po, st->dump);
-  ir_sb_putc(st->dump, '\n');
-}
-
 /* Keeps the first failure's reproducer: the IR a pass received and the
  * pipeline to run on it. */
 static void keep_reproducer(run *st, char *ir, const char *passes) {
@@ -78,37 +59,23 @@ static void keep_reproducer(run *st, char *ir, const char *passes) {
 }
 
 /* Runs the steps; false at the first failure (diagnosed, reproducer kept). */
-static bool run_steps(run *st, const irt_pipeline *pl) {
-  ir_arena scratch;
-  ir_arena_init(&scratch);
-  bool ok = true;
-  for (int i = 0; i < pl->n && ok; i++) {
-    const irt_step *s = &pl->steps[i];
-    char *before = st->o->keep_reproducer ? print_module(st->m, true) : NULL;
-    if (matches(st->o->print_before, s->name)) dump_ir(st, "Before", s->name);
-    double t0 = now_seconds();
-    ok = irt_step_run(s, st->m, &scratch);
-    double dt = now_seconds() - t0;
-    ir_arena_free(&scratch);
-    if (st->ntimes < 64) {
-      st->names[st->ntimes] = s->spec;
-      st->times[st->ntimes++] = dt;
-    }
-    if (matches(st->o->print_after, s->name)) dump_ir(st, ok ? "After" : "After Failed", s->name);
-    if (ok && st->o->verify_each && !ir_verify(st->m)) {
-      ir_error(st->ctx, st->m->op->loc, "verification failed after pass '%s'", s->name);
-      ok = false;
-    }
-    if (ok || !before) free(before);
-    else keep_reproducer(st, before, s->spec);
-  }
+static bool run_steps(run *st, const ir_pipeline *pl) {
+  char *repro = NULL;
+  const char *repro_spec = NULL;
+  ir_pass_options po = {st->o->print_before, st->o->print_after, st->o->print_locations != 0,
+                        st->o->verify_each != 0, ttg_verify, st->dump,
+                        st->o->keep_reproducer ? &repro : NULL, &repro_spec, &st->timing};
+  bool ok = ir_run_pipeline(st->m, pl, &po);
+  if (repro) keep_reproducer(st, repro, repro_spec);
   return ok;
 }
 
 static void time_report(run *st) {
   double total = 0;
-  for (int i = 0; i < st->ntimes; i++) total += st->times[i];
-  ir_time_report(st->dump, st->ntimes, (const char *const *)st->names, st->times, total);
+  for (int i = 0; i < st->timing.n; i++) total += st->timing.times[i];
+  const char *names[64];
+  for (int i = 0; i < st->timing.n; i++) names[i] = st->timing.names[i];
+  ir_time_report(st->dump, st->timing.n, names, st->timing.times, total);
 }
 
 /* "sm_90a" -> 90; 0 when malformed. */
@@ -207,23 +174,25 @@ static ttc_status continue_to_ttgir(run *st) {
              o->arch);
     return TTC_ERROR_ARGUMENT;
   }
-  irt_pipeline pl = {0};
-  bool ok = irt_pipeline_add(&pl, "convert-triton-to-tritongpu", o->num_warps, cc);
-  for (int i = 0; ok && i < ttg_pipeline_len; i++)
-    ok = irt_pipeline_add(&pl, ttg_pipeline_names[i], -1, -1);
-  ok = ok && run_steps(st, &pl);
-  irt_pipeline_free(&pl);
+  ttg_options to = {o->num_warps, 32, 1, cc};
+  char text[512];
+  ir_pipeline pl;
+  bool ok = ttg_pipeline_text(&to, text, sizeof text) &&
+            ir_pipeline_parse(st->ctx, text, irt_pass_lookup, &pl);
+  if (!ok) IR_UNREACHABLE("the built-in ttgir pipeline does not parse: %s", text);
+  ok = run_steps(st, &pl);
+  ir_pipeline_free(&pl);
   return ok ? TTC_OK : TTC_ERROR_INPUT;
 }
 
 /* One case: parse, verify, passes, output into *out. */
 static ttc_status run_case(run *st, const char *text, size_t len, const char *filename,
-                           const irt_pipeline *pl, const char *passes, ir_strbuf *out) {
+                           const ir_pipeline *pl, const char *passes, ir_strbuf *out) {
   const ir_source *src = ir_context_add_source(st->ctx, filename, text, len);
   if (!src) return TTC_ERROR_OUT_OF_MEMORY;
   st->m = ir_parse_module(st->ctx, src);
   if (!st->m) return ir_context_num_errors(st->ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
-  if (!ir_verify(st->m)) return TTC_ERROR_INPUT;
+  if (!ttg_verify(st->m)) return TTC_ERROR_INPUT;
   bool blame_all = pl->n && !st->o->verify_each;
   char *input = blame_all && st->o->keep_reproducer ? print_module(st->m, true) : NULL;
   if (!run_steps(st, pl)) {
@@ -231,7 +200,7 @@ static ttc_status run_case(run *st, const char *text, size_t len, const char *fi
     return TTC_ERROR_INPUT;
   }
   /* Without --verify-each the pipeline as a whole is blamed. */
-  if (blame_all && !ir_verify(st->m)) {
+  if (blame_all && !ttg_verify(st->m)) {
     ir_error(st->ctx, st->m->op->loc, "verification failed after the pass pipeline");
     if (input) keep_reproducer(st, input, passes);
     return TTC_ERROR_INPUT;
@@ -297,11 +266,11 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
     st.r = r;
     st.dump = &dump;
     st.ctx = ir_context_create();
-    irt_pipeline pl = {0};
+    ir_pipeline pl = {0};
     ttc_status cs;
     if (!st.ctx) {
       cs = TTC_ERROR_OUT_OF_MEMORY;
-    } else if (!irt_pipeline_parse(st.ctx, o->passes, &pl)) {
+    } else if (!ir_pipeline_parse(st.ctx, o->passes, irt_pass_lookup, &pl)) {
       cs = TTC_ERROR_ARGUMENT;
     } else {
       ir_strbuf case_out;
@@ -331,7 +300,7 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
       ir_sb_free(&rendered);
     }
     status = worse(status, cs);
-    irt_pipeline_free(&pl);
+    ir_pipeline_free(&pl);
     ir_module_destroy(st.m);
     ir_context_destroy(st.ctx);
     for (const char *c = p; c < after; c++) line += *c == '\n';

@@ -1,5 +1,6 @@
-/* names.c - static names of the public enums (statuses, types, levels):
- * the one table of each, used by the CLI, messages and metadata alike. */
+/* names.c - static names of the public enums (statuses, levels): the one
+ * table of each, used by the CLI, messages and metadata alike. Type names
+ * belong to the signature format (lib/frontend/signature.c). */
 #include "driver/driver.h"
 
 const char *ttc_status_string(ttc_status status) {
@@ -21,26 +22,6 @@ const char *ttc_status_string(ttc_status status) {
 }
 
 const char *ttc_version(void) { return TTC_VERSION_STRING; }
-
-const char *ttc_type_name(ttc_type type) {
-  switch (type) {
-  case TTC_TYPE_PTR: return "*";
-  case TTC_TYPE_I1: return "i1";
-  case TTC_TYPE_I8: return "i8";
-  case TTC_TYPE_I16: return "i16";
-  case TTC_TYPE_I32: return "i32";
-  case TTC_TYPE_I64: return "i64";
-  case TTC_TYPE_U8: return "u8";
-  case TTC_TYPE_U16: return "u16";
-  case TTC_TYPE_U32: return "u32";
-  case TTC_TYPE_U64: return "u64";
-  case TTC_TYPE_F16: return "fp16";
-  case TTC_TYPE_BF16: return "bf16";
-  case TTC_TYPE_F32: return "fp32";
-  case TTC_TYPE_F64: return "fp64";
-  }
-  return "?";
-}
 
 const char *ttc_level_name(ttc_level level) {
   switch (level) {

@@ -244,3 +244,25 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
   info->params = params;
   return true;
 }
+
+/* The public type names, in Triton's signature spelling (ttc_type_name in
+ * include/ttc): the one table, used by the CLI, messages and metadata. */
+const char *ttc_type_name(ttc_type type) {
+  switch (type) {
+  case TTC_TYPE_PTR: return "*";
+  case TTC_TYPE_I1: return "i1";
+  case TTC_TYPE_I8: return "i8";
+  case TTC_TYPE_I16: return "i16";
+  case TTC_TYPE_I32: return "i32";
+  case TTC_TYPE_I64: return "i64";
+  case TTC_TYPE_U8: return "u8";
+  case TTC_TYPE_U16: return "u16";
+  case TTC_TYPE_U32: return "u32";
+  case TTC_TYPE_U64: return "u64";
+  case TTC_TYPE_F16: return "fp16";
+  case TTC_TYPE_BF16: return "bf16";
+  case TTC_TYPE_F32: return "fp32";
+  case TTC_TYPE_F64: return "fp64";
+  }
+  return "?";
+}

@@ -189,7 +189,8 @@ static void collect_op(ir_op *op, void *user) {
   l->ops[l->n++] = op;
 }
 
-bool ir_pass_canonicalize(ir_module *m, ir_arena *scratch) {
+bool ir_pass_canonicalize(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
+  (void)args;
   bool changed = true;
   /* Each sweep folds chains in program order; a few sweeps reach the
    * fixpoint for anything a kernel holds. */
@@ -206,5 +207,5 @@ bool ir_pass_canonicalize(ir_module *m, ir_arena *scratch) {
       if (l.ops[i]->parent && canonicalize_op(m, l.ops[i])) changed = true;
     free(l.ops);
   }
-  return ir_pass_dce(m, scratch);
+  return ir_pass_dce(m, scratch, NULL);
 }

@@ -89,7 +89,8 @@ static void cse_region(cse_state *st, ir_region *r) {
   for (ir_block *b = r->first; b; b = b->next) cse_block(st, b);
 }
 
-bool ir_pass_cse(ir_module *m, ir_arena *scratch) {
+bool ir_pass_cse(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
+  (void)args;
   (void)scratch;
   cse_state st = {m, NULL, 0, 0, false};
   cse_region(&st, &m->op->regions[0]);

@@ -46,7 +46,8 @@ static bool is_removable(const ir_op *op) {
   return ir_op_is_pure(op);
 }
 
-bool ir_pass_dce(ir_module *m, ir_arena *scratch) {
+bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
+  (void)args;
   size_t nops = 0;
   ir_walk(m->op, count_ops, &nops);
   if (!nops) return true;

@@ -474,27 +474,81 @@ void ir_attr_print(const ir_attr *a, ir_strbuf *out);
  * elementwise ops). Emits located errors; returns false if any. */
 bool ir_verify(const ir_module *m);
 
-/* ---- pass.c: pass manager ---------------------------------------------- */
+/* ---- pass.c: passes, pipelines, the pass manager ---------------------- */
 
-typedef bool (*ir_pass_fn)(ir_module *m, ir_arena *scratch); /* false: failed, diagnosed */
+/* A pass's options, `name{key=value ...}`: keys and values borrowed from the
+ * pipeline step that holds them. */
+enum { IR_PASS_MAX_ARGS = 8 };
+typedef struct ir_pass_args {
+  int n;
+  const char *key[IR_PASS_MAX_ARGS];
+  const char *value[IR_PASS_MAX_ARGS];
+} ir_pass_args;
+/* The option's value (NULL when absent), or as an integer ("cuda:90" reads
+ * as 90): false when absent or not a number. */
+const char *ir_pass_arg(const ir_pass_args *a, const char *key);
+bool ir_pass_arg_int(const ir_pass_args *a, const char *key, int64_t *out);
+
+/* false: failed, and the pass has emitted a diagnostic. */
+typedef bool (*ir_pass_fn)(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 
 typedef struct ir_pass {
-  const char *name;    /* "canonicalize", "ttg-coalesce" */
+  const char *name;    /* "canonicalize", "tritongpu-coalesce" */
   const char *summary; /* one line */
+  const char *const *options; /* option keys it accepts, NULL-terminated; NULL: none */
   ir_pass_fn run;
 } ir_pass;
+
+/* A pass by name (len bytes), from a registry; NULL if unknown. */
+typedef const ir_pass *(*ir_pass_lookup_fn)(const char *name, size_t len);
+
+typedef struct ir_pipeline_step {
+  const ir_pass *pass;
+  ir_pass_args args;
+  char *spec;   /* the step as written, options included (malloc'd) */
+  char *argbuf; /* storage of args (malloc'd) */
+} ir_pipeline_step;
+
+typedef struct ir_pipeline {
+  ir_pipeline_step *steps; /* malloc'd */
+  int n;
+} ir_pipeline;
+
+/* Parses "cse,convert-triton-to-tritongpu{num-warps=8 target=cuda:80}" with
+ * names resolved by `lookup`. Errors (unknown pass or option, malformed
+ * braces) go to ctx without a location; false then. The caller frees *out
+ * with ir_pipeline_free, also after a failure. */
+bool ir_pipeline_parse(ir_context *ctx, const char *text, ir_pass_lookup_fn lookup,
+                       ir_pipeline *out);
+void ir_pipeline_free(ir_pipeline *pl);
 
 typedef struct ir_pass_options {
   const char *print_before; /* pass name or "all"; NULL: none */
   const char *print_after;
+  bool print_locations;     /* in those dumps */
   bool verify_each;
-  bool time_passes;
-  ir_strbuf *dump;          /* receives printed IR and timing; may be NULL */
+  /* The verifier run after each pass with verify_each (NULL: ir_verify);
+   * lib/ir-ttgpu's adds the ttgir rules. */
+  bool (*verify)(const ir_module *m);
+  ir_strbuf *dump;          /* receives the printed IR; may be NULL */
+  /* When non-NULL and *reproducer is NULL: on a failure, *reproducer gets
+   * the IR the failing pass received (malloc'd, with locations) and
+   * *reproducer_spec that pass as written (borrowed from the pipeline). */
+  char **reproducer;
+  const char **reproducer_spec;
+  /* When non-NULL, each pass run appends its spec (copied, truncated to 95
+   * bytes) and time, up to 64 in all, for ir_time_report. */
+  struct ir_pass_timing *timing;
 } ir_pass_options;
 
-/* Runs the passes in order; returns false at the first failure. */
-bool ir_run_passes(ir_module *m, const ir_pass *const *passes, int npasses,
-                   const ir_pass_options *opts);
+typedef struct ir_pass_timing {
+  int n;
+  char names[64][96];
+  double times[64];
+} ir_pass_timing;
+
+/* Runs the steps in order; returns false at the first failure. */
+bool ir_run_pipeline(ir_module *m, const ir_pipeline *pl, const ir_pass_options *opts);
 
 /* Appends MLIR's "Execution time report" for n passes (names[i] took
  * times[i] seconds; `total` is the whole run) to out. */
@@ -527,14 +581,18 @@ ir_axis_info ir_axis_get(const ir_axis_analysis *a, const ir_value *v);
 double ir_float_round(const ir_type *ty, double v);
 
 /* The ttir passes (one file each), declared through passes.def:
- * IR_PASS(ident, "name", "summary") in pipeline order; each defines
- * bool ir_pass_<ident>(ir_module *m, ir_arena *scratch). */
-#define IR_PASS(ID, NAME, SUMMARY) bool ir_pass_##ID(ir_module *m, ir_arena *scratch);
+ * IR_PASS(ident, "name", "summary", options) in pipeline order; each defines
+ * bool ir_pass_<ident>(ir_module *m, ir_arena *scratch, const ir_pass_args *a). */
+#define IR_PASS(ID, NAME, SUMMARY, OPTIONS)                                                \
+  bool ir_pass_##ID(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 #include "passes.def"
-/* pass.c: the pass named `name` among passes.def's, or NULL. Borrowed, static. */
-const ir_pass *ir_pass_lookup(const char *name);
-/* pass.c: every passes.def pass, in pipeline order; *out borrows a static table. */
-int ir_pass_list(const ir_pass *const **out);
+/* pass.c: the passes.def pass named name[0..len), or NULL. Borrowed, static. */
+const ir_pass *ir_pass_lookup(const char *name, size_t len);
+/* pass.c: the passes.def passes, in pipeline order. */
+int ir_pass_count(void);
+const ir_pass *ir_pass_at(int i);
+/* The ttir pipeline the compiler runs after the frontend. */
+#define IR_TTIR_PIPELINE "canonicalize,cse,dce"
 
 /* ---- parser*.c: the textual IR (appended by the IR tool) ---------------- */
 

@@ -117,7 +117,7 @@ static void fill_op(ir_op *op, void *user) {
   for (int i = 0; i < op->nresults; i++) fill_from_value(st, &op->results[i]);
 }
 
-bool ttg_coalesce(ir_module *m, ir_arena *scratch) {
+bool ttg_pass_coalesce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   coalesce_state st = {0};
   st.m = m;
   st.opts = ttg_module_options(m);
@@ -132,7 +132,3 @@ bool ttg_coalesce(ir_module *m, ir_arena *scratch) {
   }
   return true;
 }
-
-const ir_pass ttg_pass_coalesce_info = {
-    "ttg-coalesce", "widen per-thread tiles so loads and stores are coalesced and vectorized",
-    ttg_coalesce};

@@ -6,6 +6,7 @@
  * slice of an expand_dims result, the result layout of an elementwise op, the
  * carried types of scf ops), plus the ttg.* module attributes. */
 #include <stdio.h>
+#include <string.h>
 
 #include "ir-ttgpu/ttg.h"
 
@@ -134,7 +135,7 @@ static void set_i32_attr(ir_module *m, const char *name, int v) {
   ir_op_set_attr(m, m->op, name, ir_attr_int(m->ctx, ir_type_i32(m->ctx), v));
 }
 
-bool ttg_options_check(ir_module *m, const ttg_options *opts) {
+bool ttg_options_check(const ir_module *m, const ttg_options *opts) {
   int nw = opts->num_warps;
   if (nw < 1 || nw > 32 || (nw & (nw - 1))) {
     ir_error(m->ctx, m->op->loc, "num_warps must be a power of two in 1..32, got %d", nw);
@@ -179,13 +180,23 @@ ttg_options ttg_module_options(const ir_module *m) {
   return o;
 }
 
-bool ttg_pass_convert(ir_module *m, ir_arena *scratch) {
-  (void)scratch;
+/* Options override what the module's attributes say (the IR tool converts
+ * modules that already carry some). */
+bool ttg_pass_convert(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   ttg_options o = ttg_module_options(m);
+  int64_t v;
+  if (ir_pass_arg_int(args, "num-warps", &v)) o.num_warps = (int)v;
+  if (ir_pass_arg_int(args, "threads-per-warp", &v)) o.threads_per_warp = (int)v;
+  if (ir_pass_arg_int(args, "num-ctas", &v)) o.num_ctas = (int)v;
+  if (ir_pass_arg_int(args, "target", &v)) o.compute_capability = (int)v;
+  for (int i = 0; args && i < args->n; i++) {
+    int64_t x;
+    if (!ir_pass_arg_int(args, args->key[i], &x) || x < 0) {
+      ir_error(m->ctx, m->op->loc, "bad value '%s' for option '%s' of '%s'%s", args->value[i],
+               args->key[i], "convert-triton-to-tritongpu",
+               strcmp(args->key[i], "target") == 0 ? " (expected cuda:NN)" : "");
+      return false;
+    }
+  }
   return ttg_convert_to_ttgir(m, &o);
 }
-
-const ir_pass ttg_pass_convert_info = {
-    "convert-triton-to-tritongpu",
-    "give every tensor a default blocked layout and set the ttg module attributes",
-    ttg_pass_convert};

@@ -1,25 +1,44 @@
-/* pipeline.c - the ttgir pass pipeline: one list shared by the compile
- * driver and the IR tool, so both lower ttir to ttgir the same way. */
+/* pipeline.c - the one registry of passes (ttir passes from
+ * lib/ir-tt/passes.def, then the ttgir passes of passes.def here, in
+ * pipeline order) and the default ttgir pipeline, shared by the compile
+ * driver and the IR tool so both lower ttir to ttgir the same way. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ir-ttgpu/ttg.h"
 
-const char *const ttg_pipeline_names[] = {
-    "ttg-coalesce",   /* widest coalesced accesses per shape */
-    "ttg-remove-layout-conversions", /* recompute instead of converting */
-    "cse",            /* clones of the same chain become one */
-    "dce",            /* the originals that lost their uses */
-};
-const int ttg_pipeline_len = (int)(sizeof ttg_pipeline_names / sizeof ttg_pipeline_names[0]);
+const char *const ttg_convert_options[] = {"num-warps", "threads-per-warp", "num-ctas", "target",
+                                           NULL};
 
-static const ir_pass *const ttg_passes[] = {
-    &ttg_pass_convert_info,
-    &ttg_pass_coalesce_info,
-    &ttg_pass_remove_convert_info,
+static const ir_pass ttg_table[] = {
+#define TTG_PASS(ID, NAME, SUMMARY, OPTIONS) {NAME, SUMMARY, OPTIONS, ttg_pass_##ID},
+#include "ir-ttgpu/passes.def"
 };
 
-const ir_pass *ttg_pass_lookup(const char *name) {
-  for (size_t i = 0; i < sizeof ttg_passes / sizeof ttg_passes[0]; i++)
-    if (strcmp(ttg_passes[i]->name, name) == 0) return ttg_passes[i];
-  return ir_pass_lookup(name);
+enum { NUM_TTG = sizeof ttg_table / sizeof ttg_table[0] };
+
+int ttg_pass_count(void) { return ir_pass_count() + NUM_TTG; }
+
+const ir_pass *ttg_pass_at(int i) {
+  int nt = ir_pass_count();
+  if (i < nt) return ir_pass_at(i);
+  return i - nt < NUM_TTG ? &ttg_table[i - nt] : NULL;
+}
+
+const ir_pass *ttg_pass_lookup(const char *name, size_t len) {
+  for (int i = 0; i < NUM_TTG; i++)
+    if (strlen(ttg_table[i].name) == len && memcmp(ttg_table[i].name, name, len) == 0)
+      return &ttg_table[i];
+  return ir_pass_lookup(name, len);
+}
+
+bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n) {
+  int k = snprintf(buf, n,
+                   "convert-triton-to-tritongpu{num-warps=%d threads-per-warp=%d num-ctas=%d "
+                   "target=cuda:%d},"
+                   "tritongpu-coalesce,"
+                   "tritongpu-remove-layout-conversions,"
+                   "cse,dce",
+                   o->num_warps, o->threads_per_warp, o->num_ctas, o->compute_capability);
+  return k > 0 && (size_t)k < n;
 }

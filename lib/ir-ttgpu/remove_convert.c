@@ -1,4 +1,4 @@
-/* remove_convert.c - ttg-remove-layout-conversions: erase ttg.convert_layout
+/* remove_convert.c - tritongpu-remove-layout-conversions: erase ttg.convert_layout
  * ops whose source can be recomputed directly in the wanted layout.
  * Needs: ttgir. A conversion goes through shared memory and a barrier; the
  * producers of most converted values (make_range, splat, constants, index
@@ -85,7 +85,7 @@ static void count_converts(ir_op *op, void *user) {
   if (op->kind == IR_OP_TTG_CONVERT_LAYOUT) ++*(int *)user;
 }
 
-bool ttg_remove_layout_conversions(ir_module *m, ir_arena *scratch) {
+bool ttg_pass_remove_convert(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   remat_state st = {m, m->ctx, 0};
   int n = 0;
   ir_walk(m->op, count_converts, &n);
@@ -105,8 +105,3 @@ bool ttg_remove_layout_conversions(ir_module *m, ir_arena *scratch) {
   }
   return true;
 }
-
-const ir_pass ttg_pass_remove_convert_info = {
-    "ttg-remove-layout-conversions",
-    "recompute cheap producers in the wanted layout instead of converting through shared memory",
-    ttg_remove_layout_conversions};

@@ -92,34 +92,31 @@ ttg_options ttg_module_options(const ir_module *m);
 /* True when the options describe a launch ttc can lay out: num_warps a power
  * of two in 1..32, 32 threads per warp, at least one CTA. Otherwise reports
  * an error at the module's location and returns false. */
-bool ttg_options_check(ir_module *m, const ttg_options *opts);
+bool ttg_options_check(const ir_module *m, const ttg_options *opts);
 
-/* ---- coalesce.c ---------------------------------------------------------- */
+/* ---- verify.c ---------------------------------------------------------------- */
 
-/* Chooses sizePerThread for each tensor shape from the axis info of the
- * loads and stores of that shape (contiguity, alignment; at most 16 bytes per
- * access), so that each thread issues the widest coalesced accesses, and
- * re-lays out every tensor of that shape. */
-bool ttg_coalesce(ir_module *m, ir_arena *scratch);
+/* ir_verify, then in a ttgir module the layout rules: every tensor laid out
+ * over the module's warps and 32 lanes, every buffer's encoding valid, dot
+ * operands of the accumulator's mma. Located errors; false if any. */
+bool ttg_verify(const ir_module *m);
 
-/* ---- remove_convert.c ---------------------------------------------------- */
+/* ---- the ttgir passes (passes.def), one file each ------------------------- */
 
-/* Erases ttg.convert_layout ops whose source chain (make_range, splat,
- * constants, elementwise index math, broadcast, expand_dims) can be
- * recomputed directly in the wanted layout. */
-bool ttg_remove_layout_conversions(ir_module *m, ir_arena *scratch);
+#define TTG_PASS(ID, NAME, SUMMARY, OPTIONS)                                               \
+  bool ttg_pass_##ID(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
+#include "ir-ttgpu/passes.def"
+extern const char *const ttg_convert_options[];
 
-/* ---- pipeline.c: the ttgir passes ------------------------------------------ */
-bool ttg_pass_convert(ir_module *m, ir_arena *scratch); /* options from module attrs */
-extern const ir_pass ttg_pass_convert_info;
-extern const ir_pass ttg_pass_coalesce_info;
-extern const ir_pass ttg_pass_remove_convert_info;
+/* ---- pipeline.c: the registry and the default pipeline --------------------- */
 
-/* The passes run on ttgir after convert-triton-to-tritongpu, in order. */
-extern const char *const ttg_pipeline_names[];
-extern const int ttg_pipeline_len;
-/* A ttgir pass by name, or a ttir pass (ir_pass_lookup) that also applies
- * to ttgir (cse, dce); NULL if unknown. */
-const ir_pass *ttg_pass_lookup(const char *name);
+/* Every pass, ttir then ttgir, in pipeline order (i in [0, ttg_pass_count())). */
+int ttg_pass_count(void);
+const ir_pass *ttg_pass_at(int i);
+/* Any pass by name; an ir_pass_lookup_fn for ir_pipeline_parse. */
+const ir_pass *ttg_pass_lookup(const char *name, size_t len);
+/* The pipeline from ttir to optimized ttgir for these options, as text for
+ * ir_pipeline_parse; false if buf is too small (512 bytes suffice). */
+bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n);
 
 #endif

@@ -302,8 +302,8 @@ static void test_ir_run_passes_and_reproducer(void **state) {
   assert_non_null(strstr(ttc_ir_result_diagnostics(r), "unknown pass 'nope'"));
   ttc_ir_result_destroy(r);
   assert_int_equal(ttc_ir_pass_count(), 7);
-  assert_string_equal(ttc_ir_pass_name(4), "ttg-coalesce");
-  assert_string_equal(ttc_ir_pass_name(5), "ttg-remove-layout-conversions");
+  assert_string_equal(ttc_ir_pass_name(4), "tritongpu-coalesce");
+  assert_string_equal(ttc_ir_pass_name(5), "tritongpu-remove-layout-conversions");
   assert_null(ttc_ir_pass_name(7));
 }
 

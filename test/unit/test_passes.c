@@ -3,6 +3,8 @@
  * verify-each, timing, failure) and the canonicalize, cse and dce passes. */
 #include "ttc_test.h"
 
+#include "ir-ttgpu/ttg.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,31 +153,90 @@ static void test_verify_dominance_terminator_shape(void **state) {
 
 static void test_pass_registry(void **state) {
   (void)state;
-  const ir_pass *const *list;
-  int n = ir_pass_list(&list);
-  assert_int_equal(n, 3);
-  assert_string_equal(list[0]->name, "canonicalize");
-  assert_string_equal(list[1]->name, "cse");
-  assert_string_equal(list[2]->name, "dce");
-  assert_ptr_equal(ir_pass_lookup("cse"), list[1]);
-  assert_null(ir_pass_lookup("nope"));
-  assert_non_null(list[0]->summary);
-  assert_ptr_equal(list[2]->run, ir_pass_dce);
+  assert_int_equal(ir_pass_count(), 3);
+  assert_string_equal(ir_pass_at(0)->name, "canonicalize");
+  assert_string_equal(ir_pass_at(1)->name, "cse");
+  assert_string_equal(ir_pass_at(2)->name, "dce");
+  assert_null(ir_pass_at(3));
+  assert_ptr_equal(ir_pass_lookup("cse", 3), ir_pass_at(1));
+  assert_null(ir_pass_lookup("nope", 4));
+  assert_null(ir_pass_lookup("cs", 2)); /* a prefix is not a name */
+  assert_non_null(ir_pass_at(0)->summary);
+  assert_ptr_equal(ir_pass_at(2)->run, ir_pass_dce);
+  /* The one registry: ttir passes first, then ttgir ones, all by name. */
+  assert_int_equal(ttg_pass_count(), 3 + 3);
+  assert_ptr_equal(ttg_pass_at(1), ir_pass_at(1));
+  assert_string_equal(ttg_pass_at(3)->name, "convert-triton-to-tritongpu");
+  assert_ptr_equal(ttg_pass_lookup("tritongpu-coalesce", 18), ttg_pass_at(4));
+  assert_ptr_equal(ttg_pass_lookup("dce", 3), ir_pass_at(2));
+  for (int i = 0; i < ttg_pass_count(); i++) assert_non_null(ttg_pass_at(i)->run);
 }
 
-static bool pass_fail(ir_module *m, ir_arena *scratch) {
+/* Pipeline text: names, options in braces, errors for unknown names and
+ * options, and the built-in pipeline parses. */
+static void test_pipeline_parse(void **state) {
+  (void)state;
+  ir_context *ctx = ir_context_create();
+  ir_pipeline pl;
+  assert_true(ir_pipeline_parse(ctx, "cse, convert-triton-to-tritongpu{num-warps=8 target=cuda:80},dce",
+                                ttg_pass_lookup, &pl));
+  assert_int_equal(pl.n, 3);
+  assert_string_equal(pl.steps[1].pass->name, "convert-triton-to-tritongpu");
+  assert_string_equal(pl.steps[1].spec, "convert-triton-to-tritongpu{num-warps=8 target=cuda:80}");
+  int64_t v = 0;
+  assert_true(ir_pass_arg_int(&pl.steps[1].args, "num-warps", &v));
+  assert_int_equal(v, 8);
+  assert_true(ir_pass_arg_int(&pl.steps[1].args, "target", &v));
+  assert_int_equal(v, 80);
+  assert_false(ir_pass_arg_int(&pl.steps[1].args, "num-ctas", &v));
+  assert_int_equal(pl.steps[0].args.n, 0);
+  ir_pipeline_free(&pl);
+  assert_false(ir_pipeline_parse(ctx, "cse,frobnicate", ttg_pass_lookup, &pl));
+  ir_pipeline_free(&pl);
+  assert_false(ir_pipeline_parse(ctx, "cse{x=1}", ttg_pass_lookup, &pl));
+  ir_pipeline_free(&pl);
+  assert_false(ir_pipeline_parse(ctx, "convert-triton-to-tritongpu{num-warps=8", ttg_pass_lookup,
+                                 &pl));
+  ir_pipeline_free(&pl);
+  char *s = diags(ctx);
+  assert_non_null(strstr(s, "unknown pass 'frobnicate'"));
+  assert_non_null(strstr(s, "unknown option 'x' for pass 'cse' (it takes none)"));
+  assert_non_null(strstr(s, "malformed pass options"));
+  free(s);
+  char text[512];
+  ttg_options o = {4, 32, 1, 90};
+  assert_true(ttg_pipeline_text(&o, text, sizeof text));
+  assert_true(ir_pipeline_parse(ctx, text, ttg_pass_lookup, &pl));
+  assert_true(pl.n >= 3);
+  ir_pipeline_free(&pl);
+  assert_false(ttg_pipeline_text(&o, text, 16));
+  ir_context_destroy(ctx);
+}
+
+static bool pass_fail(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   (void)scratch;
+  (void)args;
   ir_error(m->ctx, (ir_loc){0}, "pass failed on purpose");
   return false;
 }
 
 /* Breaks the IR: the return gets a duplicate after it. */
-static bool pass_break(ir_module *m, ir_arena *scratch) {
+static bool pass_break(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
+  (void)args;
   assert_non_null(ir_arena_alloc(scratch, 100)); /* scratch is usable */
   ir_op *f = ir_module_lookup_func(m, "f");
   ir_block *e = ir_region_entry(&f->regions[0]);
   ir_block_append(e, ir_op_create(m, IR_OP_TT_RETURN, (ir_loc){0}, 0, NULL, 0, NULL, 0));
   return true;
+}
+
+static const ir_pass fail_pass = {"fail", "fails", NULL, pass_fail};
+static const ir_pass break_pass = {"break", "breaks the IR", NULL, pass_break};
+
+static const ir_pass *test_lookup(const char *name, size_t len) {
+  if (len == 4 && memcmp(name, "fail", 4) == 0) return &fail_pass;
+  if (len == 5 && memcmp(name, "break", 5) == 0) return &break_pass;
+  return ir_pass_lookup(name, len);
 }
 
 static void test_run_passes_dump_and_failures(void **state) {
@@ -187,9 +248,12 @@ static void test_run_passes_dump_and_failures(void **state) {
   ir_build(&fx.b, IR_OP_TT_RETURN, 0, NULL, 0, NULL, 0);
   ir_strbuf dump;
   ir_sb_init(&dump);
-  const ir_pass *passes[2] = {ir_pass_lookup("cse"), ir_pass_lookup("dce")};
-  ir_pass_options opts = {"cse", "all", true, true, &dump};
-  assert_true(ir_run_passes(fx.m, passes, 2, &opts));
+  ir_pipeline pl;
+  assert_true(ir_pipeline_parse(fx.ctx, "cse,dce", test_lookup, &pl));
+  ir_pass_timing tm = {0};
+  ir_pass_options opts = {"cse", "all", false, true, NULL, &dump, NULL, NULL, &tm};
+  assert_true(ir_run_pipeline(fx.m, &pl, &opts));
+  ir_pipeline_free(&pl);
   const char *before = strstr(dump.data, "// -----// IR Dump Before cse //----- //\nmodule {\n");
   const char *after_cse = strstr(dump.data, "// -----// IR Dump After cse //----- //\n");
   const char *after_dce = strstr(dump.data, "// -----// IR Dump After dce //----- //\n");
@@ -201,20 +265,27 @@ static void test_run_passes_dump_and_failures(void **state) {
   /* dce removed the unused addi and constant. */
   assert_null(strstr(after_dce, "arith.addi"));
   assert_non_null(strstr(after_cse, "arith.addi"));
-  assert_non_null(strstr(dump.data, "Execution time report"));
-  assert_non_null(strstr(dump.data, "  cse\n"));
+  assert_int_equal(tm.n, 2);
+  assert_string_equal(tm.names[1], "dce");
   ir_sb_free(&dump);
 
-  /* A failing pass stops the pipeline. */
-  const ir_pass fail = {"fail", "fails", pass_fail};
-  const ir_pass brk = {"break", "breaks the IR", pass_break};
-  const ir_pass *seq[2] = {&fail, ir_pass_lookup("dce")};
-  assert_false(ir_run_passes(fx.m, seq, 2, NULL));
+  /* A failing pass stops the pipeline; the reproducer is the IR it got. */
+  char *repro = NULL;
+  const char *repro_spec = NULL;
+  ir_pass_options r = {NULL, NULL, false, false, NULL, NULL, &repro, &repro_spec, NULL};
+  assert_true(ir_pipeline_parse(fx.ctx, "cse,fail,dce", test_lookup, &pl));
+  assert_false(ir_run_pipeline(fx.m, &pl, &r));
   assert_int_equal(ir_context_num_errors(fx.ctx), 1);
+  assert_non_null(repro);
+  assert_non_null(strstr(repro, "tt.func"));
+  assert_string_equal(repro_spec, "fail");
+  free(repro);
+  ir_pipeline_free(&pl);
   /* verify_each catches broken IR. */
-  ir_pass_options v = {NULL, NULL, true, false, NULL};
-  const ir_pass *seq2[1] = {&brk};
-  assert_false(ir_run_passes(fx.m, seq2, 1, &v));
+  ir_pass_options v = {NULL, NULL, false, true, NULL, NULL, NULL, NULL, NULL};
+  assert_true(ir_pipeline_parse(fx.ctx, "break", test_lookup, &pl));
+  assert_false(ir_run_pipeline(fx.m, &pl, &v));
+  ir_pipeline_free(&pl);
   char *s = diags(fx.ctx);
   assert_non_null(strstr(s, "'tt.return' op must be the last operation in its block"));
   assert_non_null(strstr(s, "verification failed after pass 'break'"));
@@ -248,7 +319,7 @@ static void test_canonicalize(void **state) {
   ir_build(b, IR_OP_TT_RETURN, 0, NULL, 6, rets, 0);
   ir_arena scratch;
   ir_arena_init(&scratch);
-  assert_true(ir_pass_canonicalize(fx.m, &scratch));
+  assert_true(ir_pass_canonicalize(fx.m, &scratch, NULL));
   ir_arena_free(&scratch);
   assert_true(ir_verify(fx.m));
   char *s = print(fx.m);
@@ -304,7 +375,7 @@ static void test_cse_scopes(void **state) {
   ir_build(b, IR_OP_TT_RETURN, 0, NULL, 9, rets, 0);
   ir_arena scratch;
   ir_arena_init(&scratch);
-  assert_true(ir_pass_cse(fx.m, &scratch));
+  assert_true(ir_pass_cse(fx.m, &scratch, NULL));
   ir_arena_free(&scratch);
   assert_true(ir_verify(fx.m));
   ir_op *ret = fx.entry->last;
@@ -343,7 +414,7 @@ static void test_dce_keeps_side_effects(void **state) {
   ir_build(b, IR_OP_TT_RETURN, 0, NULL, 0, NULL, 0);
   ir_arena scratch;
   ir_arena_init(&scratch);
-  assert_true(ir_pass_dce(fx.m, &scratch));
+  assert_true(ir_pass_dce(fx.m, &scratch, NULL));
   ir_arena_free(&scratch);
   assert_int_equal(count_kind(fx.m, IR_OP_ARITH_ADDI), 0);
   assert_int_equal(count_kind(fx.m, IR_OP_ARITH_MULI), 0);
@@ -361,6 +432,7 @@ int main(void) {
       cmocka_unit_test(test_verify_errors_located),
       cmocka_unit_test(test_verify_dominance_terminator_shape),
       cmocka_unit_test(test_pass_registry),
+      cmocka_unit_test(test_pipeline_parse),
       cmocka_unit_test(test_run_passes_dump_and_failures),
       cmocka_unit_test(test_canonicalize),
       cmocka_unit_test(test_cse_scopes),
