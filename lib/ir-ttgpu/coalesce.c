@@ -1,134 +1,139 @@
-/* coalesce.c - choose each shape's elements per thread from memory accesses.
- * Needs: ttgir from convert.c (default layouts, one per shape) and the
- * axis-info analysis. Leaves: for every shape that a load or store touches,
- * a blocked layout whose sizePerThread along the fastest dim is the widest
- * access the pointers allow (contiguity and alignment, 16 bytes at most, and
- * no more than the tensor has per thread); every tensor of that shape (and
- * slices of its layout) re-laid out, so no conversions are needed. */
+/* coalesce.c - tritongpu-coalesce: each global memory access (load, store,
+ * atomic) gets the blocked layout that makes it wide and coalesced, per
+ * value, as Triton's Coalesce pass does.
+ * Needs: ttgir and the axis-info analysis. The layout's order follows the
+ * pointer's contiguity (most contiguous dim fastest; ties keep the last dim
+ * fastest) and sizePerThread along it is the widest access the pointers
+ * allow (alignment, contiguity, 16 bytes), raised to the widest among the
+ * accesses of the same shape and order so that a load and the store of its
+ * value agree, and bounded by the elements each thread has.
+ * Leaves: the access in that layout, with ttg.convert_layout on its operands
+ * and back on its result; tritongpu-remove-layout-conversions then spreads
+ * the layout to the producers and users that can take it. */
 #include "ir-ttgpu/ttg.h"
 
-#define COALESCE_MAX_SHAPES 64
+enum { MAX_ACCESSES = 4096 };
 
-typedef struct shape_pref {
-  const ir_attr *old_layout; /* the default layout this shape had */
-  const ir_attr *new_layout;
-  unsigned per_thread;
-} shape_pref;
+typedef struct access {
+  ir_op *op;
+  unsigned order[IR_MAX_RANK];
+  unsigned vec; /* this access's own widest vector */
+} access;
 
 typedef struct coalesce_state {
   ir_module *m;
   const ir_axis_analysis *axis;
   ttg_options opts;
-  shape_pref prefs[COALESCE_MAX_SHAPES];
-  int nprefs;
+  access *acc;
+  int nacc;
 } coalesce_state;
 
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static bool is_access(const ir_op *op) {
+  return (op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE ||
+          op->kind == IR_OP_TT_ATOMIC_RMW || op->kind == IR_OP_TT_ATOMIC_CAS) &&
+         ir_type_is_tensor(op->operands[0]->type);
+}
 
-/* Elements per thread that one access of `ptr` can cover along the fastest dim. */
-static unsigned access_width(const coalesce_state *st, const ir_value *ptr) {
+/* Dims by decreasing contiguity; ties keep the higher dim first. */
+static void order_of(const ir_axis_info *ai, int rank, unsigned *order) {
+  for (int i = 0; i < rank; i++) order[i] = (unsigned)(rank - 1 - i);
+  for (int i = 1; i < rank; i++) /* stable insertion sort */
+    for (int j = i; j > 0 && ai->contiguity[order[j]] > ai->contiguity[order[j - 1]]; j--) {
+      unsigned t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+}
+
+/* Elements one access can cover along order[0]: alignment, contiguity and
+ * 16 bytes (Triton's getNumElementsPerThread). */
+static unsigned access_vec(const coalesce_state *st, const ir_value *ptr, unsigned fast) {
   const ir_type *t = ptr->type;
-  const ir_type *pointee = ir_type_scalar(t)->elem;
-  unsigned ebytes = ir_type_bytes(pointee);
-  int fast = (int)t->layout->order[0];
+  unsigned ebytes = ir_type_bytes(ir_type_scalar(t)->elem);
   ir_axis_info ai = ir_axis_get(st->axis, ptr);
-  int64_t contig = ai.contiguity[fast];
   int64_t align = ai.divisibility[fast] / ebytes;
-  if (align < 1) align = 1;
-  int64_t w = min64(contig, align);
-  w = min64(w, 16 / ebytes > 0 ? 16 / ebytes : 1);
-  int64_t threads = (int64_t)st->opts.num_warps * st->opts.threads_per_warp;
-  int64_t per_thread = ir_type_numel(t) / threads;
-  w = min64(w, per_thread > 1 ? per_thread : 1);
+  int64_t contig = ai.contiguity[fast] < t->shape[fast] ? ai.contiguity[fast] : t->shape[fast];
+  int64_t v = align < 1 ? 1 : align;
+  if (contig < v) v = contig;
+  if ((int64_t)(16 / ebytes) < v) v = 16 / ebytes;
   unsigned p = 1;
-  while ((int64_t)p * 2 <= w) p *= 2; /* a power of two */
+  while ((int64_t)p * 2 <= v) p *= 2;
   return p;
 }
 
-static void note_access(coalesce_state *st, const ir_value *ptr) {
-  if (!ir_type_is_tensor(ptr->type) || !ptr->type->layout ||
-      ptr->type->layout->kind != IR_ATTR_BLOCKED)
-    return;
-  unsigned w = access_width(st, ptr);
-  const ir_attr *old = ptr->type->layout;
-  for (int i = 0; i < st->nprefs; i++) {
-    if (st->prefs[i].old_layout == old) {
-      if (w > st->prefs[i].per_thread) st->prefs[i].per_thread = w;
-      return;
-    }
-  }
-  if (st->nprefs == COALESCE_MAX_SHAPES) return;
-  st->prefs[st->nprefs++] = (shape_pref){old, NULL, w};
-}
-
-static void collect_accesses(ir_op *op, void *user) {
+static void collect(ir_op *op, void *user) {
   coalesce_state *st = user;
-  /* Memory ops take their pointer tensor as operand 0. */
-  bool is_access = op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE ||
-                   op->kind == IR_OP_TT_ATOMIC_RMW || op->kind == IR_OP_TT_ATOMIC_CAS;
-  if (is_access) note_access(st, op->operands[0]);
+  if (!is_access(op) || st->nacc == MAX_ACCESSES) return;
+  access *a = &st->acc[st->nacc++];
+  a->op = op;
+  const ir_type *t = op->operands[0]->type;
+  ir_axis_info ai = ir_axis_get(st->axis, op->operands[0]);
+  order_of(&ai, t->rank, a->order);
+  a->vec = access_vec(st, op->operands[0], a->order[0]);
 }
 
-static const ir_attr *remap_layout(const coalesce_state *st, const ir_attr *l) {
-  if (!l) return NULL;
-  if (l->kind == IR_ATTR_SLICE) {
-    const ir_attr *p = remap_layout(st, l->parent);
-    return p == l->parent ? l : ir_attr_slice(st->m->ctx, l->dim, p);
+static bool same_shape_order(const access *a, const access *b) {
+  const ir_type *x = a->op->operands[0]->type, *y = b->op->operands[0]->type;
+  if (x->rank != y->rank) return false;
+  for (int d = 0; d < x->rank; d++)
+    if (x->shape[d] != y->shape[d] || a->order[d] != b->order[d]) return false;
+  return true;
+}
+
+/* Rewrites one access in layout l: operands converted to it, the result
+ * (loads, atomics) converted back for its users. */
+static void relayout(coalesce_state *st, ir_op *op, const ir_attr *l) {
+  for (int i = 0; i < op->noperands; i++)
+    if (ir_type_is_tensor(op->operands[i]->type))
+      ir_op_set_operand(op, i, ttg_convert_before(st->m, op, op->operands[i], l));
+  if (op->nresults == 0 || !ir_type_is_tensor(op->results[0].type)) return;
+  ir_value *res = &op->results[0];
+  const ir_type *old = res->type;
+  if (old->layout == l) return;
+  res->type = ttg_retype(st->m->ctx, old, l);
+  ir_op *cvt = ir_op_create(st->m, IR_OP_TTG_CONVERT_LAYOUT, op->loc, 1, &old, 1, &res, 0);
+  cvt->results[0].name = res->name;
+  ir_op_insert_after(op, cvt);
+  ir_op *scope = ir_op_parent_of_kind(op, IR_OP_TT_FUNC);
+  ir_replace_all_uses(scope ? scope : st->m->op, res, &cvt->results[0]);
+  ir_op_set_operand(cvt, 0, res); /* the replacement also rewrote this use */
+}
+
+static void coalesce_func(coalesce_state *st, ir_op *func, ir_arena *scratch) {
+  st->axis = ir_axis_analyze(func, scratch);
+  st->nacc = 0;
+  ir_walk(func, collect, st);
+  int64_t threads = (int64_t)st->opts.num_warps * st->opts.threads_per_warp;
+  for (int i = 0; i < st->nacc; i++) {
+    access *a = &st->acc[i];
+    const ir_type *t = a->op->operands[0]->type;
+    unsigned per = a->vec;
+    for (int j = 0; j < st->nacc; j++)
+      if (same_shape_order(a, &st->acc[j]) && st->acc[j].vec > per) per = st->acc[j].vec;
+    int64_t per_thread_elems = ir_type_numel(t) / threads;
+    if (per_thread_elems < 1) per_thread_elems = 1;
+    if (per > per_thread_elems) per = (unsigned)per_thread_elems;
+    /* Stores and atomics write: no wider than their own vector, or the
+     * warp's writes would have gaps. */
+    if (a->op->kind != IR_OP_TT_LOAD && per > a->vec) per = a->vec;
+    unsigned spt[IR_MAX_RANK];
+    for (int d = 0; d < t->rank; d++) spt[d] = 1;
+    spt[a->order[0]] = per;
+    const ir_attr *l = ttg_blocked_layout(st->m->ctx, t->rank, t->shape, spt, a->order,
+                                          st->opts.num_warps, st->opts.threads_per_warp);
+    if (l != t->layout) relayout(st, a->op, l);
   }
-  for (int i = 0; i < st->nprefs; i++)
-    if (st->prefs[i].old_layout == l && st->prefs[i].new_layout) return st->prefs[i].new_layout;
-  return l;
-}
-
-static void retype_value(const coalesce_state *st, ir_value *v) {
-  if (!ir_type_is_tensor(v->type)) return;
-  const ir_attr *l = remap_layout(st, v->type->layout);
-  if (l != v->type->layout) v->type = ir_type_with_layout(st->m->ctx, v->type, l);
-}
-
-static void retype_op(ir_op *op, void *user) {
-  coalesce_state *st = user;
-  for (int r = 0; r < op->nregions; r++)
-    for (ir_block *b = op->regions[r].first; b; b = b->next)
-      for (int i = 0; i < b->nargs; i++) retype_value(st, b->args[i]);
-  for (int i = 0; i < op->nresults; i++) retype_value(st, &op->results[i]);
-  if (op->kind == IR_OP_ARITH_CONSTANT) {
-    const ir_attr *v = ir_op_get_attr(op, "value");
-    if (v && v->kind == IR_ATTR_DENSE && v->type != op->results[0].type)
-      ir_op_set_attr(st->m, op, "value", ir_attr_dense(st->m->ctx, op->results[0].type, v->elem));
-  }
-}
-
-/* Fills prefs[i].new_layout from the first tensor found with that layout,
- * for the shapes whose accesses want more elements per thread. */
-static void fill_from_value(coalesce_state *st, const ir_value *v) {
-  if (!ir_type_is_tensor(v->type)) return;
-  for (int i = 0; i < st->nprefs; i++) {
-    shape_pref *p = &st->prefs[i];
-    if (p->old_layout != v->type->layout || p->new_layout) continue;
-    if (p->per_thread <= p->old_layout->size_per_thread[p->old_layout->order[0]]) continue;
-    p->new_layout = ttg_default_blocked(st->m->ctx, v->type->rank, v->type->shape, p->per_thread,
-                                        st->opts.num_warps, st->opts.threads_per_warp);
-  }
-}
-
-static void fill_op(ir_op *op, void *user) {
-  coalesce_state *st = user;
-  for (int i = 0; i < op->nresults; i++) fill_from_value(st, &op->results[i]);
 }
 
 bool ttg_pass_coalesce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
+  (void)args;
   coalesce_state st = {0};
   st.m = m;
   st.opts = ttg_module_options(m);
-  if (!ttg_options_check(m, &st.opts)) return false; /* access_width divides by them */
-  for (ir_op *func = ir_module_body(m)->first; func; func = func->next) {
-    if (func->kind != IR_OP_TT_FUNC) continue;
-    st.axis = ir_axis_analyze(func, scratch);
-    st.nprefs = 0;
-    ir_walk(func, collect_accesses, &st);
-    ir_walk(func, fill_op, &st);
-    ir_walk(func, retype_op, &st);
-  }
+  if (!ttg_options_check(m, &st.opts)) return false;
+  st.acc = ir_arena_alloc(scratch, sizeof *st.acc * MAX_ACCESSES);
+  if (!st.acc) return true; /* an optimization: skipping it is safe */
+  for (ir_op *func = ir_module_body(m)->first; func; func = func->next)
+    if (func->kind == IR_OP_TT_FUNC) coalesce_func(&st, func, scratch);
   return true;
 }

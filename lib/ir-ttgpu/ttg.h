@@ -65,9 +65,14 @@ void ttg_ll_print(const ttg_ll *l, ir_strbuf *out);
 
 /* ---- layout.c: blocked layouts ----------------------------------------- */
 
-/* Triton's default blocked layout for a tensor shape: the given elements per
- * thread along the fastest dim (order[0] = rank-1), lanes then warps spread
- * from the fastest dim outwards, leftovers on the slowest dim. */
+/* Triton's blocked layout for a shape with the given sizePerThread and
+ * order (order[0] fastest): lanes then warps from the fastest dim outwards,
+ * as far as each dim has room, leftovers on the slowest dim. */
+const ir_attr *ttg_blocked_layout(ir_context *ctx, int rank, const int64_t *shape,
+                                  const unsigned *size_per_thread, const unsigned *order,
+                                  int num_warps, int threads_per_warp);
+/* The default: row-major order, `size_per_thread_fast` elements per thread
+ * along the last dim, 1 along the others. */
 const ir_attr *ttg_default_blocked(ir_context *ctx, int rank, const int64_t *shape,
                                    unsigned size_per_thread_fast, int num_warps,
                                    int threads_per_warp);
@@ -93,6 +98,21 @@ ttg_options ttg_module_options(const ir_module *m);
  * of two in 1..32, 32 threads per warp, at least one CTA. Otherwise reports
  * an error at the module's location and returns false. */
 bool ttg_options_check(const ir_module *m, const ttg_options *opts);
+
+/* ---- fixup.c: keeping operand layouts consistent ------------------------------ */
+
+/* t with another layout (t itself for non-tensors or a NULL layout). */
+const ir_type *ttg_retype(ir_context *ctx, const ir_type *t, const ir_attr *layout);
+/* Re-lays out v in place (a splat constant's value attribute follows). */
+void ttg_set_value_layout(ir_module *m, ir_value *v, const ir_attr *layout);
+/* v converted to `layout` by a ttg.convert_layout inserted before anchor
+ * (v itself when it already has it). */
+ir_value *ttg_convert_before(ir_module *m, ir_op *anchor, ir_value *v, const ir_attr *layout);
+/* Inserts a ttg.convert_layout wherever an operand's layout differs from
+ * the one its op needs given the op's result layouts (elementwise ops:
+ * theirs; expand_dims: a slice of it; reductions: the parent of their
+ * slice; stores: the pointer's; scf ops: the carried types). */
+void ttg_fix_operand_layouts(ir_module *m);
 
 /* ---- verify.c ---------------------------------------------------------------- */
 
