@@ -102,11 +102,6 @@ LLVMValueRef cg_part_xor_const(cg *c, cg_part p, int32_t k);
 /* Registers 0..n-1 holding consecutive elements along one dim (*dim), as
  * many as the layout's leading register bases give (1: none, *dim -1). */
 int cg_contig_regs(const ttg_ll *l, int *dim);
-/* When every thread already holds, under src, each element its dst
- * registers need (proj[d]: the src dim of dst dim d, -1 to drop it), fills
- * src_reg[j] for every dst register j and returns true; false when data
- * must move between threads. */
-bool cg_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64_t *src_reg);
 
 /* ---- lower.c: the lowering context and op dispatch ---------------------- */
 
@@ -132,9 +127,7 @@ struct cg {
   LLVMValueRef fn;
   int num_warps;
   LLVMValueRef tid, lane, warp; /* i32, computed in the entry block */
-  LLVMValueRef smem;         /* addrspace(3) static buffer, created on first use */
-  uint64_t smem_bytes;       /* largest scratch need seen so far */
-  bool smem_dirty;           /* shared memory may still be read by some thread */
+  LLVMValueRef smem;         /* global_smem, the dynamic shared memory (shared.c) */
   bool needs_libdevice;      /* a __nv_* function was declared */
   cg_map_entry *map;         /* open addressing, malloc-owned */
   size_t map_cap, map_len;
@@ -165,14 +158,43 @@ bool cg_unsupported(cg *c, const ir_op *op);
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *otys, unsigned notys,
                           LLVMValueRef *args, unsigned nargs);
 LLVMValueRef cg_i32(cg *c, int64_t v);
-/* The shared scratch buffer, grown to at least `bytes`. */
-LLVMValueRef cg_smem(cg *c, uint64_t bytes);
+/* Inline PTX: `code` with $N operands, LLVM constraint string `cons`. */
+LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons,
+                    LLVMValueRef *args, unsigned nargs, bool side_effects);
 void cg_barrier(cg *c);
-/* Before writing the scratch buffer: a barrier unless no thread can still be
- * reading an earlier use. After reading it, call cg_smem_read_done. Control
- * flow marks it dirty (lower_scf.c), since a loop revisits earlier reads. */
-void cg_smem_begin_write(cg *c);
-void cg_smem_read_done(cg *c);
+
+/* ---- shared.c: shared memory --------------------------------------------- */
+
+/* The kernel's dynamic shared memory (global_smem) and a byte offset in it. */
+LLVMValueRef cg_shared_base(cg *c);
+LLVMValueRef cg_shared_at(cg *c, LLVMValueRef byte_offset);
+/* The buffer allocate-shared-memory gave op (its allocation.offset); a
+ * located internal error when it has none. */
+LLVMValueRef cg_scratch(cg *c, const ir_op *op);
+/* The map from (register, lane, warp) of tensor type t to element offsets
+ * in a buffer of `shape` laid out by shared encoding `enc`. */
+bool cg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, ttg_ll *map);
+/* A distributed tensor to / from the buffer at `base` (ptr addrspace(3)),
+ * vectorized where the map allows. */
+bool cg_shared_store(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals v);
+cg_vals cg_shared_load(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map);
+/* The same load as ldmatrix.x4 (.trans for 16-bit data stored the other way),
+ * when the map has the 8x8-matrix structure dot operands have; false when
+ * it does not (the caller falls back to cg_shared_load). */
+bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals *out);
+
+/* ---- lower_shared.c: ttg.local_*, memdesc views, fences, barriers ------- */
+
+bool cg_lower_shared_op(cg *c, ir_op *op);
+
+/* ---- lower_mma.c: tt.dot on mma.sync; lower_wgmma.c: warp_group_dot ----- */
+
+bool cg_lower_mma(cg *c, ir_op *op);
+bool cg_lower_wgmma(cg *c, ir_op *op);
+bool cg_lower_wgmma_wait(cg *c, ir_op *op);
+/* wgmma.wait_group `pendings` (-1: none, only the ordering) with every
+ * register of v's lowered value tied to it. */
+bool cg_wgmma_wait_vals(cg *c, int pendings, const ir_value *v);
 
 /* ---- lower_tensor.c: program id, make_range, splat, broadcast, expand_dims,
  *      constants, convert_layout ----------------------------------------- */

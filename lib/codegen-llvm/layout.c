@@ -131,34 +131,3 @@ int cg_contig_regs(const ttg_ll *l, int *dim) {
   }
   return 1 << k;
 }
-
-bool cg_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64_t *src_reg) {
-  /* Project dst's bases into src's dims: proj[d] is the src dim of dst dim d
-   * (-1: dropped, a broadcast or a unit dim). */
-  ttg_ll p;
-  ttg_ll_init(&p, 3, src->nout, src->out_size);
-  for (int in = 0; in < 3; in++) {
-    p.nbits[in] = dst->nbits[in];
-    for (int b = 0; b < dst->nbits[in]; b++)
-      for (int d = 0; d < dst->nout; d++)
-        if (proj[d] >= 0) p.basis[in][b][proj[d]] = dst->basis[in][b][d];
-  }
-  /* Each thread must already hold what it needs: same lane and warp maps. */
-  for (int in = TTG_IN_LANE; in <= TTG_IN_WARP; in++) {
-    if (p.nbits[in] != src->nbits[in]) return false;
-    for (int b = 0; b < p.nbits[in]; b++)
-      for (int d = 0; d < src->nout; d++)
-        if (p.basis[in][b][d] != src->basis[in][b][d]) return false;
-  }
-  ttg_ll_solver s;
-  ttg_ll_solver_init(&s, src, TTG_IN_REG);
-  int64_t n = ttg_ll_num_regs(&p);
-  for (int64_t j = 0; j < n; j++) {
-    int32_t co[IR_MAX_RANK];
-    uint32_t r;
-    ttg_ll_apply1(&p, TTG_IN_REG, (uint32_t)j, co);
-    if (!ttg_ll_solve(&s, co, &r)) return false;
-    src_reg[j] = r;
-  }
-  return true;
-}

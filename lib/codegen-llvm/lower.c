@@ -103,26 +103,21 @@ LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *otys, unsigned n
   return LLVMBuildCall2(c->b, fty, f, args, nargs, "");
 }
 
-LLVMValueRef cg_smem(cg *c, uint64_t bytes) {
-  if (bytes > c->smem_bytes) c->smem_bytes = bytes;
-  if (!c->smem) {
-    /* Sized in cg_build_module once every user is known. */
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
-    c->smem = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(i8, 0), "cg_smem", 3);
-  }
-  return c->smem;
+LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons,
+                    LLVMValueRef *args, unsigned nargs, bool side_effects) {
+  LLVMTypeRef atys[512];
+  IR_ASSERT(nargs <= 512);
+  for (unsigned i = 0; i < nargs; i++) atys[i] = LLVMTypeOf(args[i]);
+  LLVMTypeRef fty = LLVMFunctionType(ret, atys, nargs, 0);
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, code, strlen(code), cons, strlen(cons),
+                                       side_effects, 0, LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildCall2(c->b, fty, asmv, args, nargs, "");
 }
 
 void cg_barrier(cg *c) {
   LLVMValueRef zero = cg_i32(c, 0);
   cg_intrinsic(c, "llvm.nvvm.barrier.cta.sync.aligned.all", NULL, 0, &zero, 1);
 }
-
-void cg_smem_begin_write(cg *c) {
-  if (c->smem_dirty) cg_barrier(c);
-}
-
-void cg_smem_read_done(cg *c) { c->smem_dirty = true; }
 
 bool cg_unsupported(cg *c, const ir_op *op) {
   ir_error(c->ictx, op->loc, "unsupported in codegen: '%s'", ir_op_name(op));
@@ -184,14 +179,22 @@ static bool lower_op(cg *c, ir_op *op) {
   case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS:
     return cg_lower_atomic(c, op);
 
-  case IR_OP_TT_DOT:
-    return cg_lower_dot(c, op);
+  case IR_OP_TT_DOT: {
+    const ir_attr *l = op->results[0].type->layout;
+    return l && l->kind == IR_ATTR_NVIDIA_MMA ? cg_lower_mma(c, op) : cg_lower_dot(c, op);
+  }
 
   case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
   case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
-  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
-  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
   case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
+    return cg_lower_shared_op(c, op);
+
+  case IR_OP_TTNG_WARP_GROUP_DOT:
+    return cg_lower_wgmma(c, op);
+  case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+    return cg_lower_wgmma_wait(c, op);
+
+  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
     return cg_unsupported(c, op);
 
   case IR_OP_TT_RETURN:
@@ -295,17 +298,5 @@ bool cg_build_module(cg *c, const ir_module *m) {
   if (!cg_lower_block(c, entry, &term)) return false;
   if (!term || term->kind != IR_OP_TT_RETURN) LLVMBuildRetVoid(c->b);
 
-  if (c->smem) {
-    /* Replace the placeholder with a buffer of the final size. */
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
-    LLVMTypeRef aty = LLVMArrayType2(i8, c->smem_bytes);
-    LLVMValueRef g = LLVMAddGlobalInAddressSpace(c->mod, aty, "global_smem", 3);
-    LLVMSetInitializer(g, LLVMGetUndef(aty));
-    LLVMSetLinkage(g, LLVMInternalLinkage);
-    LLVMSetAlignment(g, 16);
-    LLVMReplaceAllUsesWith(c->smem, g);
-    LLVMDeleteGlobal(c->smem);
-    c->smem = g;
-  }
   return !c->failed;
 }

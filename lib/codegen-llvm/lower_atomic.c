@@ -48,11 +48,11 @@ static LLVMValueRef to_bits(cg *c, LLVMValueRef v, LLVMTypeRef ity) {
 }
 
 /* Thread 0's value to every thread, through the shared scratch buffer. */
-static LLVMValueRef broadcast_from_owner(cg *c, LLVMValueRef v, LLVMValueRef owner) {
-  LLVMValueRef smem = cg_smem(c, 8);
+static LLVMValueRef broadcast_from_owner(cg *c, const ir_op *op, LLVMValueRef v,
+                                         LLVMValueRef owner) {
+  LLVMValueRef smem = cg_scratch(c, op);
   LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(c->lc, c->fn, "bcast.store");
   LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(c->lc, c->fn, "bcast.cont");
-  cg_smem_begin_write(c);
   LLVMBuildCondBr(c->b, owner, st, cont);
   LLVMPositionBuilderAtEnd(c->b, st);
   LLVMBuildStore(c->b, v, smem);
@@ -60,7 +60,6 @@ static LLVMValueRef broadcast_from_owner(cg *c, LLVMValueRef v, LLVMValueRef own
   LLVMPositionBuilderAtEnd(c->b, cont);
   cg_barrier(c);
   LLVMValueRef r = LLVMBuildLoad2(c->b, LLVMTypeOf(v), smem, "");
-  cg_smem_read_done(c);
   return r;
 }
 
@@ -111,7 +110,7 @@ bool cg_lower_atomic(cg *c, ir_op *op) {
     LLVMValueRef old = LLVMBuildCall2(c->b, fty, asmv, args, (unsigned)np, "");
     r.v[j] = ety == ity ? old : LLVMBuildBitCast(c->b, old, ety, "");
   }
-  if (!is_tensor) r.v[0] = broadcast_from_owner(c, r.v[0], owner);
+  if (!is_tensor) r.v[0] = broadcast_from_owner(c, op, r.v[0], owner);
   cg_map_set(c, &op->results[0], r);
   return true;
 }

@@ -27,17 +27,11 @@ bool cg_lower_dot(cg *c, ir_op *op) {
     return cg_unsupported(c, op);
   uint64_t a_bytes = (uint64_t)(m * kk) * ir_type_bytes(ae);
   uint64_t b_off = (a_bytes + 15) & ~(uint64_t)15;
-  uint64_t total = b_off + (uint64_t)(kk * n) * ir_type_bytes(be);
-  if (total > 48 * 1024) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: tt.dot needing %llu bytes of shared "
-             "memory", (unsigned long long)total);
-    return false;
-  }
   cg_vals a, b, acc;
   if (!cg_get(c, op, 0, &a) || !cg_get(c, op, 1, &b) || !cg_get(c, op, 2, &acc)) return false;
   LLVMTypeRef aty = cg_type(c, ae), bty = cg_type(c, be), cty = cg_type(c, ce);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
-  LLVMValueRef base = cg_smem(c, total);
+  LLVMValueRef base = cg_scratch(c, op);
   LLVMValueRef off = cg_i32(c, (int64_t)b_off);
   LLVMValueRef bbase = LLVMBuildGEP2(c->b, i8, base, &off, 1, "");
 
@@ -45,7 +39,6 @@ bool cg_lower_dot(cg *c, ir_op *op) {
                                                     (size_t)(a.n + b.n + acc.n + 1));
   if (!positions(c, at, op->loc, a.n, lin) || !positions(c, bt, op->loc, b.n, lin + a.n))
     return false;
-  cg_smem_begin_write(c);
   for (int j = 0; j < a.n; j++)
     LLVMBuildStore(c->b, a.v[j], LLVMBuildGEP2(c->b, aty, base, &lin[j], 1, ""));
   for (int j = 0; j < b.n; j++)
@@ -71,7 +64,6 @@ bool cg_lower_dot(cg *c, ir_op *op) {
     }
     r.v[j] = sum;
   }
-  cg_smem_read_done(c);
   cg_map_set(c, &op->results[0], r);
   return true;
 }

@@ -125,12 +125,7 @@ static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd,
     base[i] = total;
     total += (uint64_t)numel * (uint64_t)nwarps * ir_type_bytes(et);
   }
-  if (total > 48 * 1024) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: tt.reduce needing %llu bytes of shared "
-             "memory", (unsigned long long)total);
-    return false;
-  }
-  LLVMValueRef smem = cg_smem(c, total);
+  LLVMValueRef smem = cg_scratch(c, op);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
   LLVMValueRef **slot = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef *) * (size_t)nop);
   for (int i = 0; i < nop; i++) {
@@ -146,7 +141,6 @@ static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd,
       }
     }
   }
-  cg_smem_begin_write(c);
   for (int i = 0; i < nop; i++) {
     bool is_bool = LLVMGetTypeKind(LLVMTypeOf(acc[0][i])) == LLVMIntegerTypeKind &&
                    LLVMGetIntTypeWidth(LLVMTypeOf(acc[0][i])) == 1;
@@ -173,7 +167,6 @@ static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd,
       }
     }
   }
-  cg_smem_read_done(c);
   return true;
 }
 

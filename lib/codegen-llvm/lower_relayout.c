@@ -10,8 +10,6 @@
 
 #include "codegen-llvm/cg.h"
 
-#define SMEM_LIMIT (48 * 1024)
-
 /* Row-major linear index over `shape` (rank dims) of register j whose
  * component k is idx[perm[k]][j]; then *mul + add. Scalars (rank 0) give add. */
 static LLVMValueRef linear(cg *c, LLVMValueRef **idx, int rank, const int64_t *shape,
@@ -38,20 +36,11 @@ bool cg_lower_relayout(cg *c, ir_op *op) {
   const ir_type *et = ir_type_scalar(st);
   bool is_bool = et->kind == IR_TY_INT && et->width == 1;
   LLVMTypeRef vty = cg_type(c, et), mty = is_bool ? LLVMInt8TypeInContext(c->lc) : vty;
-  /* The element count in shared memory: the larger of source and result. */
-  int64_t numel = ir_type_numel(op->kind == IR_OP_TT_SPLIT ? st : rt);
-  uint64_t bytes = (uint64_t)numel * ir_type_bytes(et);
-  if (bytes > SMEM_LIMIT) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' of %llu bytes through shared memory",
-             ir_op_name(op), (unsigned long long)bytes);
-    return false;
-  }
-  LLVMValueRef base = cg_smem(c, bytes);
+  LLVMValueRef base = cg_scratch(c, op);
   LLVMValueRef *sidx[IR_MAX_RANK], *ridx[IR_MAX_RANK];
   if (!indices(c, st, op->loc, sidx)) return false;
 
   /* 1. Write: each operand register at its position in the result space. */
-  cg_smem_begin_write(c);
   for (int o = 0; o < op->noperands; o++) {
     cg_vals s;
     if (!cg_get(c, op, o, &s)) return false;
@@ -89,7 +78,6 @@ bool cg_lower_relayout(cg *c, ir_op *op) {
     }
     cg_map_set(c, &op->results[r], out);
   }
-  cg_smem_read_done(c);
   return true;
 }
 
@@ -103,18 +91,11 @@ bool cg_relayout_broadcast(cg *c, ir_op *op) {
   const ir_type *et = ir_type_scalar(st);
   bool is_bool = et->kind == IR_TY_INT && et->width == 1;
   LLVMTypeRef vty = cg_type(c, et), mty = is_bool ? LLVMInt8TypeInContext(c->lc) : vty;
-  uint64_t bytes = (uint64_t)ir_type_numel(st) * ir_type_bytes(et);
-  if (bytes > SMEM_LIMIT) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' of %llu bytes between unrelated "
-             "layouts", ir_op_name(op), (unsigned long long)bytes);
-    return false;
-  }
   cg_vals s;
   if (!cg_get(c, op, 0, &s)) return false;
-  LLVMValueRef base = cg_smem(c, bytes);
+  LLVMValueRef base = cg_scratch(c, op);
   LLVMValueRef *sidx[IR_MAX_RANK], *ridx[IR_MAX_RANK];
   if (!cg_emit_indices(c, st, op->loc, sidx)) return false;
-  cg_smem_begin_write(c);
   for (int64_t j = 0; j < s.n; j++) {
     LLVMValueRef pos = linear(c, sidx, st->rank, st->shape, NULL, j, 1, 0);
     LLVMValueRef p = LLVMBuildGEP2(c->b, mty, base, &pos, 1, "");
@@ -136,7 +117,6 @@ bool cg_relayout_broadcast(cg *c, ir_op *op) {
     LLVMValueRef v = LLVMBuildLoad2(c->b, mty, LLVMBuildGEP2(c->b, mty, base, &pos, 1, ""), "");
     out.v[j] = is_bool ? LLVMBuildTrunc(c->b, v, vty, "") : v;
   }
-  cg_smem_read_done(c);
   cg_map_set(c, &op->results[0], out);
   return true;
 }

@@ -4,14 +4,13 @@
  * the one d positions before it (after it for reverse scans), d = 1, 2, 4...
  * The neighbour is always the combiner's left operand, so non-commutative
  * associative combiners get Triton's order. Simple rather than fast: it
- * needs the whole tensor in shared memory (48 KiB at most) and two barriers
+ * needs the whole tensor in shared memory (its allocation) and two barriers
  * per step; Triton's warp-shuffle scan is the later optimization. */
 #include <llvm-c/Core.h>
 
 #include "codegen-llvm/cg.h"
 
 #define MAX_SCAN_OPS 8
-#define SMEM_LIMIT (48 * 1024)
 
 bool cg_lower_scan(cg *c, ir_op *op) {
   int nop = op->noperands;
@@ -36,11 +35,6 @@ bool cg_lower_scan(cg *c, ir_op *op) {
     off[i] = bytes;
     bytes += ((uint64_t)ir_type_numel(t) * ir_type_bytes(e) + 7) & ~(uint64_t)7;
   }
-  if (bytes > SMEM_LIMIT) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: tt.scan of %llu bytes (the shared-memory "
-             "scan holds at most %d)", (unsigned long long)bytes, SMEM_LIMIT);
-    return false;
-  }
   cg_vals in[MAX_SCAN_OPS];
   for (int i = 0; i < nop; i++)
     if (!cg_get(c, op, i, &in[i])) return false;
@@ -61,7 +55,7 @@ bool cg_lower_scan(cg *c, ir_op *op) {
     x[i] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)nregs);
     for (int64_t j = 0; j < nregs; j++) x[i][j] = in[i].v[j];
   }
-  LLVMValueRef smem = cg_smem(c, bytes);
+  LLVMValueRef smem = cg_scratch(c, op);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
   LLVMValueRef base[MAX_SCAN_OPS];
   for (int i = 0; i < nop; i++) {
@@ -70,8 +64,9 @@ bool cg_lower_scan(cg *c, ir_op *op) {
   }
 
   for (int64_t d = 1; d < n; d *= 2) {
-    /* Publish the current partial results. */
-    cg_smem_begin_write(c);
+    /* Publish the current partial results, once every thread has read the
+     * previous step's. */
+    if (d > 1) cg_barrier(c);
     for (int i = 0; i < nop; i++)
       for (int64_t j = 0; j < nregs; j++) {
         LLVMValueRef p = LLVMBuildGEP2(c->b, mty[i], base[i], &lin[j], 1, "");
@@ -102,7 +97,6 @@ bool cg_lower_scan(cg *c, ir_op *op) {
       if (!cg_combine(c, op, blk, nop, y, cur)) return false;
       for (int i = 0; i < nop; i++) x[i][j] = LLVMBuildSelect(c->b, has, y[i], x[i][j], "");
     }
-    cg_smem_read_done(c);
   }
   for (int i = 0; i < nop; i++) {
     cg_vals r = cg_vals_new(c, (int)nregs);

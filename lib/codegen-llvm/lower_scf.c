@@ -167,14 +167,11 @@ static bool lower_while(cg *c, ir_op *op) {
 }
 
 bool cg_lower_scf_op(cg *c, ir_op *op) {
-  /* Regions may run after (or again after) a read of the scratch buffer. */
-  c->smem_dirty = true;
   bool ok;
   /* An if-chain, not a switch: the exhaustive switch lives in lower.c. */
   if (op->kind == IR_OP_SCF_FOR) ok = lower_for(c, op);
   else if (op->kind == IR_OP_SCF_IF) ok = lower_if(c, op);
   else if (op->kind == IR_OP_SCF_WHILE) ok = lower_while(c, op);
   else ok = cg_unsupported(c, op);
-  c->smem_dirty = true;
   return ok;
 }

@@ -88,31 +88,28 @@ static bool lower_remap(cg *c, ir_op *op) {
   }
   int64_t n = ttg_ll_num_regs(&dl);
   int64_t *map = ir_arena_alloc(&c->arena, sizeof(int64_t) * (size_t)n);
-  if (!cg_reg_map(&sl, &dl, proj, map)) return cg_relayout_broadcast(c, op);
+  if (!ttg_ll_reg_map(&sl, &dl, proj, map)) return cg_relayout_broadcast(c, op);
   cg_vals r = cg_vals_new(c, (int)n);
   for (int64_t j = 0; j < n; j++) r.v[j] = s.v[map[j]];
   cg_map_set(c, &op->results[0], r);
   return true;
 }
 
-/* Row-major linear index of each register of a tensor type. */
-static bool linear_indices(cg *c, const ir_type *t, ir_loc loc, LLVMValueRef *lin, int64_t n) {
-  LLVMValueRef *idx[IR_MAX_RANK];
-  if (!cg_emit_indices(c, t, loc, idx)) return false;
-  for (int64_t j = 0; j < n; j++) {
-    LLVMValueRef v = idx[0][j];
-    for (int d = 1; d < t->rank; d++) {
-      v = LLVMBuildMul(c->b, v, cg_i32(c, t->shape[d]), "");
-      v = LLVMBuildAdd(c->b, v, idx[d][j], "");
-    }
-    lin[j] = v;
-  }
-  return true;
+/* The layout of a conversion's scratch: row-major with 16-byte chunks of a
+ * row XORed with the row index mod 8, so that both sides' accesses spread
+ * over the banks and stay vectorizable. */
+static const ir_attr *scratch_encoding(cg *c, const ir_type *t) {
+  unsigned order[IR_MAX_RANK];
+  for (int i = 0; i < t->rank; i++) order[i] = (unsigned)(t->rank - 1 - i);
+  unsigned eb = ir_type_bytes(ir_type_scalar(t));
+  unsigned vec = 16 / eb ? 16 / eb : 1;
+  return ir_attr_swizzled_shared(c->ictx, vec, 1, 8, t->rank, order);
 }
 
-/* convert_layout through shared memory: every thread writes what it holds
- * at the element's row-major position, then reads what it needs. Duplicate
- * holders write equal values, so the races are benign. */
+/* convert_layout: a register permutation when every thread already holds
+ * what it needs; otherwise every thread writes what it holds to the
+ * scratch buffer, a barrier, and every thread reads what it needs. Holders
+ * of duplicate copies write equal values, so the races are benign. */
 static bool lower_convert(cg *c, ir_op *op) {
   const ir_type *st = op->operands[0]->type, *dt = op->results[0].type;
   cg_vals s;
@@ -123,46 +120,25 @@ static bool lower_convert(cg *c, ir_op *op) {
   }
   int64_t nd = cg_num_regs(c, dt, op->loc);
   if (nd < 0) return false;
-  /* Same elements per thread, other register order: no data moves. */
   ttg_ll sl, dl;
   int proj[IR_MAX_RANK];
   for (int d = 0; d < dt->rank; d++) proj[d] = d;
   int64_t *map = ir_arena_alloc(&c->arena, sizeof(int64_t) * (size_t)nd);
-  if (cg_ll_of(c, st, op->loc, &sl) && cg_ll_of(c, dt, op->loc, &dl) &&
-      cg_reg_map(&sl, &dl, proj, map)) {
+  if (!cg_ll_of(c, st, op->loc, &sl) || !cg_ll_of(c, dt, op->loc, &dl)) return false;
+  if (ttg_ll_reg_map(&sl, &dl, proj, map)) {
     cg_vals r = cg_vals_new(c, (int)nd);
     for (int64_t j = 0; j < nd; j++) r.v[j] = s.v[map[j]];
     cg_map_set(c, &op->results[0], r);
     return true;
   }
-  const ir_type *et = ir_type_scalar(st);
-  bool is_bool = et->kind == IR_TY_INT && et->width == 1;
-  LLVMTypeRef mty = is_bool ? LLVMInt8TypeInContext(c->lc) : cg_type(c, et);
-  uint64_t bytes = (uint64_t)ir_type_numel(st) * ir_type_bytes(et);
-  if (bytes > 48 * 1024) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: convert_layout of %llu bytes",
-             (unsigned long long)bytes);
-    return false;
-  }
-  LLVMValueRef base = cg_smem(c, bytes);
-  LLVMValueRef *lin = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(s.n + nd));
-  if (!linear_indices(c, st, op->loc, lin, s.n)) return false;
-  cg_smem_begin_write(c);
-  for (int j = 0; j < s.n; j++) {
-    LLVMValueRef p = LLVMBuildGEP2(c->b, mty, base, &lin[j], 1, "");
-    LLVMValueRef v = is_bool ? LLVMBuildZExt(c->b, s.v[j], mty, "") : s.v[j];
-    LLVMBuildStore(c->b, v, p);
-  }
+  const ir_attr *enc = scratch_encoding(c, st);
+  ttg_ll wmap, rmap;
+  if (!cg_shared_map(st, enc, st->shape, &wmap) || !cg_shared_map(dt, enc, dt->shape, &rmap))
+    return cg_unsupported(c, op);
+  LLVMValueRef base = cg_scratch(c, op);
+  cg_shared_store(c, base, st, &wmap, s);
   cg_barrier(c);
-  if (!linear_indices(c, dt, op->loc, lin + s.n, nd)) return false;
-  cg_vals r = cg_vals_new(c, (int)nd);
-  for (int64_t j = 0; j < nd; j++) {
-    LLVMValueRef p = LLVMBuildGEP2(c->b, mty, base, &lin[s.n + j], 1, "");
-    LLVMValueRef v = LLVMBuildLoad2(c->b, mty, p, "");
-    r.v[j] = is_bool ? LLVMBuildTrunc(c->b, v, LLVMInt1TypeInContext(c->lc), "") : v;
-  }
-  cg_smem_read_done(c);
-  cg_map_set(c, &op->results[0], r);
+  cg_map_set(c, &op->results[0], cg_shared_load(c, base, dt, &rmap));
   return true;
 }
 

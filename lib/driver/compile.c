@@ -157,6 +157,12 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;
   if (o->stop_after == TTC_LEVEL_TTGIR) goto done;
 
+  /* Shared memory and barriers, as Triton's make_llir does before LLVM. */
+  if (!run_pipeline(m, TTG_CODEGEN_PREP_PIPELINE)) {
+    st = TTC_ERROR_INPUT;
+    goto done;
+  }
+  k->shared_bytes = (int)ir_op_get_int(m->op, "ttg.shared", 0);
   cg_options co = {.arch = k->arch, .num_warps = o->num_warps, .opt_level = 3};
   if (!cg_emit_ptx(m, &co, &llir, &ptx)) {
     st = ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;

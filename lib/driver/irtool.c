@@ -119,7 +119,8 @@ static char *ir_metadata(const ir_module *m, const char *arch, int cc, const cha
   const ir_attr *name = ir_op_get_attr(f, "sym_name");
   char target[16];
   snprintf(target, sizeof target, "cuda:%d", cc);
-  cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3, 0, target, arch,
+  cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3,
+                    (int)ir_op_get_int(m->op, "ttg.shared", 0), target, arch,
                     n, params, 0, NULL, TTC_VERSION_STRING, ptx};
   return cg_metadata_json(&md);
 }
@@ -132,6 +133,14 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "");
   if (!o->arch) snprintf(arch, sizeof arch, "sm_%d", mo.compute_capability);
   int cc = arch_cc(arch);
+  /* Shared memory and barriers first, unless the IR already has them. */
+  if (!ir_op_get_attr(st->m->op, "ttg.shared")) {
+    ir_pipeline pl;
+    bool ok = ir_pipeline_parse(st->ctx, TTG_CODEGEN_PREP_PIPELINE, irt_pass_lookup, &pl);
+    ok = ok && run_steps(st, &pl);
+    ir_pipeline_free(&pl);
+    if (!ok) return TTC_ERROR_INPUT;
+  }
   cg_options co = {.arch = arch, .num_warps = mo.num_warps, .opt_level = 3};
   char *llir = NULL, *ptx = NULL;
   if (!cg_emit_ptx(st->m, &co, &llir, &ptx))

@@ -93,7 +93,17 @@ static void fix_op(ir_module *m, ir_op *op) {
     for (int i = 0; i < op->noperands; i++) want(m, op, i, res);
     return;
   case IR_RULE_DOT:
-    if (op->kind == IR_OP_TT_DOT || op->kind == IR_OP_TTNG_WARP_GROUP_DOT) want(m, op, 2, res);
+    want(m, op, 2, res);
+    /* An mma.sync dot reads its operands in the dot_op layouts of its
+     * result (a wgmma's B, and maybe A, come from shared memory). */
+    if (res && res->kind == IR_ATTR_NVIDIA_MMA) {
+      for (int i = 0; i < 2; i++) {
+        const ir_type *t = op->operands[i]->type;
+        if (!ir_type_is_tensor(t) || (t->layout && t->layout->kind == IR_ATTR_DOT_OP)) continue;
+        unsigned kw = 32 / (ir_type_bytes(ir_type_scalar(t)) * 8);
+        want(m, op, i, ir_attr_dot_op(m->ctx, i, res, kw));
+      }
+    }
     return;
   case IR_RULE_FOR: /* inits are carried as the loop's results */
     for (int i = 3; i < op->noperands && i - 3 < op->nresults; i++)

@@ -38,6 +38,9 @@ bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n) {
                    "target=cuda:%d},"
                    "tritongpu-coalesce,"
                    "tritongpu-remove-layout-conversions,"
+                   "tritongpu-accelerate-matmul,"
+                   "tritongpu-remove-layout-conversions,"
+                   "tritongpu-reduce-data-duplication,"
                    "cse,dce",
                    o->num_warps, o->threads_per_warp, o->num_ctas, o->compute_capability);
   return k > 0 && (size_t)k < n;

@@ -130,8 +130,13 @@ static void spread_to(prop_state *st, ir_op *user, int idx, const ir_attr *l) {
     if (l->kind == IR_ATTR_SLICE && l->dim == (int)ir_op_get_int(user, "axis", 0))
       assign(st, &user->results[0], l->parent);
     return;
+  case IR_OP_TTG_CONVERT_LAYOUT: {
+    /* A conversion into a dot operand layout feeds a dot: it stays. */
+    const ir_attr *to = user->results[0].type->layout;
+    if (!to || to->kind != IR_ATTR_DOT_OP) assign(st, &user->results[0], l);
+    return;
+  }
   case IR_OP_TT_BROADCAST:
-  case IR_OP_TTG_CONVERT_LAYOUT:
     assign(st, &user->results[0], l);
     return;
   case IR_OP_TT_SCAN: /* operands and results share one layout */
@@ -354,8 +359,26 @@ static ir_op *loop_of_arg(const ir_value *v, int *iter) {
  * the argument and the loop's result are re-laid out, the yielded value is
  * recomputed in that layout, and the initial value is converted once,
  * before the loop. Other users of the argument get conversions. */
+typedef struct feeds_memory {
+  const ir_value *v;
+  bool found;
+} feeds_memory;
+
+static void find_memory_use(ir_op *op, void *user) {
+  feeds_memory *f = user;
+  bool mem = op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE ||
+             op->kind == IR_OP_TT_ATOMIC_RMW || op->kind == IR_OP_TT_ATOMIC_CAS ||
+             op->kind == IR_OP_TTG_ASYNC_COPY;
+  if (mem && op->noperands && op->operands[0] == f->v) f->found = true;
+}
+
 static bool remat_loop_arg(remat_state *st, ir_op *cvt) {
   ir_value *arg = cvt->operands[0];
+  /* Only for the pointers of a memory access: their layout is the access's. */
+  feeds_memory f = {&cvt->results[0], false};
+  ir_op *body_op = cvt->parent && cvt->parent->parent ? cvt->parent->parent->parent : NULL;
+  if (body_op) ir_walk(body_op, find_memory_use, &f);
+  if (!f.found) return false;
   const ir_attr *l = cvt->results[0].type->layout;
   int iter;
   ir_op *loop = loop_of_arg(arg, &iter);
@@ -456,5 +479,7 @@ bool ttg_pass_remove_convert(ir_module *m, ir_arena *scratch, const ir_pass_args
   remove_identities(m, scratch);
   rematerialize(&rs, m, scratch);
   remove_identities(m, scratch);
-  return true;
+  /* What the rewrites left unused would mislead the next run (a dead user
+   * converting a loop argument back): erase it now. */
+  return ir_pass_dce(m, scratch, NULL);
 }

@@ -60,6 +60,11 @@ typedef struct ttg_ll_solver {
 void ttg_ll_solver_init(ttg_ll_solver *s, const ttg_ll *l, int in);
 /* False when no input maps there. */
 bool ttg_ll_solve(const ttg_ll_solver *s, const int32_t *coords, uint32_t *x);
+/* When every thread already holds, under src, each element its dst
+ * registers need (proj[d]: the src dim of dst dim d, -1 to drop it), fills
+ * src_reg[j] for every dst register j and returns true; false when data
+ * must move between threads. dst may have fewer registers than src. */
+bool ttg_ll_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64_t *src_reg);
 /* `register = [[0, 1], [8, 0]], lane = [...], warp = [...]` */
 void ttg_ll_print(const ttg_ll *l, ir_strbuf *out);
 
@@ -114,6 +119,28 @@ ir_value *ttg_convert_before(ir_module *m, ir_op *anchor, ir_value *v, const ir_
  * slice; stores: the pointer's; scf ops: the carried types). */
 void ttg_fix_operand_layouts(ir_module *m);
 
+/* ---- accelerate_matmul.c, reduce_data_duplication.c: shared encodings ------- */
+
+/* Triton's nvmma_shared layout for a tile kept in `order` (fastest first):
+ * the widest swizzle (128/64/32 bytes) its contiguous dim fills. */
+const ir_attr *ttg_nvmma_shared_for(ir_context *ctx, int rank, const int64_t *shape,
+                                    const unsigned *order, int ebits);
+/* Triton's swizzled_shared layout for an mma.sync operand of kWidth k_width
+ * stored in `order`: 16-byte vectors, conflict-free ldmatrix rows. */
+const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
+                                           const unsigned *order, unsigned k_width);
+
+/* ---- scratch.c, allocate_shared_memory.c: shared memory ------------------------ */
+
+/* Whether converting src to dst (proj as in ttg_ll_reg_map) moves elements
+ * between threads, so that it needs shared memory. */
+bool ttg_moves_between_threads(const ir_type *src, const ir_type *dst, const int *proj);
+/* Bytes of shared memory op needs while it runs (0: none): the buffer codegen
+ * uses to move elements between threads. */
+uint64_t ttg_scratch_bytes(const ir_op *op);
+/* The most shared memory a block may have on a compute capability. */
+int ttg_shared_limit(int compute_capability);
+
 /* ---- verify.c ---------------------------------------------------------------- */
 
 /* ir_verify, then in a ttgir module the layout rules: every tensor laid out
@@ -138,5 +165,8 @@ const ir_pass *ttg_pass_lookup(const char *name, size_t len);
 /* The pipeline from ttir to optimized ttgir for these options, as text for
  * ir_pipeline_parse; false if buf is too small (512 bytes suffice). */
 bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n);
+/* The passes that prepare ttgir for codegen (Triton runs them in make_llir):
+ * shared-memory allocation, then barriers. */
+#define TTG_CODEGEN_PREP_PIPELINE "allocate-shared-memory,tritongpu-membar"
 
 #endif

@@ -235,7 +235,7 @@ static void test_mma_v3(void **state) {
   assert_true(ttg_ll_of_tensor(ir_attr_dot_op(f->ctx, 0, mma2, 2), 2, shape, &a));
   int proj[2] = {0, 1};
   int64_t map[32];
-  assert_true(cg_reg_map(&l, &a, proj, map));
+  assert_true(ttg_ll_reg_map(&l, &a, proj, map));
   for (int j = 0; j < 32; j++) assert_int_equal(map[j], j);
 }
 

@@ -17,9 +17,9 @@ def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.con
     y = num / tl.sum(num, axis=0)
     tl.store(out_ptr + row * out_stride + cols, y, mask=cols < n_cols)
 
+# CHECK: .extern .shared .align 16 .b8 global_smem[];
 # CHECK-LABEL: .visible .entry softmax_kernel(
 # CHECK: .reqntid 128
-# CHECK: .shared .align 16 .b8 global_smem[16];
 # CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
 # CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 # CHECK: bar.sync 0;

@@ -1,0 +1,304 @@
+/* lower_wgmma.c - ttng.warp_group_dot on Hopper's wgmma, as Triton lowers
+ * it. Each warpgroup (4 consecutive warps) issues
+ *   wgmma.mma_async.sync.aligned.m64nNkK.<d>.<a>.<b>
+ * per (M repetition, N repetition, K step), reading B (and A unless A sits
+ * in registers as a dot_op of the accumulator's mma) from shared memory
+ * through 64-bit matrix descriptors: start address >> 4 in bits 0-13, the
+ * leading-dimension byte offset >> 4 in 16-29 (the distance between swizzle
+ * atoms along the contiguous dim: swizzle bytes x rows), the stride byte
+ * offset >> 4 in 32-45 (8 rows of swizzle bytes), the swizzle mode in
+ * 62-63 (1: 128 B, 2: 64 B, 3: 32 B). The tile's start element comes from the
+ * buffer's nvmma_shared layout, so swizzle atoms and K-major or MN-major
+ * storage need no special cases. wgmma.fence precedes the group, a commit
+ * ends it, and a synchronous dot waits for it; ttng.warp_group_dot_wait
+ * waits for all but `pendings` groups, tying the accumulators to the wait. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen-llvm/cg.h"
+
+typedef struct wg_kind {
+  const char *types; /* "f32.f16.f16" */
+  int k;             /* instruction K */
+  bool is_int, transposable, scaled;
+} wg_kind;
+
+static bool pick_kind(const ir_op *op, wg_kind *k) {
+  const ir_type *a = ir_type_scalar(op->operands[0]->type);
+  const ir_type *c = ir_type_scalar(op->results[0].type);
+  bool f32acc = c->kind == IR_TY_FLOAT && c->width == 32;
+  if (a->kind == IR_TY_FLOAT && a->width == 16 && f32acc) {
+    *k = (wg_kind){a->is_bf16 ? "f32.bf16.bf16" : "f32.f16.f16", 16, false, true, true};
+    return true;
+  }
+  if (a->kind == IR_TY_FLOAT && a->width == 32 && f32acc) {
+    *k = (wg_kind){"f32.tf32.tf32", 8, false, false, true};
+    return true;
+  }
+  if (a->kind == IR_TY_INT && a->width == 8 && c->kind == IR_TY_INT && c->width == 32) {
+    *k = (wg_kind){"s32.s8.s8", 32, true, false, false};
+    return true;
+  }
+  return false;
+}
+
+/* The descriptor bits that do not depend on the tile: swizzle mode, stride
+ * and leading byte offsets, for a buffer of `t` (memdesc). */
+static uint64_t desc_template(const ir_type *t) {
+  const ir_attr *e = t->layout;
+  unsigned sw = e->swizzle_bytes;
+  int fast = e->transposed ? 0 : 1;
+  uint64_t rows = (uint64_t)t->shape[1 - fast];
+  uint64_t mode = sw == 128 ? 1 : sw == 64 ? 2 : sw == 32 ? 3 : 0;
+  uint64_t sbo = (uint64_t)(sw * 8) >> 4, lbo = ((uint64_t)sw * rows) >> 4;
+  return (mode << 62) | ((sbo & 0x3FFF) << 32) | ((lbo & 0x3FFF) << 16);
+}
+
+/* A descriptor for the tile starting at (row, col) of buffer `t` at `base`;
+ * `dyn`, when not NULL, is this warpgroup's run-time offset along dim
+ * `dyn_dim` (bits disjoint from the constant part's: the layout is linear). */
+static LLVMValueRef descriptor(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *inv,
+                               int64_t row, int64_t col, LLVMValueRef dyn, int dyn_dim) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc), i32 = LLVMInt32TypeInContext(c->lc);
+  uint32_t in[2] = {(uint32_t)row, (uint32_t)col};
+  int32_t off[1];
+  ttg_ll_apply(inv, in, off);
+  LLVMValueRef elem_off = cg_i32(c, off[0]);
+  if (dyn) {
+    cg_part p = cg_input_part(c, inv, dyn_dim, dyn, 0);
+    elem_off = cg_part_xor_const(c, p, off[0]);
+  }
+  LLVMValueRef bytes = LLVMBuildMul(c->b, elem_off, cg_i32(c, ir_type_bytes(t->elem)), "");
+  LLVMValueRef addr = LLVMBuildPtrToInt(c->b, base, i32, "");
+  addr = LLVMBuildAdd(c->b, addr, bytes, "");
+  LLVMValueRef start = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, addr, cg_i32(c, 4), ""),
+                                    cg_i32(c, 0x3FFF), "");
+  return LLVMBuildOr(c->b, LLVMConstInt(i64, desc_template(t), 0),
+                     LLVMBuildZExt(c->b, start, i64, ""), "");
+}
+
+static bool is_zero_const(const ir_value *v) {
+  const ir_op *d = v->def;
+  while (d && d->kind == IR_OP_TTG_CONVERT_LAYOUT) d = d->operands[0]->def;
+  if (!d || d->kind != IR_OP_ARITH_CONSTANT) return false;
+  const ir_attr *a = ir_op_get_attr(d, "value");
+  if (a && a->kind == IR_ATTR_DENSE) a = a->elem;
+  return a && ((a->kind == IR_ATTR_FLOAT && a->f == 0) || (a->kind == IR_ATTR_INT && a->i == 0));
+}
+
+/* The accumulator registers as one `{...}` asm operand list: "+f" each. */
+static void put(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t cap, size_t *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf + *n, cap - *n, fmt, ap);
+  va_end(ap);
+  if (k > 0) *n += (size_t)k < cap - *n ? (size_t)k : cap - *n - 1;
+}
+
+bool cg_lower_wgmma(cg *c, ir_op *op) {
+  const ir_type *at = op->operands[0]->type, *bt = op->operands[1]->type;
+  const ir_type *ct = op->results[0].type;
+  const ir_attr *mma = ct->layout;
+  wg_kind wk;
+  if (!pick_kind(op, &wk) || !mma || mma->kind != IR_ATTR_NVIDIA_MMA || mma->version_major != 3 ||
+      !ir_type_is_memdesc(bt) || bt->layout->kind != IR_ATTR_NVMMA_SHARED)
+    return cg_unsupported(c, op);
+  bool a_shared = ir_type_is_memdesc(at);
+  if (a_shared && at->layout->kind != IR_ATTR_NVMMA_SHARED) return cg_unsupported(c, op);
+  cg_vals a, b, acc;
+  if (!cg_get(c, op, 0, &a) || !cg_get(c, op, 1, &b) || !cg_get(c, op, 2, &acc)) return false;
+  unsigned instr_n = mma->instr_shape[1];
+  unsigned wm = mma->warps_per_cta[0], wn = mma->warps_per_cta[1];
+  int64_t M = ct->shape[0], N = ct->shape[1], K = bt->shape[0];
+  int64_t rep_m = M / (16 * wm) > 0 ? M / (16 * wm) : 1;
+  int64_t rep_n = N / ((int64_t)instr_n * wn) > 0 ? N / ((int64_t)instr_n * wn) : 1;
+  int64_t rep_k = K / wk.k;
+  int acc_size = (int)instr_n / 2;
+  /* Layouts of the buffers, inverted: (row, col) -> element offset. */
+  ttg_ll as, ainv, bs, binv, cl, al;
+  int ebits = (int)ir_type_bytes(bt->elem) * 8;
+  if (!ttg_ll_of_shared(bt->layout, 2, bt->shape, ebits, &bs) || !ttg_ll_invert(&bs, &binv))
+    return cg_unsupported(c, op);
+  if (a_shared && (!ttg_ll_of_shared(at->layout, 2, at->shape, ebits, &as) ||
+                   !ttg_ll_invert(&as, &ainv)))
+    return cg_unsupported(c, op);
+  if (!a_shared && !cg_ll_of(c, at, op->loc, &al)) return false;
+  if (!cg_ll_of(c, ct, op->loc, &cl)) return false;
+  /* This warpgroup's first row (of its 64) and first column. */
+  LLVMValueRef wg = LLVMBuildLShr(c->b, c->warp, cg_i32(c, 2), "");
+  LLVMValueRef wg_m = LLVMBuildURem(c->b, wg, cg_i32(c, wm / 4 > 0 ? wm / 4 : 1), "");
+  LLVMValueRef row0 = LLVMBuildMul(c->b, wg_m, cg_i32(c, 64), "");
+  LLVMValueRef wg_n = wn > 1 ? LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, c->warp, cg_i32(c, wm), ""),
+                                             cg_i32(c, wn), "")
+                             : NULL;
+  LLVMValueRef col0 = wg_n ? LLVMBuildMul(c->b, wg_n, cg_i32(c, (int64_t)instr_n), "") : NULL;
+  /* Accumulator registers by (rep m, rep n, slot). */
+  LLVMValueRef *d = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc.n + 1));
+  int *dreg = ir_arena_alloc(&c->arena, sizeof(int) * (size_t)(acc.n + 1));
+  int64_t tile_m_stride = 16 * (int64_t)wm, tile_n_stride = (int64_t)instr_n * wn;
+  for (int64_t j = 0; j < acc.n; j++) {
+    int32_t co[2];
+    ttg_ll_apply1(&cl, TTG_IN_REG, (uint32_t)j, co);
+    int64_t im = co[0] / tile_m_stride, in = co[1] / tile_n_stride;
+    int32_t n_in = co[1] % (int32_t)instr_n;
+    int64_t slot = (n_in / 8) * 4 + ((co[0] & 8) ? 2 : 0) + (n_in & 1);
+    int64_t s = (im * rep_n + in) * acc_size + slot;
+    if (s < 0 || s >= acc.n) return cg_unsupported(c, op);
+    d[s] = acc.v[j];
+    dreg[s] = (int)j;
+  }
+  bool zero = is_zero_const(op->operands[2]);
+  LLVMTypeRef cty = cg_type(c, ct), i32 = LLVMInt32TypeInContext(c->lc);
+  LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
+  /* The operand types a wgmma call takes: accumulators, A, B, scale-d. */
+  LLVMTypeRef *ftys = ir_arena_alloc(&c->arena, sizeof(LLVMTypeRef) * (size_t)(acc_size + 1));
+  for (int i = 0; i < acc_size; i++) ftys[i] = cty;
+  LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, ftys, (unsigned)acc_size, 0);
+  char code[4096], cons[2048];
+  size_t n = 0, nc = 0;
+  put(code, sizeof code, &n, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", acc_size + (a_shared ? 2 : 5));
+  put(code, sizeof code, &n, "wgmma.mma_async.sync.aligned.m64n%uk%d.%s {", instr_n, wk.k, wk.types);
+  for (int i = 0; i < acc_size; i++) put(code, sizeof code, &n, "%s$%d", i ? ", " : "", i);
+  if (a_shared) put(code, sizeof code, &n, "}, $%d, $%d, p", acc_size, acc_size + 1);
+  else
+    put(code, sizeof code, &n, "}, {$%d, $%d, $%d, $%d}, $%d, p", acc_size, acc_size + 1,
+        acc_size + 2, acc_size + 3, acc_size + 4);
+  bool trans_a = a_shared && at->layout->transposed, trans_b = !bt->layout->transposed;
+  if (wk.scaled) put(code, sizeof code, &n, ", 1, 1");
+  if (wk.transposable) {
+    if (a_shared) put(code, sizeof code, &n, ", %d", trans_a ? 1 : 0);
+    put(code, sizeof code, &n, ", %d", trans_b ? 1 : 0);
+  } else if ((a_shared && trans_a) || trans_b) {
+    ir_error(c->ictx, op->loc, "unsupported in codegen: this wgmma element type needs both "
+             "operands K-major in shared memory");
+    return false;
+  }
+  put(code, sizeof code, &n, ";\n}");
+  for (int i = 0; i < acc_size; i++) put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int ? 'r' : 'f');
+  if (a_shared) put(cons, sizeof cons, &nc, ",l,l,r");
+  else put(cons, sizeof cons, &nc, ",r,r,r,r,l,r");
+  for (int i = 0; i < acc_size; i++) put(cons, sizeof cons, &nc, ",%d", i);
+  LLVMValueRef *args = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc_size + 8));
+  /* A in registers: every tile's four words, packed and moved before the
+   * fence (wgmma must not read registers written after it). */
+  LLVMValueRef *awords = NULL;
+  if (!a_shared) {
+    awords = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(rep_m * rep_k * 4 + 1));
+    LLVMValueRef *elems = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) *
+                                                       (size_t)(rep_m * rep_k * 16 + 1));
+    int kw = (int)at->layout->k_width;
+    for (int64_t j = 0; j < a.n; j++) {
+      int32_t co[2];
+      ttg_ll_apply1(&al, TTG_IN_REG, (uint32_t)j, co);
+      int64_t im = co[0] / tile_m_stride, ik = co[1] / wk.k;
+      if (im >= rep_m || ik >= rep_k || kw > 4) return cg_unsupported(c, op);
+      int w = ((co[0] & 8) ? 1 : 0) + ((co[1] & (wk.k / 2)) ? 2 : 0);
+      elems[((im * rep_k + ik) * 4 + w) * 4 + co[1] % kw] = a.v[j];
+    }
+    for (int64_t t = 0; t < rep_m * rep_k * 4; t++) {
+      LLVMValueRef *el = &elems[t * 4];
+      if (!el[0]) return cg_unsupported(c, op);
+      LLVMValueRef word;
+      if (kw == 1) {
+        word = LLVMBuildBitCast(c->b, el[0], i32, "");
+      } else {
+        LLVMValueRef v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(el[0]), (unsigned)kw));
+        for (int k = 0; k < kw; k++) v = LLVMBuildInsertElement(c->b, v, el[k], cg_i32(c, k), "");
+        word = LLVMBuildBitCast(c->b, v, i32, "");
+      }
+      awords[t] = cg_asm(c, i32, "mov.b32 $0, $1;", "=r,r", &word, 1, true);
+    }
+  }
+  cg_asm(c, void_ty, "wgmma.fence.sync.aligned;", "", NULL, 0, true);
+  LLVMValueRef zero_acc = wk.is_int ? LLVMConstInt(cty, 0, 0) : LLVMConstReal(cty, 0.0);
+  for (int64_t im = 0; im < rep_m; im++) {
+    for (int64_t in = 0; in < rep_n; in++) {
+      LLVMValueRef *dd = &d[(im * rep_n + in) * acc_size];
+      if (zero)
+        for (int i = 0; i < acc_size; i++) dd[i] = zero_acc;
+      for (int64_t ik = 0; ik < rep_k; ik++) {
+        unsigned na = 0;
+        /* Operand lists: "=f"... outputs are tied to the trailing inputs. */
+        if (a_shared) {
+          args[na++] = descriptor(c, a.v[0], at, &ainv, im * tile_m_stride, ik * wk.k, row0, 0);
+        } else {
+          for (int w = 0; w < 4; w++) args[na++] = awords[(im * rep_k + ik) * 4 + w];
+        }
+        args[na++] = descriptor(c, b.v[0], bt, &binv, ik * wk.k, in * tile_n_stride, col0, 1);
+        args[na++] = cg_i32(c, zero && ik == 0 ? 0 : 1);
+        for (int i = 0; i < acc_size; i++) args[na++] = dd[i];
+        LLVMValueRef res = cg_asm(c, ret, code, cons, args, na, true);
+        for (int i = 0; i < acc_size; i++) dd[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+      }
+    }
+  }
+  cg_asm(c, void_ty, "wgmma.commit_group.sync.aligned;", "", NULL, 0, true);
+  cg_vals r = cg_vals_new(c, acc.n);
+  for (int64_t s = 0; s < acc.n; s++) r.v[dreg[s]] = d[s];
+  const ir_attr *is_async = ir_op_get_attr(op, "isAsync");
+  if (!is_async || !is_async->i) {
+    /* Synchronous: wait for this group, the accumulators tied to the wait. */
+    cg_vals w = cg_vals_new(c, acc.n);
+    for (int64_t s = 0; s < acc.n; s++) w.v[s] = r.v[s];
+    cg_map_set(c, &op->results[0], w);
+    return cg_wgmma_wait_vals(c, 0, &op->results[0]);
+  }
+  cg_map_set(c, &op->results[0], r);
+  return true;
+}
+
+bool cg_wgmma_wait_vals(cg *c, int pendings, const ir_value *v) {
+  cg_vals x = cg_map_get(c, v);
+  if (!x.v) return false;
+  /* wgmma.wait_group (when pendings >= 0) with every register of v as an
+   * in/out operand, so no use of them moves above the wait; chunks of 64
+   * keep each asm statement small (the later ones are empty). */
+  for (int s0 = 0; s0 < x.n; s0 += 64) {
+    int cnt = x.n - s0 < 64 ? x.n - s0 : 64;
+    char code[64] = "", cons[1024];
+    size_t nc = 0;
+    if (s0 == 0 && pendings >= 0)
+      snprintf(code, sizeof code, "wgmma.wait_group.sync.aligned %d;", pendings);
+    LLVMTypeRef tys[64];
+    for (int i = 0; i < cnt; i++) tys[i] = LLVMTypeOf(x.v[s0 + i]);
+    for (int i = 0; i < cnt; i++) {
+      LLVMTypeKind k = LLVMGetTypeKind(tys[i]);
+      put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "",
+          k == LLVMFloatTypeKind ? 'f' : k == LLVMDoubleTypeKind ? 'd' : 'r');
+    }
+    for (int i = 0; i < cnt; i++) put(cons, sizeof cons, &nc, ",%d", i);
+    LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, tys, (unsigned)cnt, 0);
+    LLVMValueRef res = cg_asm(c, ret, code, cons, &x.v[s0], (unsigned)cnt, true);
+    for (int i = 0; i < cnt; i++) x.v[s0 + i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+  }
+  return true;
+}
+
+bool cg_lower_wgmma_wait(cg *c, ir_op *op) {
+  int pendings = (int)ir_op_get_int(op, "pendings", 0);
+  for (int i = 0; i < op->noperands; i++) {
+    cg_vals v;
+    if (!cg_get(c, op, i, &v)) return false;
+    cg_vals r = cg_vals_new(c, v.n);
+    for (int j = 0; j < v.n; j++) r.v[j] = v.v[j];
+    cg_map_set(c, &op->results[i], r);
+  }
+  /* One wait; the tensor results tied to it. */
+  bool waited = false;
+  for (int i = 0; i < op->nresults; i++) {
+    if (!ir_type_is_tensor(op->results[i].type)) continue;
+    if (!cg_wgmma_wait_vals(c, waited ? -1 : pendings, &op->results[i])) return false;
+    waited = true;
+  }
+  if (!waited) {
+    char code[64];
+    snprintf(code, sizeof code, "wgmma.wait_group.sync.aligned %d;", pendings);
+    cg_asm(c, LLVMVoidTypeInContext(c->lc), code, "", NULL, 0, true);
+  }
+  return true;
+}
