@@ -75,6 +75,12 @@ TTC_API const void *ttc_kernel_output(const ttc_kernel *kernel, ttc_level level,
  * before the compile produced LLVM IR. */
 TTC_API const char *ttc_kernel_metadata_json(const ttc_kernel *kernel);
 
+/* The ttir with a loc("file":line:col) after every op, whatever
+ * opts->emit_locations said about the TTIR level: what the CPU interpreter
+ * loads, so that its reports name source lines. NULL (and *size 0) when
+ * the compile did not reach ttir. Borrowed; size may be NULL. */
+TTC_API const char *ttc_kernel_ttir_located(const ttc_kernel *kernel, size_t *size);
+
 /* The kernel's entry name (the function name). Borrowed. */
 TTC_API const char *ttc_kernel_name(const ttc_kernel *kernel);
 

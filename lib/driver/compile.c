@@ -52,6 +52,22 @@ static bool print_level(ttc_kernel *k, ttc_level level, const ir_module *m,
   return keep_text(k, level, ir_sb_take(&sb));
 }
 
+/* The ttir with locations, for the interpreter (whatever emit_locations
+ * says about the TTIR level itself). */
+static bool keep_located_ttir(ttc_kernel *k, const ir_module *m) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_print_options po = {true};
+  ir_print_module(m, &po, &sb);
+  if (sb.failed) {
+    ir_sb_free(&sb);
+    return false;
+  }
+  k->ttir_located_size = sb.len;
+  k->ttir_located = ir_sb_take(&sb);
+  return k->ttir_located != NULL;
+}
+
 static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
   int n = 0;
   for (int i = 0; i < info->nparams; i++) n += !info->params[i].is_constexpr;
@@ -152,6 +168,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   }
   if ((st = run_ttir_passes(m)) != TTC_OK) goto done;
   if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
+  if (!keep_located_ttir(k, m)) goto oom;
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
   if ((st = run_ttgir(m, o, cc)) != TTC_OK) goto done;
@@ -247,26 +264,6 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   return st;
 }
 
-ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out) {
-  *ctx_out = NULL;
-  if (!k || !k->source || k->status != TTC_OK) return NULL;
-  ir_context *ctx = ir_context_create();
-  if (!ctx) return NULL;
-  const ir_source *src = ir_context_add_source(ctx, k->filename, k->source, k->source_len);
-  fe_kernel_info info = {0};
-  ir_module *m = src ? fe_lower_kernel(ctx, src, k->name, k->signature, &info) : NULL;
-  if (m && run_ttir_passes(m) != TTC_OK) {
-    ir_module_destroy(m);
-    m = NULL;
-  }
-  if (!m) {
-    ir_context_destroy(ctx);
-    return NULL;
-  }
-  *ctx_out = ctx;
-  return m;
-}
-
 /* Reads a whole file into a malloc'd buffer. */
 static char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -321,6 +318,7 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->source);
   free(k->filename);
   free(k->signature);
+  free(k->ttir_located);
   free(k);
 }
 
@@ -338,6 +336,11 @@ const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size
 }
 
 const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
+
+const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
+  if (size) *size = k && k->ttir_located ? k->ttir_located_size : 0;
+  return k ? k->ttir_located : NULL;
+}
 const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
 int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
 int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }

@@ -19,20 +19,15 @@ struct ttc_kernel {
   int nparams;
   ttc_type *param_types;
   ttc_type *param_pointees;
-  /* What the kernel was compiled from, kept so the interpreter can lower it
-   * to ttir again (NULL when the source could not be read). */
+  /* What the kernel was compiled from (NULL when the source could not be
+   * read): the AOT generator reads the declaration again from them. */
   char *source;
   size_t source_len;
   char *filename;
   char *signature;
+  /* The ttir printed with locations, which the interpreter loads. */
+  char *ttir_located;
+  size_t ttir_located_size;
 };
-
-/* ---- compile.c ----------------------------------------------------------- */
-
-/* Lowers the kernel's source to ttir again and runs the ttir passes, in a
- * new context. On success returns the module and sets *ctx_out; the caller
- * destroys the module, then the context. On failure returns NULL and
- * *ctx_out is NULL (the kernel compiled before, so only OOM fails here). */
-ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out);
 
 #endif

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "driver/driver.h"
 #include "runtime/rt.h"
 
 ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errlen) {
@@ -93,26 +92,40 @@ double rt_idev_now_ms(void) {
 
 /* ---- modules -------------------------------------------------------------------- */
 
+/* The interpreter runs the ttir the kernel holds (printed with locations,
+ * so that its reports name source lines): parsed into the module's own
+ * context, it needs nothing of the frontend or the compile driver. */
 ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod) {
-  ir_context *ctx = NULL;
-  ir_module *m = drv_lower_ttir(kernel, &ctx);
-  if (!m)
+  const char *name = ttc_kernel_name(kernel);
+  size_t len = 0;
+  const char *ttir = ttc_kernel_ttir_located(kernel, &len);
+  if (!ttir)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
-                           "kernel '%s' cannot be lowered to ttir again (did its compile fail?)",
-                           ttc_kernel_name(kernel));
-  mod->ir = m;
-  mod->irctx = ctx;
-  const ir_op *func = ir_module_lookup_func(m, ttc_kernel_name(kernel));
+                           "kernel '%s' has no ttir (did its compile fail?)", name);
+  mod->irctx = ir_context_create();
+  if (!mod->irctx) return rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
+  char srcname[300];
+  snprintf(srcname, sizeof srcname, "<ttir of '%s'>", name);
+  const ir_source *src = ir_context_add_source(mod->irctx, srcname, ttir, len);
+  mod->ir = src ? ir_parse_module(mod->irctx, src) : NULL;
+  if (!mod->ir || !ir_verify(mod->ir)) {
+    ir_strbuf sb;
+    ir_sb_init(&sb);
+    ir_render_diags(mod->irctx, &sb);
+    ttc_status st = rt_device_failf(dev, TTC_ERROR_INPUT, "kernel '%s': its ttir does not load: %s",
+                                    name, sb.data ? sb.data : "out of memory");
+    ir_sb_free(&sb);
+    return st;
+  }
+  const ir_op *func = ir_module_lookup_func(mod->ir, name);
   if (!func)
-    return rt_device_failf(dev, TTC_ERROR_INTERNAL, "kernel '%s' is missing from its ttir",
-                           ttc_kernel_name(kernel));
+    return rt_device_failf(dev, TTC_ERROR_INTERNAL, "kernel '%s' is missing from its ttir", name);
   mod->interp = rt_interp_prepare(func, dev->error, sizeof dev->error);
   if (!mod->interp) return TTC_ERROR_UNSUPPORTED;
   if (rt_interp_num_params(mod->interp) != mod->nparams)
     return rt_device_failf(dev, TTC_ERROR_INTERNAL,
-                           "kernel '%s': ttir has %d parameters, the kernel %d",
-                           ttc_kernel_name(kernel), rt_interp_num_params(mod->interp),
-                           mod->nparams);
+                           "kernel '%s': ttir has %d parameters, the kernel %d", name,
+                           rt_interp_num_params(mod->interp), mod->nparams);
   return TTC_OK;
 }
 

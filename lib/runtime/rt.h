@@ -230,9 +230,9 @@ ttc_status rt_idev_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_
 ttc_status rt_idev_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes);
 /* The host's monotonic clock in milliseconds (events). */
 double rt_idev_now_ms(void);
-/* Lowers the kernel's ttir again and prepares it into mod (ir, irctx,
- * interp); on failure the device error says why and the caller releases
- * mod with rt_idev_module_release. */
+/* Parses the kernel's ttir (ttc_kernel_ttir_located) and prepares it into
+ * mod (ir, irctx, interp); on failure the device error says why and the
+ * caller releases mod with rt_idev_module_release. */
 ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod);
 void rt_idev_module_release(ttc_module *mod);
 /* Runs the grid; args are packed (rt_pack_args). Synchronous. */
