@@ -686,6 +686,12 @@ typedef struct fe_jit_decl {
 const fe_jit_decl *fe_read_jit_decl(ir_context *ctx, const ir_source *src, ir_arena *arena,
                                     const char *name);
 
+/* Only the spans of fe_jit_decl, whatever the decorators say: for keying a
+ * compile by signature. Returns their count, or -1 when the file does not
+ * parse or has no function `name`. */
+int fe_kernel_spans(ir_context *ctx, const ir_source *src, ir_arena *arena, const char *name,
+                    fe_span **spans);
+
 /* ---- prelude: fe_prelude_text.c, generated at build time ----------------- */
 
 /* The files of lib/frontend/prelude/, embedded by prelude/embed.cmake in

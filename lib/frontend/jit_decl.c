@@ -512,33 +512,33 @@ static uint32_t func_first_line(const fe_func *fn) {
 }
 
 /* The kernel, the module functions and constants its names reach
- * (transitively), and every import statement, as sorted byte spans. */
-static void read_spans(decl_reader *r) {
+ * (transitively), and every import statement, as sorted byte spans in
+ * the arena; -1 when the file does not lex. */
+static int read_spans(ir_context *ctx, ir_arena *arena, const fe_module *mod, const fe_func *fn,
+                      fe_span **out) {
+  decl_reader r = {ctx, arena, mod, fn, NULL, 0};
   top_stmt *stmts = NULL;
-  int nstmts = top_statements(r, r->mod->src, &stmts);
-  if (nstmts < 0) {
-    r->nerrors++;
-    return;
-  }
+  int nstmts = top_statements(&r, mod->src, &stmts);
+  if (nstmts < 0) return -1;
   bool *used = calloc((size_t)nstmts + 1, sizeof *used);
   if (!used) IR_UNREACHABLE("out of memory reading a kernel declaration");
   for (int i = 0; i < nstmts; i++) used[i] = stmts[i].is_import;
   name_set names = {0};
-  int si = stmt_at(stmts, nstmts, func_first_line(r->fn));
+  int si = stmt_at(stmts, nstmts, func_first_line(fn));
   if (si >= 0) used[si] = true;
-  collect_func(&names, r->fn);
+  collect_func(&names, fn);
   /* names grows while it is walked: each new name is resolved once */
   for (int k = 0; k < names.n; k++) {
     const char *name = names.names[k];
-    for (int i = 0; i < r->mod->nfuncs; i++) {
-      const fe_func *f = r->mod->funcs[i];
-      if (f->name != name || f == r->fn) continue;
+    for (int i = 0; i < mod->nfuncs; i++) {
+      const fe_func *f = mod->funcs[i];
+      if (f->name != name || f == fn) continue;
       int s = stmt_at(stmts, nstmts, func_first_line(f));
       if (s >= 0) used[s] = true;
       collect_func(&names, f);
     }
-    for (int i = 0; i < r->mod->nglobals; i++) {
-      const fe_global *g = &r->mod->globals[i];
+    for (int i = 0; i < mod->nglobals; i++) {
+      const fe_global *g = &mod->globals[i];
       if (g->name != name) continue;
       int s = stmt_at(stmts, nstmts, g->loc.line);
       if (s >= 0) used[s] = true;
@@ -547,14 +547,23 @@ static void read_spans(decl_reader *r) {
   }
   int n = 0;
   for (int i = 0; i < nstmts; i++) n += used[i];
-  r->d->spans = decl_alloc(r, (size_t)n, sizeof *r->d->spans);
+  fe_span *spans = decl_alloc(&r, (size_t)n, sizeof *spans);
+  n = 0;
   for (int i = 0; i < nstmts; i++)
-    if (used[i])
-      r->d->spans[r->d->nspans++] =
-          (fe_span){stmts[i].start, stmts[i].end - stmts[i].start, stmts[i].line};
+    if (used[i]) spans[n++] = (fe_span){stmts[i].start, stmts[i].end - stmts[i].start, stmts[i].line};
   free(names.names);
   free(used);
   free(stmts);
+  *out = spans;
+  return n;
+}
+
+int fe_kernel_spans(ir_context *ctx, const ir_source *src, ir_arena *arena, const char *name,
+                    fe_span **spans) {
+  *spans = NULL;
+  fe_module *mod = fe_parse(ctx, src, arena);
+  const fe_func *fn = mod ? fe_module_find_func(mod, name) : NULL;
+  return fn ? read_spans(ctx, arena, mod, fn, spans) : -1;
 }
 
 /* ---- entry point -------------------------------------------------------------- */
@@ -607,6 +616,6 @@ const fe_jit_decl *fe_read_jit_decl(ir_context *ctx, const ir_source *src, ir_ar
     return NULL;
   }
   d->heuristics_first = heuristics_at >= 0 && autotune_at >= 0 && heuristics_at < autotune_at;
-  read_spans(&r);
-  return r.nerrors ? NULL : d;
+  d->nspans = read_spans(ctx, arena, mod, fn, &d->spans);
+  return r.nerrors || d->nspans < 0 ? NULL : d;
 }
