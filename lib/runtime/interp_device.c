@@ -23,6 +23,7 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
     return TTC_ERROR_OUT_OF_MEMORY;
   }
   dev->is_interp = true;
+  pthread_mutex_init(&dev->interp_lock, NULL);
   rt_heap_init(&dev->heap);
   ir_sb_init(&dev->print);
   snprintf(dev->name, sizeof dev->name, "ttc interpreter (CPU)");
@@ -38,6 +39,7 @@ const char *ttc_device_print_output(const ttc_device *dev) {
 }
 
 void rt_idev_destroy(ttc_device *dev) {
+  pthread_mutex_destroy(&dev->interp_lock);
   rt_heap_destroy(&dev->heap);
   ir_sb_free(&dev->print);
   free(dev);
@@ -79,6 +81,31 @@ ttc_status rt_idev_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t by
   void *p = idev_range(dev, src, bytes, "ttc_device_copy_from");
   if (!p) return TTC_ERROR_OUT_OF_BOUNDS;
   memcpy(dst, p, bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t bytes) {
+  void *d = idev_range(dev, dst, bytes, "ttc_device_copy (destination)");
+  void *s = d ? idev_range(dev, src, bytes, "ttc_device_copy (source)") : NULL;
+  if (!s) return TTC_ERROR_OUT_OF_BOUNDS;
+  memmove(d, s, bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_memset(ttc_device *dev, uint64_t dptr, int value, size_t bytes) {
+  void *p = idev_range(dev, dptr, bytes, "ttc_device_memset");
+  if (!p) return TTC_ERROR_OUT_OF_BOUNDS;
+  memset(p, value, bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size) {
+  const rt_heap_block *b = rt_heap_find(&dev->heap, dptr, 1);
+  if (!b)
+    return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
+                           "ttc_device_address_range: 0x%" PRIx64 " is in no allocation", dptr);
+  *base = b->base;
+  *size = b->size;
   return TTC_OK;
 }
 
@@ -140,9 +167,12 @@ void rt_idev_module_release(ttc_module *mod) {
 
 ttc_status rt_idev_launch(ttc_module *mod, const unsigned grid[3], const rt_arg_storage *args) {
   ttc_device *dev = mod->dev;
+  pthread_mutex_lock(&dev->interp_lock);
   ir_sb_free(&dev->print);
   ir_sb_init(&dev->print);
   dev->error[0] = '\0';
-  return rt_interp_run(mod->interp, &dev->heap, grid, args, mod->nparams, &dev->print,
-                       dev->error, sizeof dev->error);
+  ttc_status st = rt_interp_run(mod->interp, &dev->heap, grid, args, mod->nparams, &dev->print,
+                                dev->error, sizeof dev->error);
+  pthread_mutex_unlock(&dev->interp_lock);
+  return st;
 }
