@@ -34,6 +34,13 @@ typedef struct ttc_compile_options {
   ttc_level stop_after; /* last level produced; default TTC_LEVEL_CUBIN */
   const char *ptxas;    /* ptxas path; NULL: $TTC_PTXAS, PATH, /usr/local/cuda/bin */
   int emit_locations;   /* nonzero: ttir/ttgir text carries loc(...) entries */
+  /* The on-disk cache (docs/api.md): nonzero looks the kernel up there and
+   * stores it after compiling; default 0. Only compiles stopping at
+   * TTC_LEVEL_TTIR, PTX or CUBIN are cached, and a kernel from the cache
+   * has no ttgir or LLVM IR text. $TTC_CACHE=0 turns it off whatever this
+   * says. */
+  int cache;
+  const char *cache_dir; /* NULL: $TTC_CACHE_DIR, $XDG_CACHE_HOME/ttc, ~/.cache/ttc */
 } ttc_compile_options;
 
 /* Fills *opts with the defaults above. */
@@ -83,6 +90,10 @@ TTC_API const char *ttc_kernel_ttir_located(const ttc_kernel *kernel, size_t *si
 
 /* The kernel's entry name (the function name). Borrowed. */
 TTC_API const char *ttc_kernel_name(const ttc_kernel *kernel);
+
+/* Nonzero when the kernel was loaded from the on-disk cache rather than
+ * compiled (opts.cache). */
+TTC_API int ttc_kernel_from_cache(const ttc_kernel *kernel);
 
 /* Launch shape facts. */
 TTC_API int ttc_kernel_num_warps(const ttc_kernel *kernel);
