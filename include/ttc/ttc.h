@@ -7,5 +7,6 @@
 #include "ttc/compile.h"
 #include "ttc/runtime.h"
 #include "ttc/function.h"
+#include "ttc/aot.h"
 #include "ttc/irtool.h"
 #endif
