@@ -24,7 +24,10 @@ typedef struct ttc_module ttc_module;
  * err is not NULL, a NUL-terminated message is written to err (at most errlen
  * bytes). Each call makes the device's context current on the calling thread,
  * so any thread may use a device, but one at a time: the device (its error
- * message, an interpreter's heap) is not synchronized. */
+ * message, an interpreter's heap) is not synchronized. Launches are the
+ * exception: ttc_module_launch (and kernel functions, ttc/function.h) may
+ * run on several threads at once (on the interpreter they take turns); a
+ * failure's message may then be overwritten by another's. */
 TTC_API ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errlen);
 
 /* Releases the primary context if it was retained. NULL is accepted. */
