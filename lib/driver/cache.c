@@ -2,7 +2,7 @@
  *
  * An entry is one file, <dir>/<first two hex digits>/<key>, holding tagged
  * sections (kernel facts, metadata, located ttir, PTX, cubin, or an
- * autotuning choice) and a SHA-256 of everything before it. It is written
+ * autotuning choice) and an XXH64 checksum of everything before it. It is written
  * to a temporary file in the same folder and renamed into place, so a
  * reader in another process sees the old file or the new one, never a torn
  * one; a truncated or corrupt file fails its checksum, is reported as a
@@ -22,9 +22,10 @@
 
 /* Entry layout (little-endian): magic, format, section count, then per
  * section tag (u32), reserved (u32), size (u64); the payloads in order; the
- * SHA-256 of all of it. */
+ * XXH64 of all of it (u64). */
 static const char entry_magic[8] = {'T', 'T', 'C', 'C', 'A', 'C', 'H', 'E'};
-#define ENTRY_FORMAT 1u
+#define ENTRY_FORMAT 2u
+#define ENTRY_SUM 8u
 #define ENTRY_HEADER 16u
 #define ENTRY_SECTION_HEADER 16u
 /* A folder path, "/xx/" and a key, with room to spare for a temporary suffix. */
@@ -113,16 +114,14 @@ static uint8_t *slurp(const char *path, size_t *size) {
 /* Checks the layout and checksum of an entry's bytes; fills sec. NULL when
  * it is fine, else why not. */
 static const char *parse_entry(const uint8_t *buf, size_t size, drv_section *sec, int *n) {
-  if (size < ENTRY_HEADER + DRV_DIGEST_LEN) return "truncated";
+  if (size < ENTRY_HEADER + ENTRY_SUM) return "truncated";
   if (memcmp(buf, entry_magic, sizeof entry_magic) != 0) return "not a ttc cache entry";
   if (get_u32(buf + 8) != ENTRY_FORMAT) return "written by another format version";
-  uint8_t sum[DRV_DIGEST_LEN];
-  drv_sha256_of(buf, size - DRV_DIGEST_LEN, sum);
-  if (memcmp(sum, buf + size - DRV_DIGEST_LEN, DRV_DIGEST_LEN) != 0)
+  if (drv_xxh64(buf, size - ENTRY_SUM, 0) != get_u64(buf + size - ENTRY_SUM))
     return "truncated or corrupt (checksum mismatch)";
   uint32_t count = get_u32(buf + 12);
   if (count > DRV_MAX_SECTIONS) return "corrupt (section count)";
-  size_t at = ENTRY_HEADER + (size_t)count * ENTRY_SECTION_HEADER, end = size - DRV_DIGEST_LEN;
+  size_t at = ENTRY_HEADER + (size_t)count * ENTRY_SECTION_HEADER, end = size - ENTRY_SUM;
   if (at > end) return "corrupt (section table)";
   for (uint32_t i = 0; i < count; i++) {
     const uint8_t *h = buf + ENTRY_HEADER + i * ENTRY_SECTION_HEADER;
@@ -188,28 +187,28 @@ bool drv_cache_write(const drv_cache *c, const char *key, const drv_section *sec
       ir_sb_printf(remarks, "remark: cannot write cache entry '%s': %s\n", tmp, strerror(errno));
     return false;
   }
-  uint8_t head[ENTRY_HEADER + DRV_MAX_SECTIONS * ENTRY_SECTION_HEADER];
-  memcpy(head, entry_magic, sizeof entry_magic);
-  put_u32(head + 8, ENTRY_FORMAT);
-  put_u32(head + 12, (uint32_t)n);
-  for (int i = 0; i < n; i++) {
-    uint8_t *h = head + ENTRY_HEADER + (size_t)i * ENTRY_SECTION_HEADER;
-    put_u32(h, sec[i].tag);
-    put_u32(h + 4, 0);
-    put_u64(h + 8, sec[i].size);
+  /* the whole entry in one buffer: one checksum pass, one write */
+  size_t total = ENTRY_HEADER + (size_t)n * ENTRY_SECTION_HEADER + ENTRY_SUM;
+  for (int i = 0; i < n; i++) total += sec[i].size;
+  uint8_t *buf = malloc(total);
+  bool ok = buf != NULL;
+  if (ok) {
+    memcpy(buf, entry_magic, sizeof entry_magic);
+    put_u32(buf + 8, ENTRY_FORMAT);
+    put_u32(buf + 12, (uint32_t)n);
+    size_t at = ENTRY_HEADER + (size_t)n * ENTRY_SECTION_HEADER;
+    for (int i = 0; i < n; i++) {
+      uint8_t *h = buf + ENTRY_HEADER + (size_t)i * ENTRY_SECTION_HEADER;
+      put_u32(h, sec[i].tag);
+      put_u32(h + 4, 0);
+      put_u64(h + 8, sec[i].size);
+      if (sec[i].size) memcpy(buf + at, sec[i].data, sec[i].size);
+      at += sec[i].size;
+    }
+    put_u64(buf + at, drv_xxh64(buf, at, 0));
+    ok = write_all(fd, buf, total);
   }
-  size_t hlen = ENTRY_HEADER + (size_t)n * ENTRY_SECTION_HEADER;
-  drv_sha256 sum;
-  drv_sha256_init(&sum);
-  drv_sha256_update(&sum, head, hlen);
-  bool ok = write_all(fd, head, hlen);
-  for (int i = 0; ok && i < n; i++) {
-    drv_sha256_update(&sum, sec[i].data, sec[i].size);
-    ok = write_all(fd, sec[i].data, sec[i].size);
-  }
-  uint8_t digest[DRV_DIGEST_LEN];
-  drv_sha256_final(&sum, digest);
-  ok = ok && write_all(fd, digest, sizeof digest);
+  free(buf);
   ok = close(fd) == 0 && ok;
   if (ok && rename(tmp, path) == 0) return true;
   if (remarks)

@@ -34,7 +34,7 @@ struct ttc_kernel {
   bool from_cache; /* loaded from the disk cache, not compiled */
 };
 
-/* ---- sha256.c: SHA-256, for cache keys and entry checksums ---------------- */
+/* ---- hash.c: SHA-256 for cache keys, XXH64 for entry checksums ------------ */
 
 #define DRV_DIGEST_LEN 32
 
@@ -51,6 +51,8 @@ void drv_sha256_final(drv_sha256 *s, uint8_t out[DRV_DIGEST_LEN]);
 void drv_sha256_of(const void *data, size_t n, uint8_t out[DRV_DIGEST_LEN]);
 /* n bytes as 2n lowercase hex digits and a NUL into out. */
 void drv_hex(const uint8_t *bytes, size_t n, char *out);
+/* XXH64 of n bytes with `seed` (xxHash's reference values). */
+uint64_t drv_xxh64(const void *data, size_t n, uint64_t seed);
 
 /* ---- ttc_build_id.c, generated at build time (build_id.cmake) ------------ */
 

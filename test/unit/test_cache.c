@@ -15,6 +15,7 @@
 
 #include "ttc_test.h"
 
+#include "driver/driver.h"
 #include "ttc/ttc.h"
 
 /* A kernel calling a helper that reads a module constant; `other` is not
@@ -275,8 +276,35 @@ static void test_unwritable_folder(void **state) {
   ttc_kernel_destroy(k);
 }
 
+/* The hashes against reference values (FIPS 180-4's "abc" and the
+ * two-block message; xxHash's own library for XXH64). */
+static void test_hashes(void **state) {
+  (void)state;
+  uint8_t d[DRV_DIGEST_LEN];
+  char hex[2 * DRV_DIGEST_LEN + 1];
+  drv_sha256_of("abc", 3, d);
+  drv_hex(d, sizeof d, hex);
+  assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  drv_sha256 s; /* fed in uneven pieces */
+  drv_sha256_init(&s);
+  drv_sha256_update(&s, two, 5);
+  drv_sha256_update(&s, two + 5, 50);
+  drv_sha256_update(&s, two + 55, strlen(two) - 55);
+  drv_sha256_final(&s, d);
+  drv_hex(d, sizeof d, hex);
+  assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  uint8_t bytes[768];
+  for (int i = 0; i < 768; i++) bytes[i] = (uint8_t)i;
+  assert_true(drv_xxh64("", 0, 0) == 0xef46db3751d8e999ull);
+  assert_true(drv_xxh64("abc", 3, 0) == 0x44bc2cf5ad770999ull);
+  assert_true(drv_xxh64(bytes, 37, 0) == 0xd93fa2dfee5c24c9ull);
+  assert_true(drv_xxh64(bytes, 768, 7) == 0xb1e10f6c5294cd6bull);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_hashes),
       cmocka_unit_test_setup_teardown(test_hit_and_outputs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_key_covers_reached_source, setup, teardown),
       cmocka_unit_test_setup_teardown(test_damaged_entries_recompile, setup, teardown),

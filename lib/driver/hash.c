@@ -1,6 +1,10 @@
-/* sha256.c - SHA-256 (FIPS 180-4), for cache keys and the checksums of
- * cache entries: collisions must not be a practical concern, since a key
- * collision would load another kernel. Plain portable C, about 200 MB/s. */
+/* hash.c - the cache's two hashes. SHA-256 (FIPS 180-4) for keys:
+ * collisions must not be a practical concern, since a key collision would
+ * load another kernel; its inputs are small. XXH64 (Yann Collet's xxHash,
+ * 64-bit) for the checksum of a whole entry: it only has to catch
+ * truncation and corruption, and it runs at memory speed where plain C
+ * SHA-256 manages about 200 MB/s, which would cost a large kernel's first
+ * launch milliseconds. */
 #include <string.h>
 
 #include "driver/driver.h"
@@ -106,4 +110,62 @@ void drv_hex(const uint8_t *bytes, size_t n, char *out) {
     out[2 * i + 1] = digits[bytes[i] & 15];
   }
   out[2 * n] = '\0';
+}
+
+/* ---- XXH64 ---------------------------------------------------------------------------- */
+
+static const uint64_t xxh_p1 = 0x9E3779B185EBCA87ull, xxh_p2 = 0xC2B2AE3D27D4EB4Full,
+                      xxh_p3 = 0x165667B19E3779F9ull, xxh_p4 = 0x85EBCA77C2B2AE63ull,
+                      xxh_p5 = 0x27D4EB2F165667C5ull;
+
+static uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+/* Little-endian loads, whatever the host. */
+static uint64_t read64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+static uint32_t read32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t xxh_round(uint64_t acc, uint64_t input) {
+  acc += input * xxh_p2;
+  return rotl64(acc, 31) * xxh_p1;
+}
+
+static uint64_t xxh_merge(uint64_t acc, uint64_t v) {
+  acc ^= xxh_round(0, v);
+  return acc * xxh_p1 + xxh_p4;
+}
+
+uint64_t drv_xxh64(const void *data, size_t n, uint64_t seed) {
+  const uint8_t *p = data, *end = p + n;
+  uint64_t h;
+  if (n >= 32) {
+    uint64_t v1 = seed + xxh_p1 + xxh_p2, v2 = seed + xxh_p2, v3 = seed, v4 = seed - xxh_p1;
+    for (; p + 32 <= end; p += 32) {
+      v1 = xxh_round(v1, read64(p));
+      v2 = xxh_round(v2, read64(p + 8));
+      v3 = xxh_round(v3, read64(p + 16));
+      v4 = xxh_round(v4, read64(p + 24));
+    }
+    h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
+    h = xxh_merge(xxh_merge(xxh_merge(xxh_merge(h, v1), v2), v3), v4);
+  } else {
+    h = seed + xxh_p5;
+  }
+  h += (uint64_t)n;
+  for (; p + 8 <= end; p += 8) h = rotl64(h ^ xxh_round(0, read64(p)), 27) * xxh_p1 + xxh_p4;
+  if (p + 4 <= end) {
+    h = rotl64(h ^ (uint64_t)read32(p) * xxh_p1, 23) * xxh_p2 + xxh_p3;
+    p += 4;
+  }
+  for (; p < end; p++) h = rotl64(h ^ *p * xxh_p5, 11) * xxh_p1;
+  h ^= h >> 33;
+  h *= xxh_p2;
+  h ^= h >> 29;
+  h *= xxh_p3;
+  return h ^ (h >> 32);
 }
