@@ -134,7 +134,9 @@ static bool parse_value(const char *s, size_t n, fe_cval *v) {
     return true;
   }
   char *end;
-  if (!strpbrk(buf, ".eEn")) {
+  const char *digits = buf + (buf[0] == '-' || buf[0] == '+');
+  bool is_hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+  if (is_hex || !strpbrk(buf, ".eEn")) {
     long long x = strtoll(buf, &end, 0);
     v->kind = FE_CVAL_INT;
     v->i = x;

@@ -119,6 +119,10 @@ static void test_specialization(void **state) {
       "def k(x_ptr, n, m, s, f, BLOCK: tl.constexpr = 64):\n"
       "    offs = tl.arange(0, BLOCK)\n"
       "    tl.store(x_ptr + offs, offs.to(tl.float32) * f + n + m + s)\n";
+  f = make(src, "k", "BLOCK=0x1e");
+  ttc_arg c[5] = {F32(a), ttc_arg_i32(3), ttc_arg_i32(3), ttc_arg_i32(3), ttc_arg_f32(1.0f)};
+  check_sig(f, c, 5, "*fp32,i32,i32,i32,fp32,30"); /* hex, not a float */
+  ttc_function_destroy(f);
   f = make(src, "k", NULL);
   ttc_arg b[5] = {F32(a), ttc_arg_i32(32), ttc_arg_i32(32), ttc_arg_i32(32), ttc_arg_f32(1.0f)};
   check_sig(f, b, 5, "*fp32,i32,i32,i32:16,fp32,64");
