@@ -62,6 +62,18 @@ TTC_API ttc_status ttc_compile(const char *source, size_t source_len, const char
 TTC_API ttc_status ttc_compile_file(const char *path, const char *name, const char *signature,
                                     const ttc_compile_options *opts, ttc_kernel **out);
 
+/* A kernel of ttir text (a .ttir file; what TTC_LEVEL_TTIR or
+ * ttc_kernel_ttir_located give): tt.func `name`, or the only one when name
+ * is NULL. Its parameters come from the function's arguments (integers
+ * signless, so i32 rather than u32), num_warps from "ttg.num-warps" (else
+ * 4); it holds the text as its ttir and nothing else, so an interpreter
+ * device runs it (ttc_module_load) and a GPU cannot. Locations the text
+ * carries (loc(...)) name the interpreter's reports. *out as for
+ * ttc_compile: caller-owned, also on failure (TTC_ERROR_INPUT for text that
+ * does not parse or verify, with diagnostics). */
+TTC_API ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
+                                               const char *name, ttc_kernel **out);
+
 /* Frees the kernel and everything it owns (outputs, diagnostics, metadata).
  * NULL is accepted. Modules loaded from it (ttc_module) stay valid. */
 TTC_API void ttc_kernel_destroy(ttc_kernel *kernel);
