@@ -59,13 +59,19 @@ static void test_levels_up_to_ptx(void **state) {
   ttc_kernel_destroy(k);
 }
 
-static void test_stop_after_ttir(void **state) {
-  (void)state;
+/* The add kernel compiled as far as ttir. */
+static ttc_kernel *compile_add_ttir(void) {
   ttc_compile_options o;
   ttc_compile_options_init(&o);
   o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
   assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k), TTC_OK);
+  return k;
+}
+
+static void test_stop_after_ttir(void **state) {
+  (void)state;
+  ttc_kernel *k = compile_add_ttir();
   assert_non_null(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
   assert_null(ttc_kernel_output(k, TTC_LEVEL_TTGIR, NULL));
   assert_null(ttc_kernel_metadata_json(k));
@@ -153,11 +159,7 @@ static void run_add_on_interpreter(const ttc_kernel *k) {
 
 static void test_kernel_from_ttir(void **state) {
   (void)state;
-  ttc_compile_options o;
-  ttc_compile_options_init(&o);
-  o.stop_after = TTC_LEVEL_TTIR;
-  ttc_kernel *k = NULL;
-  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k), TTC_OK);
+  ttc_kernel *k = compile_add_ttir();
   size_t n = 0;
   const char *located = ttc_kernel_ttir_located(k, &n);
   assert_non_null(strstr(located, "loc(\"add.py\":"));
