@@ -5,7 +5,11 @@
 # function (ttc/function.h) times every config on its first launch for a
 # (M, N, K) and keeps the fastest, in memory and in the disk cache; the grid
 # depends on the config: cdiv(M, BLOCK_SIZE_M) * cdiv(N, BLOCK_SIZE_N).
-# bench/bench_jit.c (autotune) runs it; Triton imports the same file.
+# bench/bench_jit.c (autotune) runs it; Triton imports the same file. The
+# kernel is a copy of matmul.py's rather than triton.autotune(...) applied to
+# it in host code, which ttc does not run; matmul.py stays a plain
+# @triton.jit kernel for the benches and comparisons that pass their own
+# block sizes.
 import triton
 import triton.language as tl
 
