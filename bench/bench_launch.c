@@ -1,12 +1,16 @@
 /* bench_launch.c - launch overhead and first-launch time (DESIGN.md targets:
- * ttc_module_launch at most 1.1x a raw cuLaunchKernel; first launch in a new
- * process). The same cubin (the vector-add example with n = 0, one program,
- * so the kernel does nothing) is launched back to back through the CUDA
- * driver directly and through ttc; each figure is host time per launch over
- * many launches, the median of several rounds.
+ * ttc_module_launch and a kernel function's launch at most 1.1x a raw
+ * cuLaunchKernel; first launch in a new process). The same cubin (the
+ * vector-add example with n = 0, one program, so the kernel does nothing)
+ * is launched back to back through the CUDA driver directly, through
+ * ttc_module_launch and through a kernel function (ttc_function_launch:
+ * specialization key, table lookup, launch); each figure is host time per
+ * launch over many launches, the median of rounds that alternate the three
+ * paths, so that drift on the machine touches all alike.
  *
  * usage: bench_launch [-n LAUNCHES] [kernel.py]
- * prints: "first_launch ms=T", "launch raw us=T", "launch ttc us=T ratio=R". */
+ * prints: "first_launch ms=T", "launch raw us=T", "launch ttc us=T ratio=R",
+ * "launch function us=T ratio=R" (ratios to the raw median). */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <stdio.h>
@@ -52,33 +56,37 @@ static int load_raw(raw_driver *d) {
            d->launch_kernel && d->ctx_synchronize && d->module_unload);
 }
 
-/* Median over ROUNDS of the host time per launch of `n` back-to-back launches
- * (synchronized at the end of each round), in microseconds. */
-static double time_raw(const raw_driver *d, cu_function fn, void **slots, int n) {
-  double per[ROUNDS];
-  for (int r = 0; r < ROUNDS; r++) {
-    double t0 = bench_now_ms();
-    for (int i = 0; i < n; i++)
-      if (d->launch_kernel(fn, 1, 1, 1, 128, 1, 1, 0, NULL, slots, NULL) != 0) return -1;
-    if (d->ctx_synchronize() != 0) return -1;
-    per[r] = (bench_now_ms() - t0) * 1e3 / n;
-  }
-  qsort(per, ROUNDS, sizeof per[0], bench_cmp_double);
-  return per[ROUNDS / 2];
+/* Host time per launch of `n` back-to-back launches of one path
+ * (synchronized at the end), in microseconds; -1 on failure. */
+static double round_raw(const raw_driver *d, cu_function fn, void **slots, int n) {
+  double t0 = bench_now_ms();
+  for (int i = 0; i < n; i++)
+    if (d->launch_kernel(fn, 1, 1, 1, 128, 1, 1, 0, NULL, slots, NULL) != 0) return -1;
+  if (d->ctx_synchronize() != 0) return -1;
+  return (bench_now_ms() - t0) * 1e3 / n;
 }
 
-static double time_ttc(ttc_device *dev, ttc_module *mod, const ttc_arg *args, int n) {
+static double round_module(ttc_device *dev, ttc_module *mod, const ttc_arg *args, int n) {
   const unsigned grid[3] = {1, 1, 1};
-  double per[ROUNDS];
-  for (int r = 0; r < ROUNDS; r++) {
-    double t0 = bench_now_ms();
-    for (int i = 0; i < n; i++)
-      if (ttc_module_launch(mod, grid, NULL, args, 4) != TTC_OK) return -1;
-    if (ttc_device_synchronize(dev) != TTC_OK) return -1;
-    per[r] = (bench_now_ms() - t0) * 1e3 / n;
-  }
-  qsort(per, ROUNDS, sizeof per[0], bench_cmp_double);
-  return per[ROUNDS / 2];
+  double t0 = bench_now_ms();
+  for (int i = 0; i < n; i++)
+    if (ttc_module_launch(mod, grid, NULL, args, 4) != TTC_OK) return -1;
+  if (ttc_device_synchronize(dev) != TTC_OK) return -1;
+  return (bench_now_ms() - t0) * 1e3 / n;
+}
+
+static double round_function(ttc_device *dev, ttc_function *f, const ttc_arg *args, int n) {
+  const unsigned grid[3] = {1, 1, 1};
+  double t0 = bench_now_ms();
+  for (int i = 0; i < n; i++)
+    if (ttc_function_launch(f, grid, NULL, args, 4) != TTC_OK) return -1;
+  if (ttc_device_synchronize(dev) != TTC_OK) return -1;
+  return (bench_now_ms() - t0) * 1e3 / n;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+  return v[n / 2];
 }
 
 int main(int argc, char **argv) {
@@ -103,6 +111,7 @@ int main(int argc, char **argv) {
   o.arch = ttc_device_arch(dev);
   ttc_kernel *k = NULL;
   ttc_module *mod = NULL;
+  ttc_function *fn_obj = NULL;
   uint64_t buf = 0;
   int rc = 1;
   st = ttc_compile_file(path, "add_kernel", "*fp32:16,*fp32:16,*fp32:16,i32,1024", &o, &k);
@@ -137,20 +146,41 @@ int main(int argc, char **argv) {
   }
   int32_t zero = 0;
   void *slots[4] = {&buf, &buf, &buf, &zero};
-  time_raw(&d, fn, slots, n / 10 + 1); /* warm-up */
-  time_ttc(dev, mod, args, n / 10 + 1);
-  double raw = time_raw(&d, fn, slots, n), ttc = time_ttc(dev, mod, args, n);
-  double raw2 = time_raw(&d, fn, slots, n); /* again, for the spread */
-  d.module_unload(cmod);
-  if (raw < 0 || ttc < 0 || raw2 < 0) {
-    fprintf(stderr, "bench_launch: a launch failed\n");
+  ttc_function_options fo;
+  ttc_function_options_init(&fo);
+  fo.cache = 0;
+  const ttc_arg fargs[4] = {ttc_arg_ptr_to(TTC_TYPE_F32, buf), ttc_arg_ptr_to(TTC_TYPE_F32, buf),
+                            ttc_arg_ptr_to(TTC_TYPE_F32, buf), ttc_arg_i32(0)};
+  if (ttc_function_create_file(dev, path, "add_kernel", "BLOCK_SIZE=1024", &fo, &fn_obj) != TTC_OK ||
+      ttc_function_launch(fn_obj, grid, NULL, fargs, 4) != TTC_OK) {
+    char *e = ttc_function_error(fn_obj);
+    fprintf(stderr, "bench_launch: kernel function failed: %s\n", e);
+    free(e);
     goto done;
   }
-  printf("launch raw us=%.3f (again: %.3f)\n", raw, raw2);
-  printf("launch ttc us=%.3f ratio=%.3f\n", ttc, ttc / (raw < raw2 ? raw : raw2));
+  /* warm-up, then rounds that alternate the three paths */
+  round_raw(&d, fn, slots, n / 10 + 1);
+  round_module(dev, mod, args, n / 10 + 1);
+  round_function(dev, fn_obj, fargs, n / 10 + 1);
+  double raw[ROUNDS], ttc[ROUNDS], fun[ROUNDS];
+  for (int r = 0; r < ROUNDS; r++) {
+    raw[r] = round_raw(&d, fn, slots, n);
+    ttc[r] = round_module(dev, mod, args, n);
+    fun[r] = round_function(dev, fn_obj, fargs, n);
+    if (raw[r] < 0 || ttc[r] < 0 || fun[r] < 0) {
+      fprintf(stderr, "bench_launch: a launch failed\n");
+      goto done;
+    }
+  }
+  d.module_unload(cmod);
+  double traw = median(raw, ROUNDS), tttc = median(ttc, ROUNDS), tfun = median(fun, ROUNDS);
+  printf("launch raw us=%.3f (rounds %.3f..%.3f)\n", traw, raw[0], raw[ROUNDS - 1]);
+  printf("launch ttc us=%.3f ratio=%.3f\n", tttc, tttc / traw);
+  printf("launch function us=%.3f ratio=%.3f\n", tfun, tfun / traw);
   rc = 0;
 done:
   if (buf) ttc_device_free(dev, buf);
+  ttc_function_destroy(fn_obj);
   ttc_module_destroy(mod);
   ttc_kernel_destroy(k);
   ttc_device_destroy(dev);

@@ -3,7 +3,7 @@
 # toolkit (ptxas, cuda.h) is expected in /usr/local/cuda (or $TTC_CUDA_HOME).
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build llvm-22-dev llvm-22-tools libzstd-dev zlib1g-dev
-      libcmocka-dev python3)
+      libcmocka-dev python3 pkg-config)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

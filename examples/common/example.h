@@ -60,12 +60,14 @@ typedef struct ex_timing {
   int warmup, timed, interp_timed;
 } ex_timing;
 
-/* Launches `mod` as `t` says, each timed launch between its own event pair;
- * stores the median in *median_ms and the number of timed launches in
+/* One launch of whatever a program times: a module or a kernel function. */
+typedef ttc_status (*ex_launch_fn)(void *user);
+
+/* Launches fn(user) as `t` says, each timed launch between its own event
+ * pair; stores the median in *median_ms and the number of timed launches in
  * *ntimed. Returns 0, or 1 after printing the failure. */
-static inline int ex_time_launches(const char *prog, ttc_device *dev, ttc_module *mod,
-                                   const unsigned grid[3], const ttc_arg *args, size_t nargs,
-                                   const ex_timing *t, float *median_ms, int *ntimed) {
+static inline int ex_time(const char *prog, ttc_device *dev, ex_launch_fn fn, void *user,
+                          const ex_timing *t, float *median_ms, int *ntimed) {
   bool on_cpu = ttc_device_is_interpreter(dev);
   int warmup = on_cpu ? 0 : t->warmup, timed = on_cpu ? t->interp_timed : t->timed;
   if (timed < 1 || timed > EX_MAX_TIMED_LAUNCHES)
@@ -74,11 +76,10 @@ static inline int ex_time_launches(const char *prog, ttc_device *dev, ttc_module
   float times[EX_MAX_TIMED_LAUNCHES];
   ttc_status st = ttc_event_create(dev, &start);
   if (st == TTC_OK) st = ttc_event_create(dev, &end);
-  for (int i = 0; st == TTC_OK && i < warmup; i++)
-    st = ttc_module_launch(mod, grid, NULL, args, nargs);
+  for (int i = 0; st == TTC_OK && i < warmup; i++) st = fn(user);
   for (int i = 0; st == TTC_OK && i < timed; i++) {
     st = ttc_event_record(dev, start, NULL);
-    if (st == TTC_OK) st = ttc_module_launch(mod, grid, NULL, args, nargs);
+    if (st == TTC_OK) st = fn(user);
     if (st == TTC_OK) st = ttc_event_record(dev, end, NULL);
     if (st == TTC_OK) st = ttc_event_elapsed(dev, start, end, &times[i]);
   }
@@ -89,6 +90,27 @@ static inline int ex_time_launches(const char *prog, ttc_device *dev, ttc_module
   *median_ms = times[timed / 2];
   *ntimed = timed;
   return 0;
+}
+
+/* A module launch as ex_time takes it. */
+typedef struct ex_module_launch {
+  ttc_module *mod;
+  const unsigned *grid;
+  const ttc_arg *args;
+  size_t nargs;
+} ex_module_launch;
+
+static inline ttc_status ex_launch_module(void *user) {
+  const ex_module_launch *l = (const ex_module_launch *)user;
+  return ttc_module_launch(l->mod, l->grid, NULL, l->args, l->nargs);
+}
+
+/* ex_time over launches of `mod`. */
+static inline int ex_time_launches(const char *prog, ttc_device *dev, ttc_module *mod,
+                                   const unsigned grid[3], const ttc_arg *args, size_t nargs,
+                                   const ex_timing *t, float *median_ms, int *ntimed) {
+  ex_module_launch l = {mod, grid, args, nargs};
+  return ex_time(prog, dev, ex_launch_module, &l, t, median_ms, ntimed);
 }
 
 /* How a program words the interpreter fallback. vector_add predates the

@@ -1,8 +1,11 @@
-/* main.c - the vector_add example: compiles examples/vector_add/vector_add.py
- * through libttc at run time, adds two random vectors on the GPU (or, when
- * there is none or TTC_INTERPRET=1, on ttc's CPU interpreter), checks every
- * element against the same float addition on the CPU, and reports timing.
- * The host code is the same on both paths; only the device differs.
+/* main.c - the vector_add example: makes a kernel function of add_kernel in
+ * examples/vector_add/vector_add.py (ttc/function.h: no signature string;
+ * the first launch derives the specialization from the arguments as
+ * Triton's JIT does, compiles it or reads it from the disk cache), adds two
+ * random vectors on the GPU (or, when there is none or TTC_INTERPRET=1, on
+ * ttc's CPU interpreter), checks every element against the same float
+ * addition on the CPU, and reports timing. The host code is the same on
+ * both paths; only the device differs.
  *
  * usage: vector_add [-n N] [kernel.py]
  * Exit status: 0 verified, 1 failure or mismatch. */
@@ -27,8 +30,20 @@ static const char prog[] = "vector_add"; /* the prefix of every message */
  * default size: a few launches are enough to time it. */
 static const ex_timing timing = {.warmup = 5, .timed = 50, .interp_timed = 3};
 
+/* One launch of the kernel function, as ex_time takes it. */
+typedef struct add_launch {
+  ttc_function *f;
+  unsigned grid[3];
+  ttc_arg args[4];
+} add_launch;
+
+static ttc_status launch_add(void *user) {
+  add_launch *l = user;
+  return ttc_function_launch(l->f, l->grid, NULL, l->args, 4);
+}
+
 /* Runs, checks and times the kernel on n elements; returns the exit status. */
-static int run(ttc_device *dev, ttc_module *mod, int32_t n) {
+static int run(ttc_device *dev, ttc_function *f, int32_t n) {
   size_t bytes = (size_t)n * sizeof(float);
   float *x = malloc(bytes), *y = malloc(bytes), *out = malloc(bytes);
   uint64_t dx = 0, dy = 0, dout = 0;
@@ -56,9 +71,20 @@ static int run(ttc_device *dev, ttc_module *mod, int32_t n) {
     rc = ex_fail(prog, dev, st, "copy to device");
     goto done;
   }
-  const unsigned grid[3] = {(unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), 1, 1};
-  const ttc_arg args[4] = {ttc_arg_ptr(dx), ttc_arg_ptr(dy), ttc_arg_ptr(dout), ttc_arg_i32(n)};
-  if (ex_launch_once(prog, dev, mod, grid, args, 4) != 0) goto done;
+  /* Typed arguments: the pointers' element type and n's value decide the
+   * specialization (n % 16 == 0 gives the hint that makes the accesses
+   * 128 bits wide; 16-byte aligned pointers get theirs too). */
+  add_launch l = {f, {(unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), 1, 1},
+                  {ttc_arg_ptr_to(TTC_TYPE_F32, dx), ttc_arg_ptr_to(TTC_TYPE_F32, dy),
+                   ttc_arg_ptr_to(TTC_TYPE_F32, dout), ttc_arg_i32(n)}};
+  st = launch_add(&l);
+  if (st == TTC_OK) st = ttc_device_synchronize(dev);
+  if (st != TTC_OK) {
+    char *why = ttc_function_error(f);
+    fprintf(stderr, "vector_add: launch failed: %s: %s\n", ttc_status_string(st), why);
+    free(why);
+    goto done;
+  }
   if ((st = ttc_device_copy_from(dev, out, dout, bytes)) != TTC_OK) {
     rc = ex_fail(prog, dev, st, "copy from device");
     goto done;
@@ -84,7 +110,7 @@ static int run(ttc_device *dev, ttc_module *mod, int32_t n) {
            ttc_device_arch(dev));
   float ms = 0;
   int timed = 0;
-  if (ex_time_launches(prog, dev, mod, grid, args, 4, &timing, &ms, &timed) != 0) goto done;
+  if (ex_time(prog, dev, launch_add, &l, &timing, &ms, &timed) != 0) goto done;
   double gbps = 3.0 * sizeof(float) * (double)n / (ms * 1e-3) / 1e9;
   printf("vector_add: median %.4f ms over %d launches, %.1f GB/s\n", (double)ms, timed, gbps);
   rc = 0;
@@ -117,29 +143,22 @@ int main(int argc, char **argv) {
   ttc_device *dev = NULL;
   if (ex_open_device(prog, EX_OPEN_TERSE, &dev) != 0) return 1;
 
-  ttc_compile_options opts;
-  ttc_compile_options_init(&opts);
-  /* The interpreter runs the ttir: the GPU levels are not needed. */
-  if (ttc_device_is_interpreter(dev)) opts.stop_after = TTC_LEVEL_TTIR;
-  else opts.arch = ttc_device_arch(dev);
-  /* Specialize as Triton's JIT does: an integer divisible by 16 gets the
-   * hint, which lets the masked accesses be 128 bits wide. */
-  const char *sig = n % 16 == 0 ? "*fp32:16,*fp32:16,*fp32:16,i32:16,1024"
-                                : "*fp32:16,*fp32:16,*fp32:16,i32,1024";
-  ttc_kernel *kernel = NULL;
-  ttc_status st = ttc_compile_file(path, "add_kernel", sig, &opts, &kernel);
+  /* The kernel function; BLOCK_SIZE is the constexpr the launch does not
+   * pass. Nothing is compiled before the first launch. */
+  ttc_function *f = NULL;
+  char size[32];
+  snprintf(size, sizeof size, "BLOCK_SIZE=%d", BLOCK_SIZE);
+  ttc_status st = ttc_function_create_file(dev, path, "add_kernel", size, NULL, &f);
+  int rc;
   if (st != TTC_OK) {
-    fprintf(stderr, "vector_add: compiling %s failed: %s\n%s", path, ttc_status_string(st),
-            kernel ? ttc_kernel_diagnostics(kernel) : "");
-    ttc_kernel_destroy(kernel);
-    ttc_device_destroy(dev);
-    return 1;
+    char *why = ttc_function_error(f);
+    fprintf(stderr, "vector_add: %s: %s\n%s\n", path, ttc_status_string(st), why ? why : "");
+    free(why);
+    rc = 1;
+  } else {
+    rc = run(dev, f, (int32_t)n);
   }
-  ttc_module *mod = NULL;
-  st = ttc_module_load(dev, kernel, &mod);
-  ttc_kernel_destroy(kernel); /* the module keeps what it needs */
-  int rc = st == TTC_OK ? run(dev, mod, (int32_t)n) : ex_fail(prog, dev, st, "module load");
-  ttc_module_destroy(mod);
+  ttc_function_destroy(f); /* before the device */
   ttc_device_destroy(dev);
   return rc;
 }

@@ -34,6 +34,13 @@ typedef struct ttc_compile_options {
   ttc_level stop_after; /* last level produced; default TTC_LEVEL_CUBIN */
   const char *ptxas;    /* ptxas path; NULL: $TTC_PTXAS, PATH, /usr/local/cuda/bin */
   int emit_locations;   /* nonzero: ttir/ttgir text carries loc(...) entries */
+  /* The on-disk cache (docs/api.md): nonzero looks the kernel up there and
+   * stores it after compiling; default 0. Only compiles stopping at
+   * TTC_LEVEL_TTIR, PTX or CUBIN are cached, and a kernel from the cache
+   * has no ttgir or LLVM IR text. $TTC_CACHE=0 turns it off whatever this
+   * says. */
+  int cache;
+  const char *cache_dir; /* NULL: $TTC_CACHE_DIR, $XDG_CACHE_HOME/ttc, ~/.cache/ttc */
 } ttc_compile_options;
 
 /* Fills *opts with the defaults above. */
@@ -55,6 +62,18 @@ TTC_API ttc_status ttc_compile(const char *source, size_t source_len, const char
 TTC_API ttc_status ttc_compile_file(const char *path, const char *name, const char *signature,
                                     const ttc_compile_options *opts, ttc_kernel **out);
 
+/* A kernel of ttir text (a .ttir file; what TTC_LEVEL_TTIR or
+ * ttc_kernel_ttir_located give): tt.func `name`, or the only one when name
+ * is NULL. Its parameters come from the function's arguments (integers
+ * signless, so i32 rather than u32), num_warps from "ttg.num-warps" (else
+ * 4); it holds the text as its ttir and nothing else, so an interpreter
+ * device runs it (ttc_module_load) and a GPU cannot. Locations the text
+ * carries (loc(...)) name the interpreter's reports. *out as for
+ * ttc_compile: caller-owned, also on failure (TTC_ERROR_INPUT for text that
+ * does not parse or verify, with diagnostics). */
+TTC_API ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
+                                               const char *name, ttc_kernel **out);
+
 /* Frees the kernel and everything it owns (outputs, diagnostics, metadata).
  * NULL is accepted. Modules loaded from it (ttc_module) stay valid. */
 TTC_API void ttc_kernel_destroy(ttc_kernel *kernel);
@@ -75,8 +94,18 @@ TTC_API const void *ttc_kernel_output(const ttc_kernel *kernel, ttc_level level,
  * before the compile produced LLVM IR. */
 TTC_API const char *ttc_kernel_metadata_json(const ttc_kernel *kernel);
 
+/* The ttir with a loc("file":line:col) after every op, whatever
+ * opts->emit_locations said about the TTIR level: what the CPU interpreter
+ * loads, so that its reports name source lines. NULL (and *size 0) when
+ * the compile did not reach ttir. Borrowed; size may be NULL. */
+TTC_API const char *ttc_kernel_ttir_located(const ttc_kernel *kernel, size_t *size);
+
 /* The kernel's entry name (the function name). Borrowed. */
 TTC_API const char *ttc_kernel_name(const ttc_kernel *kernel);
+
+/* Nonzero when the kernel was loaded from the on-disk cache rather than
+ * compiled (opts.cache). */
+TTC_API int ttc_kernel_from_cache(const ttc_kernel *kernel);
 
 /* Launch shape facts. */
 TTC_API int ttc_kernel_num_warps(const ttc_kernel *kernel);

@@ -24,7 +24,10 @@ typedef struct ttc_module ttc_module;
  * err is not NULL, a NUL-terminated message is written to err (at most errlen
  * bytes). Each call makes the device's context current on the calling thread,
  * so any thread may use a device, but one at a time: the device (its error
- * message, an interpreter's heap) is not synchronized. */
+ * message, an interpreter's heap) is not synchronized. Launches are the
+ * exception: ttc_module_launch (and kernel functions, ttc/function.h) may
+ * run on several threads at once (on the interpreter they take turns); a
+ * failure's message may then be overwritten by another's. */
 TTC_API ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errlen);
 
 /* Releases the primary context if it was retained. NULL is accepted. */
@@ -45,6 +48,17 @@ TTC_API ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr);
 TTC_API ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes);
 TTC_API ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes);
 TTC_API ttc_status ttc_device_synchronize(ttc_device *dev);
+/* Sets `bytes` bytes from dptr to the byte `value`, and copies `bytes`
+ * bytes between two device ranges, in the order of `stream` (NULL: the
+ * default stream); asynchronous on a GPU, immediate on the interpreter. */
+TTC_API ttc_status ttc_device_memset(ttc_device *dev, uint64_t dptr, int value, size_t bytes,
+                                     void *stream);
+TTC_API ttc_status ttc_device_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t bytes,
+                                   void *stream);
+/* The allocation holding dptr (cuMemGetAddressRange): its start in *base
+ * and its size in *size. TTC_ERROR_ARGUMENT / CUDA when dptr is in none. */
+TTC_API ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base,
+                                            size_t *size);
 
 /* Events for timing on a stream (NULL: the default stream). ttc_event_create
  * gives the caller a new event, released with ttc_event_destroy on the same
@@ -57,9 +71,13 @@ TTC_API ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream
 TTC_API ttc_status ttc_event_elapsed(ttc_device *dev, ttc_event *start, ttc_event *end, float *ms);
 
 /* One launch argument. Its type must match the kernel's parameter type: a
- * mismatch is TTC_ERROR_ARGUMENT naming the parameter. */
+ * mismatch is TTC_ERROR_ARGUMENT naming the parameter. `pointee` is the
+ * element type of a pointer: a kernel function (ttc/function.h)
+ * specializes on it as Triton does on a tensor's dtype; TTC_TYPE_PTR means
+ * "not given" (ttc_arg_ptr), which is enough for ttc_module_launch. */
 typedef struct ttc_arg {
   ttc_type type;
+  ttc_type pointee;
   union {
     uint64_t ptr;
     int64_t i; /* I1..I64, U8..U64: the value, truncated to the parameter width */
@@ -67,11 +85,23 @@ typedef struct ttc_arg {
   } v;
 } ttc_arg;
 
-static inline ttc_arg ttc_arg_ptr(uint64_t p) { ttc_arg a; a.type = TTC_TYPE_PTR; a.v.ptr = p; return a; }
-static inline ttc_arg ttc_arg_i32(int32_t x) { ttc_arg a; a.type = TTC_TYPE_I32; a.v.i = x; return a; }
-static inline ttc_arg ttc_arg_i64(int64_t x) { ttc_arg a; a.type = TTC_TYPE_I64; a.v.i = x; return a; }
-static inline ttc_arg ttc_arg_f32(float x) { ttc_arg a; a.type = TTC_TYPE_F32; a.v.f = x; return a; }
-static inline ttc_arg ttc_arg_f64(double x) { ttc_arg a; a.type = TTC_TYPE_F64; a.v.f = x; return a; }
+static inline ttc_arg ttc_arg_make(ttc_type type) {
+  ttc_arg a;
+  a.type = type;
+  a.pointee = TTC_TYPE_PTR;
+  a.v.i = 0;
+  return a;
+}
+static inline ttc_arg ttc_arg_ptr(uint64_t p) { ttc_arg a = ttc_arg_make(TTC_TYPE_PTR); a.v.ptr = p; return a; }
+/* A pointer to elements of type `elem` (the tensor argument of a kernel function). */
+static inline ttc_arg ttc_arg_ptr_to(ttc_type elem, uint64_t p) { ttc_arg a = ttc_arg_ptr(p); a.pointee = elem; return a; }
+static inline ttc_arg ttc_arg_bool(int x) { ttc_arg a = ttc_arg_make(TTC_TYPE_I1); a.v.i = x != 0; return a; }
+static inline ttc_arg ttc_arg_i32(int32_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_I32); a.v.i = x; return a; }
+static inline ttc_arg ttc_arg_i64(int64_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_I64); a.v.i = x; return a; }
+static inline ttc_arg ttc_arg_u32(uint32_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_U32); a.v.i = (int64_t)x; return a; }
+static inline ttc_arg ttc_arg_u64(uint64_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_U64); a.v.i = (int64_t)x; return a; }
+static inline ttc_arg ttc_arg_f32(float x) { ttc_arg a = ttc_arg_make(TTC_TYPE_F32); a.v.f = x; return a; }
+static inline ttc_arg ttc_arg_f64(double x) { ttc_arg a = ttc_arg_make(TTC_TYPE_F64); a.v.f = x; return a; }
 
 /* Loads the kernel's cubin into the device's context (its PTX through the
  * driver JIT when the cubin is absent or rejected). The module does not keep

@@ -47,6 +47,16 @@ bool cg_emit_ptx(const ir_module *ttgir, const cg_options *opts, char **llir, ch
 bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
                   void **cubin, size_t *cubin_size);
 
+/* The ptxas cg_run_ptxas would run, written to buf: `explicit_path` when
+ * given, else $TTC_PTXAS, `ptxas` on PATH, TTC_DEFAULT_CUDA_HOME/bin/ptxas.
+ * False when that is not an executable file. (The driver keys its cache on
+ * the file found.) */
+bool cg_find_ptxas(const char *explicit_path, char *buf, size_t cap);
+
+/* The libdevice bitcode the codegen links: `path` when given, then
+ * $TTC_LIBDEVICE, then the CUDA home's (written to buf). Not checked. */
+const char *cg_libdevice_path(const char *path, char *buf, size_t cap);
+
 /* ---- metadata.c: kernel metadata JSON ----------------------------------- */
 
 typedef struct cg_param_info {

@@ -28,8 +28,7 @@ LLVMValueRef cg_libdevice_call(cg *c, const char *name, LLVMTypeRef ty, LLVMValu
   return LLVMBuildCall2(c->b, fty, f, args, nargs, "");
 }
 
-/* The bitcode path: the option, then $TTC_LIBDEVICE, then the CUDA home's. */
-static const char *libdevice_path(const char *path, char *buf, size_t cap) {
+const char *cg_libdevice_path(const char *path, char *buf, size_t cap) {
   if (path && *path) return path;
   const char *env = getenv("TTC_LIBDEVICE");
   if (env && *env) return env;
@@ -40,7 +39,7 @@ static const char *libdevice_path(const char *path, char *buf, size_t cap) {
 bool cg_link_libdevice(cg *c, const char *path) {
   if (!c->needs_libdevice) return true;
   char buf[1024];
-  path = libdevice_path(path, buf, sizeof buf);
+  path = cg_libdevice_path(path, buf, sizeof buf);
   ir_loc none = {0};
   LLVMMemoryBufferRef mb = NULL;
   char *msg = NULL;

@@ -27,8 +27,7 @@ static bool is_executable(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-/* Fills buf with the ptxas to run; false when none is found. */
-static bool find_ptxas(const char *explicit_path, char *buf, size_t cap) {
+bool cg_find_ptxas(const char *explicit_path, char *buf, size_t cap) {
   if (explicit_path && *explicit_path) {
     snprintf(buf, cap, "%s", explicit_path);
     return is_executable(buf);
@@ -113,7 +112,7 @@ bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char
   char exe[4096], dir[4096], ptx_path[4200], bin_path[4200], log_path[4200], arch_arg[64];
   *cubin = NULL;
   *cubin_size = 0;
-  if (!find_ptxas(ptxas, exe, sizeof exe)) {
+  if (!cg_find_ptxas(ptxas, exe, sizeof exe)) {
     ir_error(ctx, none, "ptxas not found (tried %s, $TTC_PTXAS, PATH, %s/bin); set TTC_PTXAS",
              ptxas && *ptxas ? ptxas : "no explicit path", TTC_DEFAULT_CUDA_HOME);
     return false;

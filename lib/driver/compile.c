@@ -50,6 +50,22 @@ static bool print_level(ttc_kernel *k, ttc_level level, const ir_module *m,
   return keep_text(k, level, ir_sb_take(&sb));
 }
 
+/* The ttir with locations, for the interpreter (whatever emit_locations
+ * says about the TTIR level itself). */
+static bool keep_located_ttir(ttc_kernel *k, const ir_module *m) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_print_options po = {true};
+  ir_print_module(m, &po, &sb);
+  if (sb.failed) {
+    ir_sb_free(&sb);
+    return false;
+  }
+  k->ttir_located_size = sb.len;
+  k->ttir_located = ir_sb_take(&sb);
+  return k->ttir_located != NULL;
+}
+
 static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
   int n = 0;
   for (int i = 0; i < info->nparams; i++) n += !info->params[i].is_constexpr;
@@ -151,6 +167,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     goto done;
   }
   if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
+  if (!keep_located_ttir(k, m)) goto oom;
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
   if ((st = run_ttgir(m, o, cc)) != TTC_OK) goto done;
@@ -193,22 +210,9 @@ done:
   return st;
 }
 
-ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
-                       const char *name, const char *signature, const ttc_compile_options *opts,
-                       ttc_kernel **out) {
-  if (!out) return TTC_ERROR_ARGUMENT;
-  *out = NULL;
-  if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
-  ttc_compile_options o;
-  if (opts) {
-    o = *opts;
-    if (!o.arch) o.arch = "sm_90";
-  } else {
-    ttc_compile_options_init(&o);
-  }
-  ttc_kernel *k = calloc(1, sizeof *k);
-  if (!k) return TTC_ERROR_OUT_OF_MEMORY;
-  k->name = strdup(name);
+/* Copies what the kernel was compiled from into it. False on OOM. */
+static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len,
+                        const char *filename, const char *signature) {
   k->source = malloc(source_len + 1);
   if (k->source) {
     memcpy(k->source, source, source_len);
@@ -217,11 +221,22 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   k->source_len = source_len;
   k->filename = strdup(filename);
   k->signature = strdup(signature);
+  return k->source && k->filename && k->signature;
+}
+
+/* The compile itself, no cache: *out is set unless memory ran out. */
+static ttc_status compile_now(const char *source, size_t source_len, const char *filename,
+                              const char *name, const char *signature,
+                              const ttc_compile_options *opts, ttc_kernel **out) {
+  ttc_compile_options o = *opts;
+  ttc_kernel *k = calloc(1, sizeof *k);
+  if (!k) return TTC_ERROR_OUT_OF_MEMORY;
+  k->name = strdup(name);
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
   snprintf(k->arch, sizeof k->arch, "%s", o.arch);
   ir_context *ctx = ir_context_create();
-  if (!ctx || !k->name || !k->source || !k->filename || !k->signature) {
+  if (!ctx || !k->name || !keep_inputs(k, source, source_len, filename, signature)) {
     ir_context_destroy(ctx);
     ttc_kernel_destroy(k);
     return TTC_ERROR_OUT_OF_MEMORY;
@@ -252,24 +267,67 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   return st;
 }
 
-ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out) {
-  *ctx_out = NULL;
-  if (!k || !k->source || k->status != TTC_OK) return NULL;
-  ir_context *ctx = ir_context_create();
-  if (!ctx) return NULL;
-  const ir_source *src = ir_context_add_source(ctx, k->filename, k->source, k->source_len);
-  fe_kernel_info info = {0};
-  ir_module *m = src ? fe_lower_kernel(ctx, src, k->name, k->signature, &info) : NULL;
-  if (m && !run_pipeline(m, IR_TTIR_PIPELINE)) {
-    ir_module_destroy(m);
-    m = NULL;
+/* Appends text to the kernel's diagnostics (remarks of the cache). */
+static void append_diagnostics(ttc_kernel *k, const char *text) {
+  if (!text || !*text) return;
+  size_t a = k->diagnostics ? strlen(k->diagnostics) : 0, b = strlen(text);
+  char *d = realloc(k->diagnostics, a + b + 1);
+  if (!d) return;
+  memcpy(d + a, text, b + 1);
+  k->diagnostics = d;
+}
+
+ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_DIGEST_LEN],
+                              const char *source, size_t source_len, const char *filename,
+                              const char *name, const char *signature,
+                              const ttc_compile_options *opts, ttc_kernel **out,
+                              ir_strbuf *remarks) {
+  *out = NULL;
+  char key[DRV_KEY_LEN + 1];
+  drv_compile_key(src_digest, name, signature, opts, key);
+  ir_strbuf own;
+  ir_sb_init(&own);
+  ir_strbuf *rem = remarks ? remarks : &own;
+  ttc_status st = TTC_OK;
+  ttc_kernel *k = drv_cache_load_kernel(c, key, rem);
+  if (k && !keep_inputs(k, source, source_len, filename, signature)) {
+    ttc_kernel_destroy(k);
+    ir_sb_free(&own);
+    return TTC_ERROR_OUT_OF_MEMORY;
   }
-  if (!m) {
-    ir_context_destroy(ctx);
-    return NULL;
+  if (!k) {
+    st = compile_now(source, source_len, filename, name, signature, opts, &k);
+    if (st == TTC_OK) drv_cache_store_kernel(c, key, k, rem);
   }
-  *ctx_out = ctx;
-  return m;
+  if (k && !remarks) append_diagnostics(k, own.data);
+  ir_sb_free(&own);
+  *out = k;
+  return st;
+}
+
+ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
+                       const char *name, const char *signature, const ttc_compile_options *opts,
+                       ttc_kernel **out) {
+  if (!out) return TTC_ERROR_ARGUMENT;
+  *out = NULL;
+  if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
+  ttc_compile_options o;
+  if (opts) {
+    o = *opts;
+    if (!o.arch) o.arch = "sm_90";
+  } else {
+    ttc_compile_options_init(&o);
+  }
+  if (o.cache && drv_level_cached(o.stop_after)) {
+    drv_cache c;
+    uint8_t digest[DRV_DIGEST_LEN];
+    drv_cache_init(&c, o.cache, o.cache_dir);
+    /* a file that does not parse is compiled (and diagnosed), not cached */
+    if (c.enabled && drv_source_digest_of(filename, source, source_len, name, digest))
+      return drv_compile_cached(&c, digest, source, source_len, filename, name, signature, &o, out,
+                                NULL);
+  }
+  return compile_now(source, source_len, filename, name, signature, &o, out);
 }
 
 /* Reads a whole file into a malloc'd buffer. */
@@ -326,6 +384,7 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->source);
   free(k->filename);
   free(k->signature);
+  free(k->ttir_located);
   free(k);
 }
 
@@ -343,10 +402,16 @@ const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size
 }
 
 const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
+
+const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
+  if (size) *size = k && k->ttir_located ? k->ttir_located_size : 0;
+  return k ? k->ttir_located : NULL;
+}
 const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
 int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
 int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }
 int ttc_kernel_num_params(const ttc_kernel *k) { return k ? k->nparams : 0; }
+int ttc_kernel_from_cache(const ttc_kernel *k) { return k && k->from_cache; }
 
 ttc_type ttc_kernel_param_type(const ttc_kernel *k, int i, ttc_type *pointee) {
   if (!k || i < 0 || i >= k->nparams) {

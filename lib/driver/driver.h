@@ -3,6 +3,9 @@
 #ifndef TTC_DRIVER_H
 #define TTC_DRIVER_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "ttc/ttc.h"
 #include "ir-tt/ir.h"
 
@@ -19,20 +22,125 @@ struct ttc_kernel {
   int nparams;
   ttc_type *param_types;
   ttc_type *param_pointees;
-  /* What the kernel was compiled from, kept so the interpreter can lower it
-   * to ttir again (NULL when the source could not be read). */
+  /* What the kernel was compiled from (NULL when the source could not be
+   * read): the AOT generator reads the declaration again from them. */
   char *source;
   size_t source_len;
   char *filename;
   char *signature;
+  /* The ttir printed with locations, which the interpreter loads. */
+  char *ttir_located;
+  size_t ttir_located_size;
+  bool from_cache; /* loaded from the disk cache, not compiled */
 };
 
-/* ---- compile.c ----------------------------------------------------------- */
+/* ---- hash.c: SHA-256 for cache keys, XXH64 for entry checksums ------------ */
 
-/* Lowers the kernel's source to ttir again and runs the ttir passes, in a
- * new context. On success returns the module and sets *ctx_out; the caller
- * destroys the module, then the context. On failure returns NULL and
- * *ctx_out is NULL (the kernel compiled before, so only OOM fails here). */
-ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out);
+#define DRV_DIGEST_LEN 32
+
+typedef struct drv_sha256 {
+  uint32_t h[8];
+  uint64_t len;
+  uint8_t buf[64];
+  size_t nbuf;
+} drv_sha256;
+
+void drv_sha256_init(drv_sha256 *s);
+void drv_sha256_update(drv_sha256 *s, const void *data, size_t n);
+void drv_sha256_final(drv_sha256 *s, uint8_t out[DRV_DIGEST_LEN]);
+void drv_sha256_of(const void *data, size_t n, uint8_t out[DRV_DIGEST_LEN]);
+/* n bytes as 2n lowercase hex digits and a NUL into out. */
+void drv_hex(const uint8_t *bytes, size_t n, char *out);
+/* XXH64 of n bytes with `seed` (xxHash's reference values). */
+uint64_t drv_xxh64(const void *data, size_t n, uint64_t seed);
+
+/* ---- ttc_build_id.c, generated at build time (build_id.cmake) ------------ */
+
+/* A hash of every source file of the library: cache entries made by another
+ * build of ttc never match, whatever the version number says. */
+extern const char drv_build_id[];
+
+/* ---- cache.c: the on-disk cache --------------------------------------------- */
+
+#define DRV_PATH_MAX 4096
+#define DRV_KEY_LEN (2 * DRV_DIGEST_LEN) /* keys are SHA-256 digests in hex */
+
+/* Where the cache is and whether it is used. */
+typedef struct drv_cache {
+  bool enabled;
+  char dir[DRV_PATH_MAX];
+} drv_cache;
+
+/* enable 0 disables the cache; otherwise it is used unless $TTC_CACHE is
+ * "0" (or "off", "false"), in `dir` when given, else $TTC_CACHE_DIR, else
+ * $XDG_CACHE_HOME/ttc, else $HOME/.cache/ttc (no HOME: disabled). */
+void drv_cache_init(drv_cache *c, int enable, const char *dir);
+
+/* One part of an entry: a tag (DRV_TAG('P','T','X',' ')) and its bytes. */
+typedef struct drv_section {
+  uint32_t tag;
+  const void *data;
+  size_t size;
+} drv_section;
+#define DRV_TAG(a, b, c, d) \
+  ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define DRV_MAX_SECTIONS 16
+
+/* Reads entry `key`: returns a malloc'd buffer holding the file, which
+ * sec[0..*n) point into (caller frees the buffer). NULL when there is no
+ * such entry, or when it is truncated or corrupt: then a remark is
+ * appended to `remarks` and the entry is removed, so that it is rebuilt. */
+void *drv_cache_read(const drv_cache *c, const char *key, drv_section *sec, int *n,
+                     ir_strbuf *remarks);
+
+/* Writes entry `key` atomically (a temporary file renamed into place), so
+ * that readers in other processes see the old entry or the new one, never
+ * a torn one. False, with a remark, when it cannot: the cache is only an
+ * optimization, so callers carry on. */
+bool drv_cache_write(const drv_cache *c, const char *key, const drv_section *sec, int n,
+                     ir_strbuf *remarks);
+
+/* The digest of what a kernel's code depends on: the file name (PTX line
+ * info names it) and each span of source the kernel reaches, with its first
+ * line. `spans` come from fe_read_jit_decl. */
+struct fe_span;
+void drv_source_digest(const ir_source *src, const struct fe_span *spans, int nspans,
+                       uint8_t out[DRV_DIGEST_LEN]);
+
+/* Parses the kernel file in a scratch context for the spans only; false
+ * when it does not parse (the compile will say why). */
+bool drv_source_digest_of(const char *filename, const char *source, size_t len, const char *name,
+                          uint8_t out[DRV_DIGEST_LEN]);
+
+/* The key of a compile: the source digest, kernel name, signature, the
+ * options that change the output, the build of ttc and (for cubins) the
+ * ptxas file, (for PTX) the libdevice file. Written as hex to key. */
+void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
+                     const char *signature, const ttc_compile_options *o,
+                     char key[DRV_KEY_LEN + 1]);
+
+/* Whether a compile that stops at `level` is cached (ttir, ptx, cubin). */
+bool drv_level_cached(ttc_level level);
+
+/* A kernel from entry `key`, or NULL (absent, corrupt: see drv_cache_read).
+ * The kernel holds what the entry holds: metadata, located ttir and the
+ * level outputs that were stored; it is marked from_cache. */
+ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf *remarks);
+
+/* Stores a successfully compiled kernel under `key` (see drv_cache_write). */
+void drv_cache_store_kernel(const drv_cache *c, const char *key, const ttc_kernel *k,
+                            ir_strbuf *remarks);
+
+/* ---- compile.c -------------------------------------------------------------- */
+
+/* ttc_compile through cache `c`: the kernel of key (src_digest, name,
+ * signature, opts) from the cache, else compiled and stored. `opts` is
+ * complete (arch set). Cache remarks are appended to `remarks`, or, when
+ * it is NULL, to the kernel's diagnostics. *out as for ttc_compile. */
+ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_DIGEST_LEN],
+                              const char *source, size_t source_len, const char *filename,
+                              const char *name, const char *signature,
+                              const ttc_compile_options *opts, ttc_kernel **out,
+                              ir_strbuf *remarks);
 
 #endif

@@ -576,6 +576,122 @@ bool fe_has_return(const fe_body *b);
  * and end in a return, so the scf.if yields the returned value. */
 void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond);
 
+/* ---- jit_decl.c: what a kernel declares, for the JIT runtime ------------ */
+
+/* The narrow interface between a kernel file and lib/driver's kernel
+ * functions (specialization, autotuning, the cache key): the parameters,
+ * what @triton.jit, @triton.autotune and @triton.heuristics say, and the
+ * source the kernel depends on. Read from the parsed module without
+ * lowering; decorator arguments are taken in their literal forms only.
+ * Everything lives in the arena given to fe_read_jit_decl. */
+
+/* A compile-time scalar: an int, float or bool literal, or None. */
+typedef enum fe_cval_kind { FE_CVAL_NONE, FE_CVAL_INT, FE_CVAL_FLOAT, FE_CVAL_BOOL } fe_cval_kind;
+typedef struct fe_cval {
+  fe_cval_kind kind;
+  int64_t i; /* INT, BOOL (0/1) */
+  double f;  /* FLOAT */
+} fe_cval;
+
+typedef struct fe_jit_param {
+  const char *name; /* interned */
+  bool is_constexpr;
+  bool has_default; /* a literal default value */
+  fe_cval dflt;
+  bool do_not_specialize;              /* @triton.jit(do_not_specialize=[...]) */
+  bool do_not_specialize_on_alignment; /* ...(do_not_specialize_on_alignment=[...]) */
+} fe_jit_param;
+
+/* One `name: value` of a triton.Config dict. */
+typedef struct fe_jit_kv {
+  const char *name;
+  fe_cval value;
+} fe_jit_kv;
+
+/* triton.Config(kwargs, num_warps=, num_stages=); 0: not given. */
+typedef struct fe_jit_config {
+  int nkv;
+  fe_jit_kv *kv;
+  int num_warps, num_stages;
+  ir_loc loc;
+} fe_jit_config;
+
+/* A heuristic's lambda body: arithmetic, comparisons, `and`/`or`/`not`,
+ * conditional expressions, `args['name']` and calls of the few functions
+ * lib/driver evaluates (name: "next_power_of_2", "cdiv", "min", "max",
+ * "abs", "int", "float", "bool"). */
+typedef enum fe_hx_kind {
+  FE_HX_CONST,   /* c */
+  FE_HX_ARG,     /* args['name'] */
+  FE_HX_UNARY,   /* op a (FE_OP_NEG, POS, INVERT, NOT) */
+  FE_HX_BINARY,  /* a op b (arithmetic, bitwise, AND/OR, comparisons) */
+  FE_HX_IFEXP,   /* a if b else c */
+  FE_HX_CALL     /* name(args[0..n)) */
+} fe_hx_kind;
+typedef struct fe_hexpr fe_hexpr;
+struct fe_hexpr {
+  fe_hx_kind kind;
+  ir_loc loc;
+  fe_cval c;
+  const char *name;
+  fe_op op;
+  const fe_hexpr *a, *b, *c3;
+  int n;
+  const fe_hexpr **args;
+};
+
+/* @triton.heuristics({name: lambda args: expr}) entries, in order. */
+typedef struct fe_jit_heuristic {
+  const char *name;
+  const fe_hexpr *expr;
+  ir_loc loc;
+} fe_jit_heuristic;
+
+/* A byte range of the kernel file the kernel depends on. */
+typedef struct fe_span {
+  size_t offset, len;
+  uint32_t line; /* its first line */
+} fe_span;
+
+typedef struct fe_jit_decl {
+  const ir_source *src;
+  const char *name;
+  ir_loc loc; /* the `def` */
+  int nparams;
+  fe_jit_param *params;
+  bool debug; /* @triton.jit(debug=True) */
+  /* @triton.autotune */
+  bool has_autotune;
+  ir_loc autotune_loc;
+  int nconfigs;
+  fe_jit_config *configs;
+  int nkey, nreset, nrestore;
+  const char **key, **reset_to_zero, **restore_value; /* parameter names */
+  bool has_prune; /* prune_configs_by was given (host functions: not run) */
+  int warmup_ms, rep_ms; /* autotune(warmup=, rep=); 0: not given */
+  /* @triton.heuristics, outermost decorator first */
+  int nheuristics;
+  fe_jit_heuristic *heuristics;
+  bool heuristics_first; /* a @triton.heuristics sits above @triton.autotune */
+  /* The source the kernel reaches: its definition (decorators included),
+   * every module function and constant it names, transitively, and the
+   * import statements; sorted by offset. */
+  int nspans;
+  fe_span *spans;
+} fe_jit_decl;
+
+/* Parses `src` and reads the declaration of @triton.jit function `name`.
+ * Returns NULL after emitting located errors: a syntax error, no such jit
+ * function, or decorator arguments not in the literal forms above. */
+const fe_jit_decl *fe_read_jit_decl(ir_context *ctx, const ir_source *src, ir_arena *arena,
+                                    const char *name);
+
+/* Only the spans of fe_jit_decl, whatever the decorators say: for keying a
+ * compile by signature. Returns their count, or -1 when the file does not
+ * parse or has no function `name`. */
+int fe_kernel_spans(ir_context *ctx, const ir_source *src, ir_arena *arena, const char *name,
+                    fe_span **spans);
+
 /* ---- prelude: fe_prelude_text.c, generated at build time ----------------- */
 
 /* The files of lib/frontend/prelude/, embedded by prelude/embed.cmake in

@@ -184,6 +184,47 @@ ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t
   return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemcpyDtoH");
 }
 
+ttc_status ttc_device_memset(ttc_device *dev, uint64_t dptr, int value, size_t bytes,
+                             void *stream) {
+  if (!dev) return TTC_ERROR_ARGUMENT;
+  if (bytes == 0) return TTC_OK;
+  if (dev->is_interp) return rt_idev_memset(dev, dptr, value, bytes);
+  ttc_status st = rt_device_enter(dev);
+  if (st != TTC_OK) return st;
+  CUresult res = dev->cu.MemsetD8Async((CUdeviceptr)dptr, (unsigned char)value, bytes,
+                                       (CUstream)stream);
+  return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemsetD8Async");
+}
+
+ttc_status ttc_device_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t bytes,
+                           void *stream) {
+  if (!dev) return TTC_ERROR_ARGUMENT;
+  if (bytes == 0) return TTC_OK;
+  if (dev->is_interp) return rt_idev_copy(dev, dst, src, bytes);
+  ttc_status st = rt_device_enter(dev);
+  if (st != TTC_OK) return st;
+  CUresult res = dev->cu.MemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
+                                         (CUstream)stream);
+  return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemcpyDtoDAsync");
+}
+
+ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base,
+                                    size_t *size) {
+  if (!dev || !base || !size) return TTC_ERROR_ARGUMENT;
+  *base = 0;
+  *size = 0;
+  if (dev->is_interp) return rt_idev_address_range(dev, dptr, base, size);
+  ttc_status st = rt_device_enter(dev);
+  if (st != TTC_OK) return st;
+  CUdeviceptr b = 0;
+  size_t n = 0;
+  CUresult res = dev->cu.MemGetAddressRange(&b, &n, (CUdeviceptr)dptr);
+  if (res != CUDA_SUCCESS) return rt_device_fail(dev, res, "cuMemGetAddressRange");
+  *base = (uint64_t)b;
+  *size = n;
+  return TTC_OK;
+}
+
 ttc_status ttc_device_synchronize(ttc_device *dev) {
   if (!dev) return TTC_ERROR_ARGUMENT;
   if (dev->is_interp) return TTC_OK; /* launches ran to completion */

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "driver/driver.h"
 #include "runtime/rt.h"
 
 ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errlen) {
@@ -24,6 +23,7 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
     return TTC_ERROR_OUT_OF_MEMORY;
   }
   dev->is_interp = true;
+  pthread_mutex_init(&dev->interp_lock, NULL);
   rt_heap_init(&dev->heap);
   ir_sb_init(&dev->print);
   snprintf(dev->name, sizeof dev->name, "ttc interpreter (CPU)");
@@ -39,6 +39,7 @@ const char *ttc_device_print_output(const ttc_device *dev) {
 }
 
 void rt_idev_destroy(ttc_device *dev) {
+  pthread_mutex_destroy(&dev->interp_lock);
   rt_heap_destroy(&dev->heap);
   ir_sb_free(&dev->print);
   free(dev);
@@ -83,6 +84,31 @@ ttc_status rt_idev_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t by
   return TTC_OK;
 }
 
+ttc_status rt_idev_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t bytes) {
+  void *d = idev_range(dev, dst, bytes, "ttc_device_copy (destination)");
+  void *s = d ? idev_range(dev, src, bytes, "ttc_device_copy (source)") : NULL;
+  if (!s) return TTC_ERROR_OUT_OF_BOUNDS;
+  memmove(d, s, bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_memset(ttc_device *dev, uint64_t dptr, int value, size_t bytes) {
+  void *p = idev_range(dev, dptr, bytes, "ttc_device_memset");
+  if (!p) return TTC_ERROR_OUT_OF_BOUNDS;
+  memset(p, value, bytes);
+  return TTC_OK;
+}
+
+ttc_status rt_idev_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size) {
+  const rt_heap_block *b = rt_heap_find(&dev->heap, dptr, 1);
+  if (!b)
+    return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
+                           "ttc_device_address_range: 0x%" PRIx64 " is in no allocation", dptr);
+  *base = b->base;
+  *size = b->size;
+  return TTC_OK;
+}
+
 /* ---- events: the host clock; launches are synchronous ------------------------ */
 
 double rt_idev_now_ms(void) {
@@ -93,26 +119,40 @@ double rt_idev_now_ms(void) {
 
 /* ---- modules -------------------------------------------------------------------- */
 
+/* The interpreter runs the ttir the kernel holds (printed with locations,
+ * so that its reports name source lines): parsed into the module's own
+ * context, it needs nothing of the frontend or the compile driver. */
 ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod) {
-  ir_context *ctx = NULL;
-  ir_module *m = drv_lower_ttir(kernel, &ctx);
-  if (!m)
+  const char *name = ttc_kernel_name(kernel);
+  size_t len = 0;
+  const char *ttir = ttc_kernel_ttir_located(kernel, &len);
+  if (!ttir)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
-                           "kernel '%s' cannot be lowered to ttir again (did its compile fail?)",
-                           ttc_kernel_name(kernel));
-  mod->ir = m;
-  mod->irctx = ctx;
-  const ir_op *func = ir_module_lookup_func(m, ttc_kernel_name(kernel));
+                           "kernel '%s' has no ttir (did its compile fail?)", name);
+  mod->irctx = ir_context_create();
+  if (!mod->irctx) return rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
+  char srcname[300];
+  snprintf(srcname, sizeof srcname, "<ttir of '%s'>", name);
+  const ir_source *src = ir_context_add_source(mod->irctx, srcname, ttir, len);
+  mod->ir = src ? ir_parse_module(mod->irctx, src) : NULL;
+  if (!mod->ir || !ir_verify(mod->ir)) {
+    ir_strbuf sb;
+    ir_sb_init(&sb);
+    ir_render_diags(mod->irctx, &sb);
+    ttc_status st = rt_device_failf(dev, TTC_ERROR_INPUT, "kernel '%s': its ttir does not load: %s",
+                                    name, sb.data ? sb.data : "out of memory");
+    ir_sb_free(&sb);
+    return st;
+  }
+  const ir_op *func = ir_module_lookup_func(mod->ir, name);
   if (!func)
-    return rt_device_failf(dev, TTC_ERROR_INTERNAL, "kernel '%s' is missing from its ttir",
-                           ttc_kernel_name(kernel));
+    return rt_device_failf(dev, TTC_ERROR_INTERNAL, "kernel '%s' is missing from its ttir", name);
   mod->interp = rt_interp_prepare(func, dev->error, sizeof dev->error);
   if (!mod->interp) return TTC_ERROR_UNSUPPORTED;
   if (rt_interp_num_params(mod->interp) != mod->nparams)
     return rt_device_failf(dev, TTC_ERROR_INTERNAL,
-                           "kernel '%s': ttir has %d parameters, the kernel %d",
-                           ttc_kernel_name(kernel), rt_interp_num_params(mod->interp),
-                           mod->nparams);
+                           "kernel '%s': ttir has %d parameters, the kernel %d", name,
+                           rt_interp_num_params(mod->interp), mod->nparams);
   return TTC_OK;
 }
 
@@ -127,9 +167,12 @@ void rt_idev_module_release(ttc_module *mod) {
 
 ttc_status rt_idev_launch(ttc_module *mod, const unsigned grid[3], const rt_arg_storage *args) {
   ttc_device *dev = mod->dev;
+  pthread_mutex_lock(&dev->interp_lock);
   ir_sb_free(&dev->print);
   ir_sb_init(&dev->print);
   dev->error[0] = '\0';
-  return rt_interp_run(mod->interp, &dev->heap, grid, args, mod->nparams, &dev->print,
-                       dev->error, sizeof dev->error);
+  ttc_status st = rt_interp_run(mod->interp, &dev->heap, grid, args, mod->nparams, &dev->print,
+                                dev->error, sizeof dev->error);
+  pthread_mutex_unlock(&dev->interp_lock);
+  return st;
 }

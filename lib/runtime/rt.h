@@ -6,6 +6,7 @@
 #ifndef TTC_RT_H
 #define TTC_RT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -146,6 +147,9 @@ typedef struct rt_cuda {
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
+  CUresult (*MemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventRecord)(CUevent, CUstream);
   CUresult (*EventSynchronize)(CUevent);
@@ -169,6 +173,7 @@ void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err
 
 struct ttc_device {
   bool is_interp;  /* the CPU interpreter: no CUDA below is used */
+  pthread_mutex_t interp_lock; /* interpreter: launches run one at a time */
   rt_heap heap;    /* interpreter: the host allocations (empty on a GPU) */
   ir_strbuf print; /* interpreter: tt.print output of the last launch */
   rt_cuda cu;
@@ -228,14 +233,19 @@ ttc_status rt_idev_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr);
 ttc_status rt_idev_free(ttc_device *dev, uint64_t dptr);
 ttc_status rt_idev_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes);
 ttc_status rt_idev_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes);
+ttc_status rt_idev_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t bytes);
+ttc_status rt_idev_memset(ttc_device *dev, uint64_t dptr, int value, size_t bytes);
+ttc_status rt_idev_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size);
 /* The host's monotonic clock in milliseconds (events). */
 double rt_idev_now_ms(void);
-/* Lowers the kernel's ttir again and prepares it into mod (ir, irctx,
- * interp); on failure the device error says why and the caller releases
- * mod with rt_idev_module_release. */
+/* Parses the kernel's ttir (ttc_kernel_ttir_located) and prepares it into
+ * mod (ir, irctx, interp); on failure the device error says why and the
+ * caller releases mod with rt_idev_module_release. */
 ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod);
 void rt_idev_module_release(ttc_module *mod);
-/* Runs the grid; args are packed (rt_pack_args). Synchronous. */
+/* Runs the grid; args are packed (rt_pack_args). Synchronous; launches on
+ * one device are serialized (the heap and the print buffer are shared), so
+ * that kernel functions may launch from several threads. */
 ttc_status rt_idev_launch(ttc_module *mod, const unsigned grid[3], const rt_arg_storage *args);
 
 #endif /* TTC_BUILDING_LIBRARY */

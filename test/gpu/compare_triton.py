@@ -174,12 +174,13 @@ class _ArgValue(ctypes.Union):
 
 
 class TtcArg(ctypes.Structure):  # include/ttc/runtime.h: ttc_arg
-    _fields_ = [("type", ctypes.c_int), ("v", _ArgValue)]
+    _fields_ = [("type", ctypes.c_int), ("pointee", ctypes.c_int), ("v", _ArgValue)]
 
 
 class TtcOptions(ctypes.Structure):  # include/ttc/compile.h: ttc_compile_options
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int), ("arch", ctypes.c_char_p),
-                ("stop_after", ctypes.c_int), ("ptxas", ctypes.c_char_p), ("emit_locations", ctypes.c_int)]
+                ("stop_after", ctypes.c_int), ("ptxas", ctypes.c_char_p), ("emit_locations", ctypes.c_int),
+                ("cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p)]
 
 
 class Ttc:

@@ -8,7 +8,9 @@
 #      softmax, matmul),
 #   3. compute-sanitizer memcheck on each example with small, ragged shapes,
 #   4. the language suite: run_lang --compare (GPU against the interpreter)
-#      and test/gpu/compare_triton.py (ttc against Triton, same kernel files).
+#      and test/gpu/compare_triton.py (ttc against Triton, same kernel files),
+#   5. test/gpu/jit.sh: kernel functions, the disk cache, autotuning and the
+#      AOT example, with Triton's warm-cache first call (its own table).
 # Prints a PASS/FAIL summary; exits 1 if any step failed. Builds nothing.
 # Environment: TTC_BUILD (default <repo>/build), TTC_GPU_LOGS (log folder,
 # default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS, SIZES, SOFTMAX_COLS and
@@ -77,6 +79,7 @@ step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
 step bench "$root/bench/run.sh"
+step jit "$root/test/gpu/jit.sh"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)
 for c in /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer \

@@ -15,8 +15,12 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "TTC_PTXAS", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# The tests check the compiler, not ~/.cache: the cache is off unless a test
+# turns it on (env TTC_CACHE=1 ... --cache-dir %t/cache).
+config.environment["TTC_CACHE"] = "0"
 config.substitutions.append(("%ttc", os.path.join(config.ttc_bin_dir, "ttc")))
 config.substitutions.append(("%ptxas", os.path.join(config.cuda_home, "bin", "ptxas")))
 config.substitutions.append(("%examples", os.path.join(config.ttc_src_dir, "examples")))
+config.substitutions.append(("%cuda_include", os.path.join(config.cuda_home, "include")))
 if shutil.which("ptxas", path=config.environment["PATH"]):
     config.available_features.add("ptxas")

@@ -1,5 +1,6 @@
 /* test_compile.c - the public compile API: levels, stop_after, parameters,
- * metadata, diagnostics on bad input, argument checks. */
+ * metadata, diagnostics on bad input, argument checks; kernels made from
+ * ttir text and run on the interpreter. */
 #include <stdio.h>
 #include <string.h>
 
@@ -58,13 +59,19 @@ static void test_levels_up_to_ptx(void **state) {
   ttc_kernel_destroy(k);
 }
 
-static void test_stop_after_ttir(void **state) {
-  (void)state;
+/* The add kernel compiled as far as ttir. */
+static ttc_kernel *compile_add_ttir(void) {
   ttc_compile_options o;
   ttc_compile_options_init(&o);
   o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
   assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k), TTC_OK);
+  return k;
+}
+
+static void test_stop_after_ttir(void **state) {
+  (void)state;
+  ttc_kernel *k = compile_add_ttir();
   assert_non_null(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
   assert_null(ttc_kernel_output(k, TTC_LEVEL_TTGIR, NULL));
   assert_null(ttc_kernel_metadata_json(k));
@@ -122,6 +129,67 @@ static void test_null_arguments(void **state) {
   assert_string_equal(ttc_level_name(TTC_LEVEL_TTGIR), "ttgir");
 }
 
+/* Adds 1000 floats through the kernel on an interpreter device. */
+static void run_add_on_interpreter(const ttc_kernel *k) {
+  char err[128];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  ttc_module *mod = NULL;
+  if (ttc_module_load(dev, k, &mod) != TTC_OK) fprintf(stderr, "%s\n", ttc_device_error(dev));
+  assert_non_null(mod);
+  enum { N = 1000 };
+  float x[N], z[N];
+  for (int i = 0; i < N; i++) x[i] = (float)i;
+  uint64_t dx, dz;
+  ttc_device_alloc(dev, sizeof x, &dx);
+  ttc_device_alloc(dev, sizeof z, &dz);
+  ttc_device_copy_to(dev, dx, x, sizeof x);
+  const ttc_arg args[4] = {ttc_arg_ptr(dx), ttc_arg_ptr(dx), ttc_arg_ptr(dz), ttc_arg_i32(N)};
+  const unsigned grid[3] = {1, 1, 1};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 4), TTC_OK);
+  ttc_device_copy_from(dev, z, dz, sizeof z);
+  for (int i = 0; i < N; i++) assert_true(z[i] == 2.0f * (float)i);
+  /* an access out of bounds names the kernel file's line, carried by the ttir */
+  const ttc_arg bad[4] = {ttc_arg_ptr(dx), ttc_arg_ptr(dx), ttc_arg_ptr(dz + 64), ttc_arg_i32(N)};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, bad, 4), TTC_ERROR_OUT_OF_BOUNDS);
+  assert_non_null(strstr(ttc_device_error(dev), "add.py:11:"));
+  ttc_module_destroy(mod);
+  ttc_device_destroy(dev);
+}
+
+static void test_kernel_from_ttir(void **state) {
+  (void)state;
+  ttc_kernel *k = compile_add_ttir();
+  size_t n = 0;
+  const char *located = ttc_kernel_ttir_located(k, &n);
+  assert_non_null(strstr(located, "loc(\"add.py\":"));
+  assert_null(strstr(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL), "loc("));
+  ttc_kernel *from = NULL;
+  assert_int_equal(ttc_kernel_create_from_ttir(located, n, "add.ttir", NULL, &from), TTC_OK);
+  assert_string_equal(ttc_kernel_name(from), "add");
+  assert_int_equal(ttc_kernel_num_params(from), 4);
+  ttc_type pointee;
+  assert_int_equal(ttc_kernel_param_type(from, 2, &pointee), TTC_TYPE_PTR);
+  assert_int_equal(pointee, TTC_TYPE_F32);
+  assert_int_equal(ttc_kernel_param_type(from, 3, NULL), TTC_TYPE_I32);
+  assert_null(ttc_kernel_output(from, TTC_LEVEL_PTX, NULL));
+  run_add_on_interpreter(from);
+  ttc_kernel_destroy(from);
+  /* the compile's own kernel runs the same way */
+  run_add_on_interpreter(k);
+  /* named, wrongly named, malformed */
+  assert_int_equal(ttc_kernel_create_from_ttir(located, n, "add.ttir", "add", &from), TTC_OK);
+  ttc_kernel_destroy(from);
+  assert_int_equal(ttc_kernel_create_from_ttir(located, n, "add.ttir", "nope", &from), TTC_ERROR_INPUT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(from), "no tt.func 'nope'"));
+  ttc_kernel_destroy(from);
+  assert_int_equal(ttc_kernel_create_from_ttir("module {\n  tt.func @f(\n", 20, "bad.ttir", NULL, &from),
+                   TTC_ERROR_INPUT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(from), "bad.ttir:"));
+  ttc_kernel_destroy(from);
+  ttc_kernel_destroy(k);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_levels_up_to_ptx),
@@ -129,6 +197,7 @@ int main(void) {
       cmocka_unit_test(test_bad_input_has_located_diagnostic),
       cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_null_arguments),
+      cmocka_unit_test(test_kernel_from_ttir),
   };
   return cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 }

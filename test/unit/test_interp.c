@@ -430,7 +430,21 @@ static void test_public_api(void **state) {
   ttc_event_destroy(dev, a);
   ttc_event_destroy(dev, b);
   assert_string_equal(ttc_status_string(TTC_ERROR_OUT_OF_BOUNDS), "out-of-bounds access");
-  ttc_device_destroy(dev); /* frees p */
+  /* memset, device-to-device copies, the allocation holding an address */
+  uint64_t q = 0, base = 0;
+  size_t size = 0;
+  assert_int_equal(ttc_device_alloc(dev, 32, &q), TTC_OK);
+  assert_int_equal(ttc_device_memset(dev, p, 0x5a, 64, NULL), TTC_OK);
+  assert_int_equal(ttc_device_memset(dev, p + 16, 0, 8, NULL), TTC_OK);
+  assert_int_equal(ttc_device_copy(dev, q, p + 12, 32, NULL), TTC_OK);
+  assert_int_equal(ttc_device_copy_from(dev, buf, q, 32), TTC_OK);
+  for (int i = 0; i < 32; i++) assert_int_equal((unsigned char)buf[i], i >= 4 && i < 12 ? 0 : 0x5a);
+  assert_int_equal(ttc_device_memset(dev, q, 0, 33, NULL), TTC_ERROR_OUT_OF_BOUNDS);
+  assert_int_equal(ttc_device_copy(dev, q, p, 64, NULL), TTC_ERROR_OUT_OF_BOUNDS);
+  assert_int_equal(ttc_device_address_range(dev, p + 40, &base, &size), TTC_OK);
+  assert_true(base == p && size == 64);
+  assert_int_equal(ttc_device_address_range(dev, 16, &base, &size), TTC_ERROR_ARGUMENT);
+  ttc_device_destroy(dev); /* frees p and q */
 }
 
 /* A kernel whose combine region reads an outer value is refused at load,

@@ -25,15 +25,13 @@ static rt_arg_storage pack1(ttc_type param, ttc_arg arg) {
 }
 
 static ttc_arg arg_int(ttc_type type, int64_t v) {
-  ttc_arg a;
-  a.type = type;
+  ttc_arg a = ttc_arg_make(type);
   a.v.i = v;
   return a;
 }
 
 static ttc_arg arg_float(ttc_type type, double v) {
-  ttc_arg a;
-  a.type = type;
+  ttc_arg a = ttc_arg_make(type);
   a.v.f = v;
   return a;
 }

@@ -16,6 +16,7 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: ttc FILE.py -k NAME -s SIGNATURE [options]\n"
+    "       ttc FILE.py -k NAME -s SIGNATURE [-s SIGNATURE ...] --aot PREFIX [--grid EXPR]\n"
     "       ttc FILE.ttir|FILE.ttgir [--passes=PASS,...] [options]\n"
     "       ttc --list-passes\n"
     "\n"
@@ -35,6 +36,18 @@ static const char usage_text[] =
     "      --print-loc          print loc(\"file\":line:col) after each ttir/ttgir op\n"
     "      --ptxas PATH         ptxas to run (default: $TTC_PTXAS, PATH, /usr/local/cuda/bin)\n"
     "      --verify-diagnostics check diagnostics against expected-error {{...}} comments\n"
+    "      --cache-dir DIR      the kernel cache (default: $TTC_CACHE_DIR, $XDG_CACHE_HOME/ttc,\n"
+    "                           ~/.cache/ttc); used for --emit ttir, ptx, cubin and --aot\n"
+    "      --no-cache           neither read nor write the cache (also: TTC_CACHE=0)\n"
+    "\n"
+    "Ahead-of-time launchers (one or more -s, each compiled to a cubin):\n"
+    "      --aot PREFIX         write PREFIX.c and PREFIX.h: the cubins, load_NAME,\n"
+    "                           unload_NAME and a launcher NAME that picks the\n"
+    "                           specialization from its arguments (needs only cuda.h)\n"
+    "      --aot-name NAME      the launcher's name (default: the kernel's)\n"
+    "      --grid EXPR          the grid as C expressions over the parameters:\n"
+    "                           'cdiv(n_elements, BLOCK_SIZE)' (default: the launcher\n"
+    "                           takes ttc_gx, ttc_gy, ttc_gz)\n"
     "\n"
     "IR input (.ttir, .ttgir):\n"
     "      --input LEVEL        py, ttir or ttgir, whatever the extension\n"
@@ -56,12 +69,17 @@ static const char usage_text[] =
 
 typedef enum input_kind { INPUT_PY, INPUT_TTIR, INPUT_TTGIR, INPUT_LLIR } input_kind;
 
+#define MAX_SIGNATURES 64
+
 typedef struct cli {
   const char *argv0;
   const char *file, *kernel, *signature, *output, *reproducer, *input;
+  const char *signatures[MAX_SIGNATURES]; /* every -s, for --aot */
+  int nsignatures;
+  const char *aot, *aot_name, *grid;
   ttc_compile_options opts;
   ttc_ir_options ir;
-  bool has_emit, has_ir_flags, verify_diagnostics, list_passes;
+  bool has_emit, has_ir_flags, verify_diagnostics, list_passes, no_cache;
 } cli;
 
 static _Noreturn void usage_error(const char *fmt, const char *arg) {
@@ -113,7 +131,19 @@ static void parse_args(int argc, char **argv, cli *c) {
     } else if ((v = flag_value(argc, argv, &i, "-k", "--kernel"))) {
       c->kernel = v;
     } else if ((v = flag_value(argc, argv, &i, "-s", "--signature"))) {
+      if (c->nsignatures == MAX_SIGNATURES) usage_error("more than %s signatures", "64");
       c->signature = v;
+      c->signatures[c->nsignatures++] = v;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--aot"))) {
+      c->aot = v;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--aot-name"))) {
+      c->aot_name = v;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--grid"))) {
+      c->grid = v;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--cache-dir"))) {
+      c->opts.cache_dir = v;
+    } else if (strcmp(a, "--no-cache") == 0) {
+      c->no_cache = true;
     } else if ((v = flag_value(argc, argv, &i, "-w", "--num-warps"))) {
       c->opts.num_warps = parse_int(v, "--num-warps");
     } else if ((v = flag_value(argc, argv, &i, NULL, "--num-stages"))) {
@@ -167,6 +197,10 @@ static void parse_args(int argc, char **argv, cli *c) {
   }
   if (c->list_passes) return;
   if (!c->file) usage_error("%s", "no input file");
+  if (c->nsignatures > 1 && !c->aot) usage_error("%s", "more than one -s needs --aot");
+  if ((c->grid || c->aot_name) && !c->aot) usage_error("%s", "--grid and --aot-name need --aot");
+  /* the cache serves the levels it keeps; --print-loc and --verify-diagnostics compile */
+  c->opts.cache = !c->no_cache && !c->verify_diagnostics;
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -379,6 +413,51 @@ static int verify_py(const cli *c, const ttc_kernel *k) {
   return st == TTC_OK ? 0 : st == TTC_ERROR_INPUT ? EXIT_INPUT : EXIT_USAGE;
 }
 
+/* --aot: every signature compiled to a cubin, then PREFIX.c and PREFIX.h. */
+static int run_aot(cli *c) {
+  if (c->has_emit) usage_error("%s", "--aot writes C files: drop --emit");
+  const ttc_kernel *kernels[MAX_SIGNATURES];
+  ttc_kernel *owned[MAX_SIGNATURES] = {0};
+  int rc = 0;
+  c->opts.stop_after = TTC_LEVEL_CUBIN;
+  for (int i = 0; i < c->nsignatures && rc == 0; i++) {
+    ttc_status st = ttc_compile_file(c->file, c->kernel, c->signatures[i], &c->opts, &owned[i]);
+    if (owned[i]) fputs(ttc_kernel_diagnostics(owned[i]), stderr);
+    if (st != TTC_OK) {
+      if (st != TTC_ERROR_INPUT && st != TTC_ERROR_UNSUPPORTED && st != TTC_ERROR_IO)
+        fprintf(stderr, "ttc: %s\n", ttc_status_string(st));
+      rc = exit_code(st);
+    }
+    kernels[i] = owned[i];
+  }
+  char *src = NULL, *hdr = NULL, *err = NULL;
+  if (rc == 0) {
+    ttc_aot_options o;
+    ttc_aot_options_init(&o);
+    o.name = c->aot_name;
+    o.grid = c->grid;
+    const char *slash = strrchr(c->aot, '/');
+    char hname[4096], path[4096 + 8];
+    snprintf(hname, sizeof hname, "%s.h", slash ? slash + 1 : c->aot);
+    o.header_name = hname;
+    ttc_status st = ttc_aot_generate(kernels, c->nsignatures, &o, &src, &hdr, &err);
+    if (st != TTC_OK) {
+      fprintf(stderr, "ttc: error: %s\n", err ? err : ttc_status_string(st));
+      rc = exit_code(st);
+    } else {
+      snprintf(path, sizeof path, "%s.h", c->aot);
+      rc = write_bytes(path, hdr, strlen(hdr));
+      snprintf(path, sizeof path, "%s.c", c->aot);
+      if (rc == 0) rc = write_bytes(path, src, strlen(src));
+    }
+  }
+  free(src);
+  free(hdr);
+  free(err);
+  for (int i = 0; i < c->nsignatures; i++) ttc_kernel_destroy(owned[i]);
+  return rc;
+}
+
 /* Kernel files: the compile path. */
 static int run_py(cli *c) {
   if (c->has_ir_flags)
@@ -386,6 +465,7 @@ static int run_py(cli *c) {
                       "--split-input-file and --reproducer need .ttir or .ttgir input");
   if (!c->kernel) usage_error("%s", "no kernel name (-k NAME)");
   if (!c->signature) usage_error("%s", "no signature (-s SIG)");
+  if (c->aot) return run_aot(c);
   ttc_kernel *k = NULL;
   ttc_status st = ttc_compile_file(c->file, c->kernel, c->signature, &c->opts, &k);
   if (c->verify_diagnostics && k && st != TTC_ERROR_IO) {

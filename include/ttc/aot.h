@@ -1,0 +1,52 @@
+/* ttc/aot.h - ahead-of-time launchers, as triton.tools.compile and
+ * triton.tools.link make them: a C source and a header that embed the
+ * cubins of one or more specializations of a kernel, a load/unload pair,
+ * and one typed launcher that picks the specialization from the argument
+ * values at run time (alignment, divisibility, values specialized to
+ * constants) and returns a CUresult. The generated files need only cuda.h
+ * and libcuda: an application ships its kernels without LLVM, ptxas or
+ * libttc. `ttc --aot` writes them (docs/cli.md). */
+#ifndef TTC_AOT_H
+#define TTC_AOT_H
+
+#include "ttc/base.h"
+#include "ttc/compile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ttc_aot_options {
+  /* The launcher's name (a C identifier); NULL: the kernel's. The loader
+   * and unloader are load_NAME and unload_NAME. */
+  const char *name;
+  /* The grid as up to three C expressions over the parameters (runtime
+   * ones and constexprs) and cdiv(a, b): "cdiv(n_elements, BLOCK_SIZE)".
+   * Missing dimensions are 1. NULL: the launcher takes the grid as its
+   * arguments gx, gy, gz. */
+  const char *grid;
+  /* How the C source includes the header; NULL: "NAME.h". */
+  const char *header_name;
+} ttc_aot_options;
+
+/* Fills *opts with the defaults above (all NULL). */
+TTC_API void ttc_aot_options_init(ttc_aot_options *opts);
+
+/* Generates the launcher for `kernels[0..n)`: specializations of one
+ * kernel (the same function of the same file), each compiled to
+ * TTC_LEVEL_CUBIN. The launcher tries the most specialized first and
+ * returns CUDA_ERROR_INVALID_VALUE when no specialization accepts the
+ * arguments, CUDA_ERROR_NOT_INITIALIZED before load_NAME.
+ * On success *source and *header receive the C texts (caller frees); on
+ * failure they are NULL and *error (caller frees; may be NULL to ignore)
+ * says why: TTC_ERROR_ARGUMENT for kernels that are not specializations of
+ * one kernel or lack a cubin, TTC_ERROR_UNSUPPORTED for parameters a C
+ * launcher cannot take (an fp16 scalar, a name that is a C keyword). */
+TTC_API ttc_status ttc_aot_generate(const ttc_kernel *const *kernels, int nkernels,
+                                    const ttc_aot_options *opts, char **source, char **header,
+                                    char **error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

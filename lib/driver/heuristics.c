@@ -1,0 +1,233 @@
+/* heuristics.c - evaluating @triton.heuristics lambdas for a launch, with
+ * Python's semantics on ints, floats and bools: floor division and modulo,
+ * true division, `and`/`or` returning an operand, chained comparisons
+ * (already split by the frontend), conditional expressions, and
+ * triton.next_power_of_2, triton.cdiv, min, max, abs, int, float, bool. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "driver/function_impl.h"
+
+static fe_cval cval_int(int64_t i) {
+  fe_cval v = {FE_CVAL_INT, i, 0};
+  return v;
+}
+static fe_cval cval_bool(bool b) {
+  fe_cval v = {FE_CVAL_BOOL, b, 0};
+  return v;
+}
+static fe_cval cval_float(double f) {
+  fe_cval v = {FE_CVAL_FLOAT, 0, f};
+  return v;
+}
+
+static bool truth(const fe_cval *v) {
+  return v->kind == FE_CVAL_FLOAT ? v->f != 0.0 : v->kind != FE_CVAL_NONE && v->i != 0;
+}
+static double as_float(const fe_cval *v) { return v->kind == FE_CVAL_FLOAT ? v->f : (double)v->i; }
+
+/* A launch argument as a Python value: integers at their type's width
+ * (signed or not), bools, floats, pointers as their address. */
+static fe_cval arg_value(const ttc_arg *a) {
+  switch (a->type) {
+  case TTC_TYPE_I1: return cval_bool(a->v.i != 0);
+  case TTC_TYPE_I8: return cval_int((int8_t)a->v.i);
+  case TTC_TYPE_I16: return cval_int((int16_t)a->v.i);
+  case TTC_TYPE_I32: return cval_int((int32_t)a->v.i);
+  case TTC_TYPE_U8: return cval_int((uint8_t)a->v.i);
+  case TTC_TYPE_U16: return cval_int((uint16_t)a->v.i);
+  case TTC_TYPE_U32: return cval_int((uint32_t)a->v.i);
+  case TTC_TYPE_I64:
+  case TTC_TYPE_U64: return cval_int(a->v.i);
+  case TTC_TYPE_PTR: return cval_int((int64_t)a->v.ptr);
+  case TTC_TYPE_F16:
+  case TTC_TYPE_BF16:
+  case TTC_TYPE_F32:
+  case TTC_TYPE_F64: return cval_float(a->v.f);
+  }
+  return cval_int(0);
+}
+
+/* Python's a // b and a % b on ints (b != 0): the quotient rounded down. */
+static int64_t floordiv(int64_t a, int64_t b) {
+  if (b == -1) return (int64_t)(0 - (uint64_t)a); /* INT64_MIN // -1 wraps, like the GPU */
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+static int64_t floormod(int64_t a, int64_t b) {
+  if (b == -1) return 0;
+  int64_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+/* triton.next_power_of_2, bit for bit (0 gives 0). */
+static int64_t next_pow2(int64_t n) {
+  uint64_t u = (uint64_t)n - 1u;
+  for (int s = 1; s < 64; s *= 2) u |= u >> s;
+  return (int64_t)(u + 1u);
+}
+
+static bool hx_fail(ttc_function *f, const fe_hexpr *e, const char *what) {
+  const char *file = e->loc.src ? e->loc.src->name : f->filename;
+  fn_fail(f, TTC_ERROR_ARGUMENT, "%s:%u:%u: error: heuristic of '%s': %s", file,
+          (unsigned)e->loc.line, (unsigned)e->loc.col, f->name, what);
+  return false;
+}
+
+static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_cval *out) {
+  bool fl = a.kind == FE_CVAL_FLOAT || b.kind == FE_CVAL_FLOAT;
+  double x = as_float(&a), y = as_float(&b);
+  int64_t i = a.i, j = b.i;
+  switch (e->op) {
+  case FE_OP_EQ: *out = cval_bool(fl ? x == y : i == j); return true;
+  case FE_OP_NE: *out = cval_bool(fl ? x != y : i != j); return true;
+  case FE_OP_LT: *out = cval_bool(fl ? x < y : i < j); return true;
+  case FE_OP_LE: *out = cval_bool(fl ? x <= y : i <= j); return true;
+  case FE_OP_GT: *out = cval_bool(fl ? x > y : i > j); return true;
+  case FE_OP_GE: *out = cval_bool(fl ? x >= y : i >= j); return true;
+  case FE_OP_ADD: *out = fl ? cval_float(x + y) : cval_int((int64_t)((uint64_t)i + (uint64_t)j)); return true;
+  case FE_OP_SUB: *out = fl ? cval_float(x - y) : cval_int((int64_t)((uint64_t)i - (uint64_t)j)); return true;
+  case FE_OP_MUL: *out = fl ? cval_float(x * y) : cval_int((int64_t)((uint64_t)i * (uint64_t)j)); return true;
+  case FE_OP_DIV:
+    if (y == 0.0) return hx_fail(f, e, "division by zero");
+    *out = cval_float(x / y);
+    return true;
+  case FE_OP_FLOORDIV:
+  case FE_OP_MOD:
+    if (fl ? y == 0.0 : j == 0) return hx_fail(f, e, "division by zero");
+    if (fl) *out = cval_float(e->op == FE_OP_MOD ? x - y * floor(x / y) : floor(x / y));
+    else *out = cval_int(e->op == FE_OP_MOD ? floormod(i, j) : floordiv(i, j));
+    return true;
+  case FE_OP_POW:
+    if (fl || j < 0) {
+      *out = cval_float(pow(x, y));
+    } else {
+      uint64_t r = 1, base = (uint64_t)i;
+      for (int64_t k = 0; k < j && k < 64; k++) r *= base;
+      *out = cval_int((int64_t)r);
+    }
+    return true;
+  case FE_OP_SHL:
+  case FE_OP_SHR:
+  case FE_OP_BITAND:
+  case FE_OP_BITOR:
+  case FE_OP_BITXOR:
+    if (fl) return hx_fail(f, e, "a bitwise operator on a float");
+    if ((e->op == FE_OP_SHL || e->op == FE_OP_SHR) && (j < 0 || j > 63))
+      return hx_fail(f, e, "shift count out of range");
+    *out = cval_int(e->op == FE_OP_SHL   ? (int64_t)((uint64_t)i << j)
+                    : e->op == FE_OP_SHR ? i >> j
+                    : e->op == FE_OP_BITAND ? (i & j)
+                    : e->op == FE_OP_BITOR  ? (i | j)
+                                            : (i ^ j));
+    if (a.kind == FE_CVAL_BOOL && b.kind == FE_CVAL_BOOL && e->op >= FE_OP_BITAND)
+      out->kind = FE_CVAL_BOOL;
+    return true;
+  default: return hx_fail(f, e, "unsupported operator");
+  }
+}
+
+static bool call(ttc_function *f, const fe_hexpr *e, const fe_cval *a, fe_cval *out) {
+  const char *fn = e->name;
+  if (strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0) {
+    if (e->n < 1) return hx_fail(f, e, "min/max of nothing");
+    bool is_max = fn[1] == 'a';
+    *out = a[0];
+    for (int i = 1; i < e->n; i++) {
+      bool fl = out->kind == FE_CVAL_FLOAT || a[i].kind == FE_CVAL_FLOAT;
+      bool less = fl ? as_float(&a[i]) < as_float(out) : a[i].i < out->i;
+      bool more = fl ? as_float(&a[i]) > as_float(out) : a[i].i > out->i;
+      if (is_max ? more : less) *out = a[i];
+    }
+    return true;
+  }
+  if (e->n != (strcmp(fn, "cdiv") == 0 ? 2 : 1))
+    return hx_fail(f, e, "wrong number of arguments");
+  if (strcmp(fn, "cdiv") == 0) {
+    if (a[0].kind == FE_CVAL_FLOAT || a[1].kind == FE_CVAL_FLOAT || a[1].i == 0)
+      return hx_fail(f, e, "triton.cdiv needs integers, the divisor nonzero");
+    *out = cval_int(floordiv(a[0].i + a[1].i - 1, a[1].i));
+  } else if (strcmp(fn, "next_power_of_2") == 0) {
+    if (a[0].kind == FE_CVAL_FLOAT) return hx_fail(f, e, "triton.next_power_of_2 needs an int");
+    *out = cval_int(next_pow2(a[0].i));
+  } else if (strcmp(fn, "abs") == 0) {
+    *out = a[0].kind == FE_CVAL_FLOAT ? cval_float(fabs(a[0].f))
+                                      : cval_int(a[0].i < 0 ? -a[0].i : a[0].i);
+  } else if (strcmp(fn, "int") == 0) {
+    if (a[0].kind == FE_CVAL_FLOAT && !isfinite(a[0].f))
+      return hx_fail(f, e, "int() of a value that is not finite");
+    *out = cval_int(a[0].kind == FE_CVAL_FLOAT ? (int64_t)a[0].f : a[0].i);
+  } else if (strcmp(fn, "float") == 0) {
+    *out = cval_float(as_float(&a[0]));
+  } else {
+    *out = cval_bool(truth(&a[0]));
+  }
+  return true;
+}
+
+/* The deepest heuristic expression evaluated (the frontend bounds them far
+ * below; this keeps a malformed tree from overflowing the stack). */
+#define HX_MAX_DEPTH 256
+#define HX_MAX_ARGS 8
+
+static bool eval(ttc_function *f, const fe_hexpr *e, const ttc_arg *args, const fe_cval *values,
+                 fe_cval *out, int depth) {
+  if (depth > HX_MAX_DEPTH) return hx_fail(f, e, "expression too deep");
+  fe_cval a, b;
+  switch (e->kind) {
+  case FE_HX_CONST: *out = e->c; return true;
+  case FE_HX_ARG:
+    for (int i = 0; i < f->nparams; i++) {
+      const fn_param *p = &f->params[i];
+      if (strcmp(p->name, e->name) != 0) continue;
+      if (!p->is_constexpr) {
+        *out = arg_value(&args[p->arg]);
+        return true;
+      }
+      if (values[i].kind == FE_CVAL_NONE) break;
+      *out = values[i];
+      return true;
+    }
+    {
+      char what[300];
+      snprintf(what, sizeof what, "args['%s'] is no argument with a value here", e->name);
+      return hx_fail(f, e, what);
+    }
+  case FE_HX_UNARY:
+    if (!eval(f, e->a, args, values, &a, depth + 1)) return false;
+    if (e->op == FE_OP_NOT) *out = cval_bool(!truth(&a));
+    else if (e->op == FE_OP_POS) *out = a;
+    else if (e->op == FE_OP_NEG) *out = a.kind == FE_CVAL_FLOAT ? cval_float(-a.f) : cval_int((int64_t)(0 - (uint64_t)a.i));
+    else if (a.kind == FE_CVAL_FLOAT) return hx_fail(f, e, "'~' on a float");
+    else *out = cval_int(~a.i);
+    return true;
+  case FE_HX_BINARY:
+    if (!eval(f, e->a, args, values, &a, depth + 1)) return false;
+    if (e->op == FE_OP_AND || e->op == FE_OP_OR) { /* short-circuit, an operand's value */
+      if (truth(&a) == (e->op == FE_OP_OR)) {
+        *out = a;
+        return true;
+      }
+      return eval(f, e->b, args, values, out, depth + 1);
+    }
+    if (!eval(f, e->b, args, values, &b, depth + 1)) return false;
+    return binary(f, e, a, b, out);
+  case FE_HX_IFEXP:
+    if (!eval(f, e->b, args, values, &a, depth + 1)) return false;
+    return eval(f, truth(&a) ? e->a : e->c3, args, values, out, depth + 1);
+  case FE_HX_CALL: {
+    fe_cval av[HX_MAX_ARGS];
+    if (e->n > HX_MAX_ARGS) return hx_fail(f, e, "too many arguments");
+    for (int i = 0; i < e->n; i++)
+      if (!eval(f, e->args[i], args, values, &av[i], depth + 1)) return false;
+    return call(f, e, av, out);
+  }
+  }
+  return hx_fail(f, e, "unsupported expression");
+}
+
+bool fn_heuristic_eval(ttc_function *f, const fe_hexpr *e, const ttc_arg *args,
+                       const fe_cval *values, fe_cval *out) {
+  return eval(f, e, args, values, out, 0);
+}
