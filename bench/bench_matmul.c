@@ -2,14 +2,17 @@
  * fp32 accumulation, fp16 out) on square sizes the way bench/triton_matmul.py
  * times Triton's (do_bench: L2 flushed before each launch, median).
  *
- * Blocks 64x64x32, GROUP_SIZE_M 8, 4 warps: the example's choice, and what
- * triton_matmul.py gives Triton for the same-config row. ttc lowers tl.dot
- * to FMA (no tensor cores yet), so it is expected to be far behind.
+ * Each configuration is BMxBNxBK/wW/sS (block sizes, num_warps, num_stages;
+ * GROUP_SIZE_M 8), the format triton_matmul.py takes, so both time the same
+ * tiling. ttc has no software pipeliner yet: num_stages is passed on but
+ * every stage count gives the same kernel.
  * Sampled output elements are checked against a double reference first.
  *
- * usage: bench_matmul [-r REPS] [-s SIZE,SIZE,...] [kernel.py]
- * prints: "ttc matmul size=S ms=T tflops=F" per size (2*S^3 flops). */
+ * usage: bench_matmul [-r REPS] [-s SIZE,...] [-c CONFIG,...] [kernel.py]
+ * prints: "ttc matmul case=S/CONFIG size=S ms=T tflops=F" per size and
+ * configuration (2*S^3 flops). */
 #include <math.h>
+#include <stdbool.h>
 
 #include "bench_util.h"
 
@@ -18,23 +21,55 @@
 #endif
 
 #define MAX_SIZES 8
-#define BLOCK_M 64
-#define BLOCK_N 64
-#define BLOCK_K 32
+#define MAX_CONFIGS 8
 #define GROUP_M 8
-#define NUM_WARPS 4
 #define SAMPLES 256 /* output elements checked */
+#define DEFAULT_CONFIGS "128x128x64/w4/s3,128x256x64/w8/s3,64x64x32/w4/s3"
+
+typedef struct config {
+  int bm, bn, bk, warps, stages;
+  char name[48];
+} config;
 
 typedef struct matmul_run {
   ttc_module *mod;
   uint64_t a, b, c;
   int32_t size;
+  const config *cfg;
 } matmul_run;
+
+/* "128x128x64/w4/s3" -> a config; false when malformed. */
+static bool parse_config(const char *text, size_t len, config *c) {
+  char buf[48];
+  if (len >= sizeof buf) return false;
+  memcpy(buf, text, len);
+  buf[len] = 0;
+  int n = 0;
+  if (sscanf(buf, "%dx%dx%d/w%d/s%d%n", &c->bm, &c->bn, &c->bk, &c->warps, &c->stages, &n) != 5 ||
+      buf[n] || c->bm < 16 || c->bn < 16 || c->bk < 16 || c->bm > 512 || c->bn > 512 ||
+      c->bk > 512 || c->warps < 1 || c->warps > 32 || c->stages < 1 || c->stages > 8)
+    return false;
+  memcpy(c->name, buf, len + 1);
+  return true;
+}
+
+static int parse_configs(const char *list, config *out) {
+  int n = 0;
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (n == MAX_CONFIGS || !parse_config(p, len, &out[n])) return -1;
+    n++;
+    p += len + (e ? 1 : 0);
+  }
+  return n;
+}
 
 static ttc_status launch_matmul(void *user) {
   const matmul_run *r = user;
   int32_t s = r->size;
-  const unsigned tiles = (unsigned)((s + BLOCK_M - 1) / BLOCK_M) * (unsigned)((s + BLOCK_N - 1) / BLOCK_N);
+  const int bm = r->cfg->bm, bn = r->cfg->bn;
+  const unsigned tiles = (unsigned)((s + bm - 1) / bm) * (unsigned)((s + bn - 1) / bn);
   const unsigned grid[3] = {tiles, 1, 1};
   const ttc_arg args[9] = {ttc_arg_ptr(r->a), ttc_arg_ptr(r->b), ttc_arg_ptr(r->c),
                            ttc_arg_i32(s),    ttc_arg_i32(s),    ttc_arg_i32(s),
@@ -65,14 +100,16 @@ static float half_to_float(uint16_t h) {
 
 /* Uploads random inputs, runs once and checks sampled elements (relative
  * error of the samples <= 1e-2, as in the example), then times. */
-static int bench_size(bench_ctx *b, const char *path, int32_t size, int reps, float *ms) {
+static int bench_size(bench_ctx *b, const char *path, int32_t size, const config *cfg, int reps,
+                      float *ms) {
   const char *hint = size % 16 == 0 ? "i32:16" : "i32";
   char sig[256];
   /* Unit strides specialized to 1, as Triton's JIT does. */
   snprintf(sig, sizeof sig, "*fp16:16,*fp16:16,*fp16:16,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d",
-           hint, hint, hint, hint, hint, hint, BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M);
-  matmul_run r = {NULL, 0, 0, 0, size};
-  if (bench_load(b, path, NULL, "matmul_kernel", sig, NUM_WARPS, &r.mod) != 0) return 1;
+           hint, hint, hint, hint, hint, hint, cfg->bm, cfg->bn, cfg->bk, GROUP_M);
+  matmul_run r = {NULL, 0, 0, 0, size, cfg};
+  if (bench_load_staged(b, path, NULL, "matmul_kernel", sig, cfg->warps, cfg->stages, &r.mod) != 0)
+    return 1;
 
   size_t n = (size_t)size * (size_t)size;
   uint16_t *a = malloc(n * 2), *bm = malloc(n * 2), *c = malloc(n * 2);
@@ -128,6 +165,8 @@ int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/matmul/matmul.py";
   long reps = 20, sizes[MAX_SIZES] = {1024, 2048, 4096};
   int nsizes = 3;
+  config cfgs[MAX_CONFIGS];
+  int ncfgs = parse_configs(DEFAULT_CONFIGS, cfgs);
   for (int i = 1; i < argc; i++) {
     long one[1];
     if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
@@ -135,6 +174,8 @@ int main(int argc, char **argv) {
       reps = one[0];
     } else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
       if ((nsizes = bench_parse_list(argv[++i], sizes, MAX_SIZES, 16384)) < 1) goto usage;
+    } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+      if ((ncfgs = parse_configs(argv[++i], cfgs)) < 1) goto usage;
     } else if (argv[i][0] == '-') {
       goto usage;
     } else {
@@ -145,20 +186,23 @@ int main(int argc, char **argv) {
   bench_ctx b;
   int rc = bench_open(&b, "bench_matmul");
   if (rc == 0)
-    printf("# ttc matmul (fp16, 64x64x32, 4 warps, FMA dot) on %s (%s), median of %ld "
+    printf("# ttc matmul (fp16, GROUP_SIZE_M %d) on %s (%s), median of %ld "
            "launches, L2 flushed before each\n",
-           ttc_device_name(b.dev), ttc_device_arch(b.dev), reps);
-  for (int i = 0; rc == 0 && i < nsizes; i++) {
-    float ms = 0;
-    rc = bench_size(&b, path, (int32_t)sizes[i], (int)reps, &ms);
-    if (rc == 0)
-      printf("ttc matmul size=%ld ms=%.6f tflops=%.3f\n", sizes[i], (double)ms,
-             2.0 * (double)sizes[i] * (double)sizes[i] * (double)sizes[i] / (ms * 1e-3) / 1e12);
-    fflush(stdout);
-  }
+           GROUP_M, ttc_device_name(b.dev), ttc_device_arch(b.dev), reps);
+  for (int i = 0; rc == 0 && i < nsizes; i++)
+    for (int j = 0; rc == 0 && j < ncfgs; j++) {
+      float ms = 0;
+      rc = bench_size(&b, path, (int32_t)sizes[i], &cfgs[j], (int)reps, &ms);
+      if (rc == 0)
+        printf("ttc matmul case=%ld/%s size=%ld ms=%.6f tflops=%.3f\n", sizes[i], cfgs[j].name,
+               sizes[i], (double)ms,
+               2.0 * (double)sizes[i] * (double)sizes[i] * (double)sizes[i] / (ms * 1e-3) / 1e12);
+      fflush(stdout);
+    }
   if (b.dev) bench_close(&b);
   return rc;
 usage:
-  fprintf(stderr, "usage: bench_matmul [-r REPS] [-s SIZE,SIZE,...] [kernel.py]\n");
+  fprintf(stderr, "usage: bench_matmul [-r REPS] [-s SIZE,...] [-c BMxBNxBK/wW/sS,...] "
+                  "[kernel.py]\n");
   return 1;
 }

@@ -71,12 +71,14 @@ static inline int bench_cmp_float(const void *a, const void *b) {
 
 /* Compiles `name` from `path` with `sig`, `num_warps` for the device and
  * loads it. Prints the diagnostics on failure. Returns 0 or 1. */
-static inline int bench_load(bench_ctx *b, const char *path, const char *source, const char *name,
-                      const char *sig, int num_warps, ttc_module **mod) {
+static inline int bench_load_staged(bench_ctx *b, const char *path, const char *source,
+                                    const char *name, const char *sig, int num_warps,
+                                    int num_stages, ttc_module **mod) {
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
   opts.arch = ttc_device_arch(b->dev);
   opts.num_warps = num_warps;
+  if (num_stages > 0) opts.num_stages = num_stages;
   ttc_kernel *kernel = NULL;
   ttc_status st = source ? ttc_compile(source, strlen(source), path, name, sig, &opts, &kernel)
                          : ttc_compile_file(path, name, sig, &opts, &kernel);
@@ -89,6 +91,11 @@ static inline int bench_load(bench_ctx *b, const char *path, const char *source,
   st = ttc_module_load(b->dev, kernel, mod);
   ttc_kernel_destroy(kernel);
   return st == TTC_OK ? 0 : bench_fail(b, st, "module load");
+}
+
+static inline int bench_load(bench_ctx *b, const char *path, const char *source, const char *name,
+                             const char *sig, int num_warps, ttc_module **mod) {
+  return bench_load_staged(b, path, source, name, sig, num_warps, 0, mod);
 }
 
 /* Opens GPU 0 and prepares the flush. Returns 0, 1 on error, 2 without a GPU

@@ -4,8 +4,9 @@
 # examples/; prints one table per workload with the ratio ttc/Triton:
 #   vector_add  f32, sizes 2^SIZES                    (GB/s)
 #   softmax     f32, 4096 x SOFTMAX_COLS, row softmax (GB/s)
-#   matmul      f16, MATMUL_SIZES square              (TFLOP/s; also Triton's
-#               best tutorial config, "triton-best")
+#   matmul      f16, MATMUL_SIZES square, each of MATMUL_CONFIGS
+#               (BMxBNxBK/wW/sS; default bench_matmul's) (TFLOP/s; also
+#               Triton's best tutorial config per size, "triton-best")
 # Environment: TTC_BUILD (build folder, default <repo>/build), WORKLOADS
 # (default "vector_add softmax matmul"), SIZES (log2, default 20,24,28),
 # SOFTMAX_COLS (default 256,1024,4096,16384), MATMUL_SIZES (default
@@ -18,6 +19,7 @@ workloads=${WORKLOADS:-vector_add softmax matmul}
 sizes=${SIZES:-20,24,28}
 softmax_cols=${SOFTMAX_COLS:-256,1024,4096,16384}
 matmul_sizes=${MATMUL_SIZES:-1024,2048,4096,8192}
+matmul_configs=${MATMUL_CONFIGS:-128x128x64/w4/s3,128x256x64/w8/s3,64x64x32/w4/s3}
 python=${PYTHON:-python3}
 
 # ttc runs ptxas at run time; a GPU machine may have no CUDA toolkit, but
@@ -57,7 +59,9 @@ table() {
       return ""
     }
     $2 == name && ($1 == "ttc" || $1 == "triton" || $1 == "triton-best") {
-      k = field(key); keys[k] = 1; v[$1, k] = field(metric)
+      k = field(key)
+      if (k == "") next
+      keys[k] = 1; v[$1, k] = field(metric)
       if ($1 == "triton-best") { best = 1; cfg[k] = field("config") }
     }
     function cell(tag, k) { return ((tag, k) in v) ? v[tag, k] : "n/a" }
@@ -70,10 +74,33 @@ table() {
         for (k in keys)
           printf "%-10s | %10s | %10s | %10s | %15s | %16s | %s\n", k, cell("ttc", k), cell("triton", k), ratio(k, "triton"), cell("triton-best", k), ratio(k, "triton-best"), cfg[k]
       } else {
-        printf "%-10s | %10s | %10s | %10s\n", key, "ttc", "triton", "ttc/triton"
+        printf "%-22s | %10s | %10s | %10s\n", key, "ttc", "triton", "ttc/triton"
         for (k in keys)
-          printf "%-10s | %10s | %10s | %10s\n", k, cell("ttc", k), cell("triton", k), ratio(k, "triton")
+          printf "%-22s | %10s | %10s | %10s\n", k, cell("ttc", k), cell("triton", k), ratio(k, "triton")
       }
+    }' "$tmp/$name.ttc" "$tmp/$name.triton" | { IFS= read -r head; echo "$head"; sort -n; }
+}
+
+# best NAME: per size, ttc's fastest configuration against Triton's best
+# tutorial configuration ("triton-best" rows).
+best() {
+  local name=$1
+  echo
+  echo "-- $name, best configuration per size (tflops)"
+  awk -v name="$name" '
+    function field(f,   i, kv) {
+      for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) return kv[2] }
+      return ""
+    }
+    $2 == name && $1 == "ttc" {
+      s = field("size"); t = field("tflops") + 0
+      if (!(s in ttc) || t > ttc[s]) { ttc[s] = t; split(field("case"), c, "/"); tcfg[s] = c[2] "/" c[3] "/" c[4] }
+    }
+    $2 == name && $1 == "triton-best" { s = field("size"); tb[s] = field("tflops") + 0; bcfg[s] = field("config") }
+    END {
+      printf "%-6s | %8s | %-18s | %11s | %-18s | %9s\n", "size", "ttc", "ttc config", "triton-best", "triton config", "ttc/best"
+      for (s in tb)
+        printf "%-6s | %8.2f | %-18s | %11.2f | %-18s | %9s\n", s, ttc[s], tcfg[s], tb[s], bcfg[s], ((s in ttc) && tb[s] > 0 ? sprintf("%.3f", ttc[s] / tb[s]) : "n/a")
     }' "$tmp/$name.ttc" "$tmp/$name.triton" | { IFS= read -r head; echo "$head"; sort -n; }
 }
 
@@ -86,8 +113,8 @@ for w in $workloads; do
       measure softmax ttc "$build/bin/bench_softmax" -c "$softmax_cols" "$root/examples/softmax/softmax.py"
       measure softmax triton "$python" "$root/bench/triton_softmax.py" "$softmax_cols" ;;
     matmul)
-      measure matmul ttc "$build/bin/bench_matmul" -s "$matmul_sizes" "$root/examples/matmul/matmul.py"
-      measure matmul triton "$python" "$root/bench/triton_matmul.py" "$matmul_sizes" ;;
+      measure matmul ttc "$build/bin/bench_matmul" -s "$matmul_sizes" -c "$matmul_configs" "$root/examples/matmul/matmul.py"
+      measure matmul triton "$python" "$root/bench/triton_matmul.py" "$matmul_sizes" "$matmul_configs" ;;
     *)
       echo "bench/run.sh: unknown workload '$w'" >&2
       status=1 ;;
@@ -98,7 +125,7 @@ for w in $workloads; do
   case $w in
     vector_add) table vector_add size gbps ;;
     softmax) table softmax cols gbps ;;
-    matmul) table matmul size tflops ;;
+    matmul) table matmul case tflops; best matmul ;;
   esac
 done
 exit $status

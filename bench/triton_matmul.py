@@ -1,15 +1,16 @@
 """Times Triton's compile of examples/matmul/matmul.py, the same kernel file
 bench_matmul times with ttc, with triton.testing.do_bench (median, L2 flushed),
 on fp16 square matrices:
-  - "triton" rows: the same block sizes as ttc (64x64x32, GROUP_SIZE_M 8,
-    4 warps; Triton's default num_stages), so the kernel and tiling match;
-    Triton lowers tl.dot to tensor cores (wgmma/mma), ttc to FMA for now;
+  - "triton" rows: each configuration BMxBNxBK/wW/sS that bench_matmul
+    times (GROUP_SIZE_M 8), so the kernel and tiling match;
   - "triton-best" rows: the best of a few configurations from Triton's matmul
     tutorial (its autotune list for CUDA fp16), timed the same way.
 
-usage: python3 bench/triton_matmul.py [SIZE,SIZE,...]   (default 1024,2048,4096)
-prints: "triton matmul size=S ms=T tflops=F" (and "triton-best matmul ...
-config=...") per size, the format of bench_matmul, so bench/run.sh can join them.
+usage: python3 bench/triton_matmul.py [SIZE,SIZE,...] [CONFIG,CONFIG,...]
+  (defaults 1024,2048,4096 and bench_matmul's configurations)
+prints: "triton matmul case=S/CONFIG size=S ms=T tflops=F" per size and
+configuration and "triton-best matmul size=S ... config=..." per size, the
+format of bench_matmul, so bench/run.sh can join them.
 """
 import os
 import sys
@@ -21,7 +22,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "examples", "matmul"))
 from matmul import matmul_kernel  # noqa: E402
 
-SAME = (64, 64, 32, 8, 4, None)  # BM, BN, BK, GROUP_SIZE_M, num_warps, num_stages
+# BM, BN, BK, GROUP_SIZE_M, num_warps, num_stages
+DEFAULT_CONFIGS = "128x128x64/w4/s3,128x256x64/w8/s3,64x64x32/w4/s3"
+
+
+def parse_config(text):
+    blocks, w, s = text.split("/")
+    bm, bn, bk = (int(v) for v in blocks.split("x"))
+    return (bm, bn, bk, 8, int(w[1:]), int(s[1:]))
 # From the tutorial's get_cuda_autotune_config() (fp16 part).
 BEST_CANDIDATES = [
     (128, 256, 64, 8, 8, 3),
@@ -62,6 +70,7 @@ def main():
     sizes = [1024, 2048, 4096]
     if len(sys.argv) > 1:
         sizes = [int(s) for s in sys.argv[1].split(",")]
+    configs = (sys.argv[2] if len(sys.argv) > 2 else DEFAULT_CONFIGS).split(",")
     print(f"# triton {triton.__version__} matmul (fp16) on {torch.cuda.get_device_name()}, "
           "do_bench median")
     for s in sizes:
@@ -70,9 +79,10 @@ def main():
         b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).half()
         ref = a.float() @ b.float()
         flops = 2.0 * s * s * s
-        ms = time_config(a, b, ref, SAME)
-        print(f"triton matmul size={s} ms={ms:.6f} tflops={flops / (ms * 1e-3) / 1e12:.3f}",
-              flush=True)
+        for name in configs:
+            ms = time_config(a, b, ref, parse_config(name))
+            print(f"triton matmul case={s}/{name} size={s} ms={ms:.6f} "
+                  f"tflops={flops / (ms * 1e-3) / 1e12:.3f}", flush=True)
         best = None
         for cfg in BEST_CANDIDATES:
             try:

@@ -74,14 +74,6 @@ static LLVMValueRef pack_word(cg *c, LLVMValueRef *elems, int kwidth) {
   return LLVMBuildBitCast(c->b, v, i32, "");
 }
 
-/* tf32 operands: round to nearest (cvt.rna.tf32.f32), as the tensor cores
- * would otherwise drop the low mantissa bits. */
-static LLVMValueRef to_tf32(cg *c, LLVMValueRef x) {
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
-  LLVMValueRef a = LLVMBuildBitCast(c->b, x, i32, "");
-  return cg_asm(c, i32, "cvt.rna.tf32.f32 $0, $1;", "=r,r", &a, 1, false);
-}
-
 bool cg_lower_mma(cg *c, ir_op *op) {
   const ir_type *at = op->operands[0]->type, *bt = op->operands[1]->type;
   const ir_type *ct = op->results[0].type;
@@ -150,19 +142,20 @@ bool cg_lower_mma(cg *c, ir_op *op) {
   LLVMTypeRef cty = cg_type(c, ct);
   LLVMTypeRef f4[4] = {cty, cty, cty, cty};
   LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, f4, 4, 0);
-  bool tf32 = mk.kt == 8;
+  /* tf32 operands are f32 words: the tensor cores ignore the low 13
+   * mantissa bits (truncation), as in Triton's lowering. */
   /* Packed operand words, built once. */
   LLVMValueRef *aw = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * ((size_t)nm * nk * 4 + 1));
   LLVMValueRef *bw = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * ((size_t)nk * nn * 2 + 1));
   for (size_t w = 0; w < (size_t)nm * nk * 4; w++) {
     LLVMValueRef *el = &ae[w * mk.kwidth];
     if (!el[0]) return cg_unsupported(c, op);
-    aw[w] = tf32 ? to_tf32(c, el[0]) : pack_word(c, el, mk.kwidth);
+    aw[w] = pack_word(c, el, mk.kwidth);
   }
   for (size_t w = 0; w < (size_t)nk * nn * 2; w++) {
     LLVMValueRef *el = &be[w * mk.kwidth];
     if (!el[0]) return cg_unsupported(c, op);
-    bw[w] = tf32 ? to_tf32(c, el[0]) : pack_word(c, el, mk.kwidth);
+    bw[w] = pack_word(c, el, mk.kwidth);
   }
   cg_vals r = cg_vals_new(c, acc.n);
   for (int im = 0; im < nm; im++) {

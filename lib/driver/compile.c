@@ -234,7 +234,10 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
   k->name = strdup(name);
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
-  snprintf(k->arch, sizeof k->arch, "%s", o.arch);
+  /* As Triton does, compute capability 9.0 compiles for sm_90a: wgmma and
+   * the other architecture-specific instructions need it, and an sm_90a
+   * cubin runs on every 9.0 device. */
+  snprintf(k->arch, sizeof k->arch, "%s", strcmp(o.arch, "sm_90") == 0 ? "sm_90a" : o.arch);
   ir_context *ctx = ir_context_create();
   if (!ctx || !k->name || !keep_inputs(k, source, source_len, filename, signature)) {
     ir_context_destroy(ctx);

@@ -132,6 +132,7 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   char arch[16];
   snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "");
   if (!o->arch) snprintf(arch, sizeof arch, "sm_%d", mo.compute_capability);
+  if (strcmp(arch, "sm_90") == 0) snprintf(arch, sizeof arch, "sm_90a"); /* as ttc_compile */
   int cc = arch_cc(arch);
   /* Shared memory and barriers first, unless the IR already has them. */
   if (!ir_op_get_attr(st->m->op, "ttg.shared")) {

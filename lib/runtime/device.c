@@ -129,7 +129,13 @@ void ttc_device_destroy(ttc_device *dev) {
     rt_idev_destroy(dev);
     return;
   }
-  if (dev->owns_primary) dev->cu.DevicePrimaryCtxRelease(dev->cudev);
+  if (dev->owns_primary) {
+    /* The release may destroy the primary context: leave no thread current
+     * on it, or the next ttc_device_open would pick the dead handle up. */
+    CUcontext cur = NULL;
+    if (dev->cu.CtxGetCurrent(&cur) == CUDA_SUCCESS && cur == dev->ctx) dev->cu.CtxSetCurrent(NULL);
+    dev->cu.DevicePrimaryCtxRelease(dev->cudev);
+  }
   rt_cuda_unload(&dev->cu);
   free(dev);
 }

@@ -306,6 +306,19 @@ static float *to_f32(const rt_islot *s, const void *p, float *out, size_t n) {
   return out;
 }
 
+/* Truncates to tf32 (10 mantissa bits), as the tensor cores read the f32
+ * operands of a tf32 dot (they ignore the low 13 bits; Triton does not
+ * round them first); NaN and infinity stay as they are. */
+static void truncate_tf32(float *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, &x[i], sizeof u);
+    if ((u & 0x7f800000u) == 0x7f800000u) continue;
+    u &= 0xffffe000u;
+    memcpy(&x[i], &u, sizeof u);
+  }
+}
+
 bool rt_interp_dot(rt_iexec *ex, const rt_ins *ins) {
   const rt_islot *sa = rt_slot(ex, ins->in[0]), *sb = rt_slot(ex, ins->in[1]);
   const rt_islot *sc = rt_slot(ex, ins->in[2]), *so = rt_slot(ex, ins->out[0]);
@@ -346,9 +359,14 @@ bool rt_interp_dot(rt_iexec *ex, const rt_ins *ins) {
     return true;
   }
   /* f16 / bf16 / f32 inputs: f32 products accumulated in f32, as the
-   * tensor cores do (f32 inputs use full f32, not tf32). */
+   * tensor cores do; f32 inputs are truncated to tf32 first unless the dot
+   * asks for ieee or tf32x3 precision (inputPrecision 2 or 1). */
   float *A = to_f32(sa, a, ex->scratch[0], sa->numel);
   float *B = to_f32(sb, b, ex->scratch[1], sb->numel);
+  if (sa->elem->width == 32 && ir_op_get_int(ins->op, "inputPrecision", 0) == 0) {
+    truncate_tf32(A, sa->numel);
+    truncate_tf32(B, sb->numel);
+  }
   float *C = to_f32(sc, c, ex->scratch[2], sc->numel);
   for (size_t bt = 0; bt < batch; bt++)
     for (size_t m = 0; m < M; m++) {

@@ -395,7 +395,7 @@ def run_case(case, ttc, torch):
             try:
                 triton_launch(torch, L, ref)
             except Exception as e:  # noqa: BLE001 - Triton's own errors, reported as such
-                return False, f"Triton failed on {L.kernel}: {type(e).__name__}: {str(e).strip()[:600]}"
+                return False, f"Triton failed on {L.kernel}: {type(e).__name__}: {str(e).strip()[-600:]}"
         for L in case.launches:
             ttc.launch(L, mine.ptrs, bufs)
             torch.cuda.synchronize()
@@ -502,6 +502,26 @@ def control_cases():
                 "a": frand(r, "fp16", m * k, -2, 2), "b": frand(r, "fp16", k * n, -2, 2),
                 "c": frand(r, "fp32", m * n, -1, 1), "o": poison("fp32", m * n)},
                 [Launch(C, "dot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": (2e-4, 1e-5)}))
+    # tensor-core shapes and types: wgmma (M % 64, 4 or 8 warps on sm_90) and
+    # mma.sync otherwise; bf16 and f16 products are exact in f32, tf32
+    # truncates the f32 inputs (both sides do). (Triton 3.6 rejects this
+    # kernel with int8 inputs and an int32 accumulator, so int8 is not here.)
+    for (ab, cd, tol) in (("fp16", "fp32", (2e-4, 1e-5)), ("bf16", "fp32", (2e-4, 1e-5)),
+                          ("fp32", "fp32", (1e-3, 1e-4))):
+        for (m, n, k, w) in ((64, 64, 64, 4), (128, 128, 64, 4), (128, 256, 64, 8),
+                             (64, 128, 32, 8), (32, 64, 64, 4), (16, 16, 32, 1)):
+            def make(r, m=m, n=n, k=k, ab=ab, cd=cd):
+                return {"a": frand(r, ab, m * k, -2, 2), "b": frand(r, ab, k * n, -2, 2),
+                        "c": frand(r, cd, m * n, -1, 1), "o": poison(cd, m * n)}
+            cs.append(Case(f"dot_{ab}_{m}x{n}x{k}_w{w}", make,
+                           [Launch(C, "dot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": tol}))
+    # two dots, the second fed from registers; p's rounding to f16 may flip
+    # where s differs in the last bit, hence the looser bound
+    for (m, n, d, w) in ((64, 64, 64, 4), (128, 64, 64, 8), (128, 128, 128, 8), (16, 32, 16, 4)):
+        cs.append(Case(f"dot_chain_f16_{m}x{n}x{d}_w{w}", lambda r, m=m, n=n, d=d: {
+            "q": frand(r, "fp16", m * d, -1, 1), "k": frand(r, "fp16", n * d, -1, 1),
+            "v": frand(r, "fp16", n * d, -1, 1), "o": poison("fp32", m * d)},
+            [Launch(C, "dot_chain_kernel", (1,), w, ["q", "k", "v", "o", m, n, d])], {"o": (2e-2, 1e-2)}))
     return cs
 
 
@@ -680,6 +700,16 @@ def example_cases():
             [Launch(Mm, "matmul_kernel", (cdiv(M, bm) * cdiv(N, bm),), w,
                     ["a", "b", "c", M, N, K, K, 1, N, 1, N, 1, bm, bm, bk, g])],
             {"c": (2e-3, 2e-3)}))  # fp32 sums in two orders, then one fp16 rounding (2^-11)
+    # the tilings of Triton's matmul tutorial (its CUDA fp16 autotune list),
+    # on ragged sizes: wgmma with N from 32 to 256, mma.sync with 2 warps
+    for bm, bn, bk, w in ((128, 256, 64, 8), (64, 256, 32, 4), (128, 128, 32, 4), (128, 64, 32, 4),
+                          (64, 128, 32, 4), (128, 32, 32, 4), (64, 32, 32, 2), (32, 64, 32, 2)):
+        M, N, K = 300, 520, 200
+        cs.append(Case(f"example_matmul_tile_{bm}x{bn}x{bk}_w{w}", lambda r, M=M, N=N, K=K: {
+            "a": frand(r, "fp16", M * K, -1, 1), "b": frand(r, "fp16", K * N, -1, 1), "c": poison("fp16", M * N)},
+            [Launch(Mm, "matmul_kernel", (cdiv(M, bm) * cdiv(N, bn),), w,
+                    ["a", "b", "c", M, N, K, K, 1, N, 1, N, 1, bm, bn, bk, 8])],
+            {"c": (2e-3, 2e-3)}))
     return cs
 
 

@@ -75,6 +75,29 @@ step vector_add "$build/bin/vector_add" "$kernel"
 step softmax "$build/bin/softmax" "$softmax_kernel"
 step softmax_wide "$build/bin/softmax" -r 4096 -c 16384 "$softmax_kernel"
 step matmul "$build/bin/matmul" "$matmul_kernel"
+# sass_check ARCH WARPS BM BN BK OP: the matmul example's cubin for that
+# tiling holds the tensor-core instruction OP (HGMMA, HMMA) and no
+# local-memory traffic (LDL/STL: spills).
+sass_check() {
+  local arch=$1 warps=$2 out=$logs/matmul_$1_$3x$4x$5_w$2
+  "$build/bin/ttc" "$matmul_kernel" -k matmul_kernel --no-cache --arch "$arch" -w "$warps" --emit cubin \
+    -s "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,$3,$4,$5,8" \
+    -o "$out.cubin" || return 1
+  "$cuobjdump" -sass "$out.cubin" >"$out.sass" || return 1
+  local mma spill
+  mma=$(grep -c "$6" "$out.sass")
+  spill=$(grep -cE "\b(LDL|STL)" "$out.sass")
+  echo "$arch $3x$4x$5 $warps warps: $mma $6, $spill LDL/STL"
+  [ "$mma" -gt 0 ] && [ "$spill" -eq 0 ]
+}
+cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+if [ -x "$cuobjdump" ]; then
+  step sass_wgmma sass_check sm_90a 4 128 128 64 HGMMA
+  step sass_wgmma_w8 sass_check sm_90a 8 128 256 64 HGMMA
+  step sass_mma sass_check sm_80 4 64 64 32 HMMA
+else
+  skip sass "cuobjdump not found"
+fi
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8

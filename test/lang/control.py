@@ -93,6 +93,24 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+# O = (Q @ K^T * scale).to(Q's type) @ V for one tile: K is read transposed
+# (its D dimension contiguous), and the second dot's A operand is a computed
+# value, not a load (on tensor cores it stays in registers).
+@triton.jit
+def dot_chain_kernel(q_ptr, k_ptr, v_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
+                     D: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    kt = tl.load(k_ptr + rd[:, None] + rn[None, :] * D)
+    s = tl.dot(q, kt)
+    p = (s * 0.125).to(q.dtype)
+    v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+    o = tl.dot(p, v)
+    tl.store(out_ptr + rm[:, None] * D + rd[None, :], o)
+
+
 # Inclusive prefix sums of each row, forward and reversed (tl.associative_scan).
 @triton.jit
 def scan_kernel(x_ptr, fwd_ptr, rev_ptr, ROWS: tl.constexpr, COLS: tl.constexpr):

@@ -362,6 +362,45 @@ static void test_if_without_else(void **state) {
   tb_free(&t, ip);
 }
 
+/* An f32 dot truncates its inputs to tf32 as the tensor cores do, unless it
+ * asks for ieee: 1 + 3 * 2^-12 becomes 1, and sixteen products of it with 1
+ * sum to 16 instead of 16.01171875. */
+static void test_dot_tf32(void **state) {
+  (void)state;
+#define DOT_TEXT(precision)                                                                   \
+  "module {\n"                                                                                 \
+  "  tt.func public @k(%out: !tt.ptr<f32>) {\n"                                                \
+  "    %a = arith.constant dense<1.000732421875> : tensor<1x16xf32>\n"                          \
+  "    %b = arith.constant dense<1.0> : tensor<16x1xf32>\n"                                     \
+  "    %c = arith.constant dense<0.0> : tensor<1x1xf32>\n"                                      \
+  "    %d = tt.dot %a, %b, %c, inputPrecision = " precision                                     \
+  " : tensor<1x16xf32> * tensor<16x1xf32> -> tensor<1x1xf32>\n"                                \
+  "    %r = tt.reshape %d : tensor<1x1xf32> -> tensor<1xf32>\n"                                 \
+  "    %o = tt.splat %out : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>\n"                           \
+  "    tt.store %o, %r : tensor<1x!tt.ptr<f32>>\n"                                              \
+  "    tt.return\n"                                                                             \
+  "  }\n"                                                                                       \
+  "}\n"
+  static const char *const texts[2] = {DOT_TEXT("tf32"), DOT_TEXT("ieee")};
+#undef DOT_TEXT
+  const float want[2] = {16.0f, 16.01171875f};
+  for (int i = 0; i < 2; i++) {
+    const char *text = texts[i];
+    tb t;
+    char err[256];
+    rt_interp *ip = prepare_text(&t, text, err, sizeof err);
+    assert_non_null(ip);
+    rt_heap h;
+    rt_heap_init(&h);
+    uint64_t p;
+    rt_heap_alloc(&h, 4, &p);
+    assert_int_equal(run1(ip, &h, 1, &p, 1, NULL, err, sizeof err), TTC_OK);
+    assert_true(*(float *)(uintptr_t)p == want[i]);
+    rt_heap_destroy(&h);
+    tb_free(&t, ip);
+  }
+}
+
 /* An i64 scf.for whose last iv + step passes INT64_MAX stops there instead
  * of overflowing (undefined behaviour, then a near-endless loop). */
 static void test_for_near_int64_max(void **state) {
@@ -477,6 +516,7 @@ int main(void) {
       cmocka_unit_test(test_heap_bounds),
       cmocka_unit_test(test_f16_rounding),
       cmocka_unit_test(test_bf16_rounding),
+      cmocka_unit_test(test_dot_tf32),
       cmocka_unit_test(test_atomics),
       cmocka_unit_test(test_join_split),
       cmocka_unit_test(test_assert_and_print),
