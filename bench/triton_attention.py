@@ -1,0 +1,129 @@
+"""Flash-attention forward (examples/attention/attention.py) through ttc and
+through Triton on the same GPU, same torch tensors, same run: checks both
+against torch's scaled_dot_product_attention, then times ttc, Triton with
+the same block sizes and num_stages, and torch's SDPA with
+triton.testing.do_bench (median). ttc is driven through libttc.so (ctypes),
+with the signature Triton's JIT specializes these arguments to.
+
+usage: python3 bench/triton_attention.py [--stages S,...] [--ctx N,...] [--dims D,...]
+  (defaults 1,3; 1024,4096,16384; 64,128); batch 4 x 16 heads at 1024,
+  scaled down so that every N_CTX does the same work per launch.
+prints one line per case: "attention case=D/N/causal/sS ttc=T triton=T sdpa=T
+ratio=R" in TFLOP/s (4 * BH * N^2 * D flops, half with causal), and a table.
+Environment: TTC_BUILD (default <repo>/build).
+"""
+import argparse
+import ctypes
+import math
+import os
+import sys
+
+import torch
+import triton
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
+sys.path.insert(0, os.path.join(ROOT, "examples", "attention"))
+from compare_triton import TTC_F32, TTC_I32, TTC_PTR, Ttc, TtcArg  # noqa: E402
+from attention import attention_kernel  # noqa: E402
+
+KERNEL = os.path.join(ROOT, "examples", "attention", "attention.py")
+
+
+def tiles(d):
+    """Block sizes and warps as Triton's tutorial picks them on Hopper."""
+    return (128, 64, 4) if d == 64 else (128, 64, 8)
+
+
+def case(ttc, bh, n, d, causal, stages):
+    bm, bn, warps = tiles(d)
+    gen = torch.Generator(device="cuda").manual_seed(n * 131 + d)
+    q, k, v = (torch.randn(bh, n, d, device="cuda", dtype=torch.float16, generator=gen) for _ in range(3))
+    sm_scale = 1.0 / math.sqrt(d)
+    o_tri = torch.full_like(q, float("nan"))
+    o_ttc = torch.full_like(q, float("nan"))
+    grid = (n // bm, bh, 1)
+    strides = [q.stride(0), q.stride(1), k.stride(0), k.stride(1), v.stride(0), v.stride(1),
+               o_tri.stride(0), o_tri.stride(1)]
+
+    def run_triton():
+        attention_kernel[grid[:2]](q, k, v, o_tri, sm_scale, *strides, n, HEAD_DIM=d, BLOCK_M=bm,
+                                   BLOCK_N=bn, CAUSAL=causal, num_warps=warps, num_stages=stages)
+
+    hint = lambda x: "i32:16" if x % 16 == 0 else ("1" if x == 1 else "i32")  # noqa: E731
+    sig = ",".join(["*fp16:16"] * 4 + ["fp32"] + [hint(s) for s in strides] + [hint(n)] +
+                   [str(d), str(bm), str(bn), str(int(causal))])
+    m = ttc.module(KERNEL, "attention_kernel", sig, warps)
+    vals = [(TTC_PTR, t.data_ptr()) for t in (q, k, v, o_ttc)] + [(TTC_F32, sm_scale)]
+    vals += [(TTC_I32, s) for s in strides if s != 1] + ([(TTC_I32, n)] if n != 1 else [])
+    args = (TtcArg * len(vals))()
+    for i, (ty, x) in enumerate(vals):
+        args[i].type = ty
+        if ty == TTC_PTR:
+            args[i].v.ptr = x
+        elif ty == TTC_F32:
+            args[i].v.f = x
+        else:
+            args[i].v.i = x
+    cgrid = (ctypes.c_uint * 3)(*grid)
+
+    def run_ttc():
+        st = ttc.lib.ttc_module_launch(m, ctypes.byref(cgrid), None, args, len(vals))
+        if st != 0:
+            raise RuntimeError(f"ttc launch: {ttc.status(st)}: {ttc.lib.ttc_device_error(ttc.dev).decode()}")
+
+    q4, k4, v4 = (t.view(1, bh, n, d) for t in (q, k, v))  # (batch, heads, N, D): the flash path
+
+    def run_sdpa():
+        return torch.nn.functional.scaled_dot_product_attention(q4, k4, v4, is_causal=bool(causal))
+
+    run_triton()
+    run_ttc()
+    torch.cuda.synchronize()
+    ref = run_sdpa().view(bh, n, d).float()
+    err_tri = (o_tri.float() - ref).abs().max().item()
+    err_ttc = (o_ttc.float() - ref).abs().max().item()
+    if not err_ttc <= 2e-2 or not err_tri <= 2e-2:
+        raise SystemExit(f"attention d={d} n={n} causal={causal}: max abs error vs SDPA: "
+                         f"ttc {err_ttc}, triton {err_tri}")
+    flops = 4.0 * bh * n * n * d * (0.5 if causal else 1.0)
+    tf = {}
+    for name, fn in (("ttc", run_ttc), ("triton", run_triton), ("sdpa", run_sdpa)):
+        ms = triton.testing.do_bench(fn, return_mode="median")
+        tf[name] = flops / (ms * 1e-3) / 1e12
+    return tf, err_ttc
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stages", default="1,3")
+    ap.add_argument("--ctx", default="1024,4096,16384")
+    ap.add_argument("--dims", default="64,128")
+    opt = ap.parse_args()
+    build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
+    torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
+    ttc = Ttc(build, False)
+    print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
+          f"ttc from {build}")
+    rows = []
+    for d in (int(x) for x in opt.dims.split(",")):
+        for n in (int(x) for x in opt.ctx.split(",")):
+            bh = max(1, 64 * 1024 // n)
+            for causal in (0, 1):
+                for s in (int(x) for x in opt.stages.split(",")):
+                    tf, err = case(ttc, bh, n, d, causal, s)
+                    name = f"{d}/{n}/{'causal' if causal else 'full'}/s{s}"
+                    print(f"attention case={name} bh={bh} ttc={tf['ttc']:.1f} triton={tf['triton']:.1f} "
+                          f"sdpa={tf['sdpa']:.1f} ratio={tf['ttc'] / tf['triton']:.3f} err={err:.2e}",
+                          flush=True)
+                    rows.append((name, tf))
+    print("\n-- attention forward, fp16 (TFLOP/s); Triton with the same tiles and num_stages")
+    print(f"{'D/N_CTX/mask/stages':26} | {'ttc':>7} | {'triton':>7} | {'ttc/triton':>10} | {'sdpa':>7}")
+    for name, tf in rows:
+        print(f"{name:26} | {tf['ttc']:7.1f} | {tf['triton']:7.1f} | {tf['ttc'] / tf['triton']:10.3f} | "
+              f"{tf['sdpa']:7.1f}")
+
+
+if __name__ == "__main__":
+    main()
