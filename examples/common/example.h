@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ttc/ttc.h"
 
@@ -164,6 +165,53 @@ static inline long ex_parse_count(const char *prog, const char *opt, const char 
   else
     fprintf(stderr, "%s: %s wants %s in 1..%ld, got '%s'\n", prog, opt, what, max, s);
   return -1;
+}
+
+/* IEEE binary16 <-> float, round to nearest even; portable bit twiddling
+ * (no _Float16), so the host builds with any C11 compiler. */
+static inline uint16_t ex_f32_to_f16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof x);
+  uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+  int32_t exp = (int32_t)((x >> 23) & 0xff);
+  if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0)); /* inf, NaN */
+  exp -= 127 - 15;
+  if (exp >= 0x1f) return (uint16_t)(sign | 0x7c00u); /* overflow to inf */
+  if (exp <= 0) {                                      /* subnormal or zero */
+    if (exp < -10) return (uint16_t)sign;
+    mant |= 0x800000u;
+    uint32_t shift = (uint32_t)(14 - exp), half = mant >> shift;
+    uint32_t rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rest > mid || (rest == mid && (half & 1))) half++;
+    return (uint16_t)(sign | half);
+  }
+  uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13), rest = mant & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++; /* may carry into exp: right */
+  return (uint16_t)h;
+}
+
+static inline float ex_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
+  uint32_t x;
+  if (exp == 0x1f) {
+    x = sign | 0x7f800000u | (mant << 13);
+  } else if (exp == 0) {
+    if (!mant) {
+      x = sign;
+    } else { /* normalize the subnormal */
+      exp = 127 - 15 + 1;
+      while (!(mant & 0x400u)) {
+        mant <<= 1;
+        exp--;
+      }
+      x = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+    }
+  } else {
+    x = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  float f;
+  memcpy(&f, &x, sizeof f);
+  return f;
 }
 
 #endif /* TTC_EXAMPLE_H */

@@ -38,53 +38,6 @@ static const char prog[] = "matmul"; /* the prefix of every message */
 /* The interpreter is timed once: one launch is all it can afford. */
 static const ex_timing timing = {.warmup = 3, .timed = 20, .interp_timed = 1};
 
-/* IEEE binary16 <-> float, round to nearest even; portable bit twiddling
- * (no _Float16), so the host builds with any C11 compiler. */
-static uint16_t f32_to_f16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, sizeof x);
-  uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
-  int32_t exp = (int32_t)((x >> 23) & 0xff);
-  if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0)); /* inf, NaN */
-  exp -= 127 - 15;
-  if (exp >= 0x1f) return (uint16_t)(sign | 0x7c00u); /* overflow to inf */
-  if (exp <= 0) {                                      /* subnormal or zero */
-    if (exp < -10) return (uint16_t)sign;
-    mant |= 0x800000u;
-    uint32_t shift = (uint32_t)(14 - exp), half = mant >> shift;
-    uint32_t rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rest > mid || (rest == mid && (half & 1))) half++;
-    return (uint16_t)(sign | half);
-  }
-  uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13), rest = mant & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++; /* may carry into exp: right */
-  return (uint16_t)h;
-}
-
-static float f16_to_f32(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
-  uint32_t x;
-  if (exp == 0x1f) {
-    x = sign | 0x7f800000u | (mant << 13);
-  } else if (exp == 0) {
-    if (!mant) {
-      x = sign;
-    } else { /* normalize the subnormal */
-      exp = 127 - 15 + 1;
-      while (!(mant & 0x400u)) {
-        mant <<= 1;
-        exp--;
-      }
-      x = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
-    }
-  } else {
-    x = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  memcpy(&f, &x, sizeof f);
-  return f;
-}
-
 typedef struct shape {
   int32_t m, n, k;
 } shape;
@@ -102,16 +55,16 @@ static double rel_error(const uint16_t *a, const uint16_t *b, const uint16_t *c,
     fprintf(stderr, "matmul: out of host memory for the reference\n");
     return INFINITY;
   }
-  for (size_t i = 0; i < (size_t)s.k * (size_t)s.n; i++) bf[i] = f16_to_f32(b[i]);
+  for (size_t i = 0; i < (size_t)s.k * (size_t)s.n; i++) bf[i] = ex_f16_to_f32(b[i]);
   for (int32_t i = 0; i < s.m; i++) {
     for (int32_t j = 0; j < s.n; j++) row[j] = 0;
     for (int32_t p = 0; p < s.k; p++) {
-      double av = f16_to_f32(a[(size_t)i * s.k + p]);
+      double av = ex_f16_to_f32(a[(size_t)i * s.k + p]);
       const float *brow = bf + (size_t)p * s.n;
       for (int32_t j = 0; j < s.n; j++) row[j] += av * brow[j];
     }
     for (int32_t j = 0; j < s.n; j++) {
-      double got = f16_to_f32(c[(size_t)i * s.n + j]);
+      double got = ex_f16_to_f32(c[(size_t)i * s.n + j]);
       if (!isfinite(got)) {
         if ((*nonfinite)++ < 5)
           fprintf(stderr, "matmul: non-finite output at (%d, %d): %g, expected %.6g\n", (int)i,
@@ -140,8 +93,8 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     goto done;
   }
   uint64_t seed = EX_SEED;
-  for (size_t i = 0; i < na; i++) a[i] = f32_to_f16(ex_next_float(&seed));
-  for (size_t i = 0; i < nb; i++) b[i] = f32_to_f16(ex_next_float(&seed));
+  for (size_t i = 0; i < na; i++) a[i] = ex_f32_to_f16(ex_next_float(&seed));
+  for (size_t i = 0; i < nb; i++) b[i] = ex_f32_to_f16(ex_next_float(&seed));
   for (size_t i = 0; i < nc; i++) c[i] = 0x7e00u; /* NaN poison: skipped tiles fail */
   if ((st = ttc_device_alloc(dev, na * 2, &da)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nb * 2, &db)) != TTC_OK ||

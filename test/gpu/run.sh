@@ -3,7 +3,9 @@
 # folder (binaries in build/bin, libttc.so in build/lib; no LLVM or cmake needed):
 #   1. the examples verified on the GPU: vector_add; softmax (the tutorial's
 #      1823 x 781, and 4096 x 16384 with 16 warps); matmul (512^3, and
-#      100 x 72 x 40, which needs every edge mask),
+#      100 x 72 x 40, which needs every edge mask; the SASS of three
+#      tilings holds HGMMA/HMMA and no spills); attention (head dim 64, and
+#      128 causal),
 #   2. bench/run.sh (ttc vs Triton on the same kernel files: vector_add,
 #      softmax, matmul),
 #   3. compute-sanitizer memcheck on each example with small, ragged shapes,
@@ -63,7 +65,7 @@ skip() {
   results+=("SKIP ($2)")
 }
 
-for b in vector_add softmax matmul bench_vector_add bench_softmax bench_matmul; do
+for b in vector_add softmax matmul attention bench_vector_add bench_softmax bench_matmul; do
   if [ ! -x "$build/bin/$b" ]; then
     echo "test/gpu/run.sh: $build/bin/$b is missing: carry a built build folder" >&2
   fi
@@ -99,6 +101,8 @@ else
   skip sass "cuobjdump not found"
 fi
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
+step attention "$build/bin/attention" -b 8 -n 1024 -d 64 "$root/examples/attention/attention.py"
+step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examples/attention/attention.py"
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
 step bench "$root/bench/run.sh"
