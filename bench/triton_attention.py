@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "attention"))
-from compare_triton import TTC_F32, TTC_I32, TTC_PTR, Ttc, TtcArg  # noqa: E402
+from compare_triton import TTC_F32, TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
 from attention import attention_kernel  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "attention", "attention.py")
@@ -57,15 +57,7 @@ def case(ttc, bh, n, d, causal, stages):
     m = ttc.module(KERNEL, "attention_kernel", sig, warps)
     vals = [(TTC_PTR, t.data_ptr()) for t in (q, k, v, o_ttc)] + [(TTC_F32, sm_scale)]
     vals += [(TTC_I32, s) for s in strides if s != 1] + ([(TTC_I32, n)] if n != 1 else [])
-    args = (TtcArg * len(vals))()
-    for i, (ty, x) in enumerate(vals):
-        args[i].type = ty
-        if ty == TTC_PTR:
-            args[i].v.ptr = x
-        elif ty == TTC_F32:
-            args[i].v.f = x
-        else:
-            args[i].v.i = x
+    args = ttc_args(vals)
     cgrid = (ctypes.c_uint * 3)(*grid)
 
     def run_ttc():

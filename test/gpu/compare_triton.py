@@ -183,6 +183,20 @@ class TtcOptions(ctypes.Structure):  # include/ttc/compile.h: ttc_compile_option
                 ("cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p)]
 
 
+def ttc_args(vals):
+    """[(ttc type, value)] -> a ttc_arg array for ttc_module_launch."""
+    arr = (TtcArg * max(1, len(vals)))()
+    for i, (ty, v) in enumerate(vals):
+        arr[i].type = ty
+        if ty == TTC_PTR:
+            arr[i].v.ptr = v
+        elif ty == TTC_F32:
+            arr[i].v.f = v
+        else:
+            arr[i].v.i = v
+    return arr
+
+
 class Ttc:
     """libttc.so: a device (GPU 0 in torch's context, or the interpreter)."""
 
@@ -259,15 +273,7 @@ class Ttc:
     def launch(self, launch, ptrs, bufs, specialize=True):
         sig, args = ttc_signature(launch, ptrs, bufs, specialize)
         m = self.module(launch.path, launch.kernel, sig, launch.warps)
-        arr = (TtcArg * max(1, len(args)))()
-        for i, (ty, v) in enumerate(args):
-            arr[i].type = ty
-            if ty == TTC_PTR:
-                arr[i].v.ptr = v
-            elif ty == TTC_F32:
-                arr[i].v.f = v
-            else:
-                arr[i].v.i = v
+        arr = ttc_args(args)
         grid = (ctypes.c_uint * 3)(*launch.grid)
         st = self.lib.ttc_module_launch(m, ctypes.byref(grid), None, arr, len(args))
         if st == 0:
