@@ -4,6 +4,9 @@
  * kernel is compiled REPS times in this process; the median of the wall times
  * is printed for source -> PTX and for source -> cubin (which adds ptxas).
  *
+ * bench/triton_compile.py times Triton's cold compile of the same kernels
+ * (matmul 128x128x64 and attention) on the GPU machine.
+ *
  * usage: bench_compile [-r REPS]
  * prints: "compile KERNEL level=ptx ms=T" lines. No GPU needed. */
 #define _POSIX_C_SOURCE 200809L
@@ -27,6 +30,11 @@ static const bench_kernel kernels[] = {
      4},
     {"matmul", "matmul/matmul.py", "matmul_kernel",
      "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,64,64,32,8", 4},
+    {"matmul_128x128x64", "matmul/matmul.py", "matmul_kernel",
+     "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,128,128,64,8", 4},
+    {"attention_d128", "attention/attention.py", "attention_kernel",
+     "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,"
+     "i32:16,i32:16,128,128,64,0", 8},
 };
 
 /* Median wall time of `reps` compiles to `level`; -1 on a failed compile. */
