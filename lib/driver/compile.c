@@ -138,7 +138,8 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
                                    const char *name, const char *signature,
                                    const ttc_compile_options *o, int cc) {
   fe_kernel_info info = {0};
-  ir_module *m = fe_lower_kernel(ctx, src, name, signature, &info);
+  fe_search_path search = {k->ninclude_dirs, (const char *const *)k->include_dirs};
+  ir_module *m = fe_lower_kernel(ctx, src, name, signature, &search, &info);
   if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   ttc_status st = TTC_OK;
   char *llir = NULL, *ptx = NULL;
@@ -215,8 +216,18 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
   snprintf(k->arch, sizeof k->arch, "%s", o.arch);
+  bool dirs_ok = true;
+  if (o.num_include_dirs > 0 && o.include_dirs) {
+    k->include_dirs = calloc((size_t)o.num_include_dirs, sizeof *k->include_dirs);
+    dirs_ok = k->include_dirs != NULL;
+    for (int i = 0; dirs_ok && i < o.num_include_dirs; i++) {
+      k->include_dirs[i] = strdup(o.include_dirs[i] ? o.include_dirs[i] : ".");
+      dirs_ok = k->include_dirs[i] != NULL;
+      k->ninclude_dirs = i + 1;
+    }
+  }
   ir_context *ctx = ir_context_create();
-  if (!ctx || !k->name || !k->source || !k->filename || !k->signature) {
+  if (!ctx || !k->name || !k->source || !k->filename || !k->signature || !dirs_ok) {
     ir_context_destroy(ctx);
     ttc_kernel_destroy(k);
     return TTC_ERROR_OUT_OF_MEMORY;
@@ -254,7 +265,8 @@ ir_module *drv_lower_ttir(const ttc_kernel *k, ir_context **ctx_out) {
   if (!ctx) return NULL;
   const ir_source *src = ir_context_add_source(ctx, k->filename, k->source, k->source_len);
   fe_kernel_info info = {0};
-  ir_module *m = src ? fe_lower_kernel(ctx, src, k->name, k->signature, &info) : NULL;
+  fe_search_path search = {k->ninclude_dirs, (const char *const *)k->include_dirs};
+  ir_module *m = src ? fe_lower_kernel(ctx, src, k->name, k->signature, &search, &info) : NULL;
   if (m && run_ttir_passes(m) != TTC_OK) {
     ir_module_destroy(m);
     m = NULL;
@@ -321,6 +333,8 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->source);
   free(k->filename);
   free(k->signature);
+  for (int i = 0; i < k->ninclude_dirs; i++) free(k->include_dirs[i]);
+  free(k->include_dirs);
   free(k);
 }
 

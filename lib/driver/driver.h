@@ -25,6 +25,8 @@ struct ttc_kernel {
   size_t source_len;
   char *filename;
   char *signature;
+  char **include_dirs; /* copies of the options' include directories */
+  int ninclude_dirs;
 };
 
 /* ---- compile.c ----------------------------------------------------------- */

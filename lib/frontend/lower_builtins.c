@@ -419,6 +419,50 @@ static fe_val b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
   return fe_val_bool(isf && t->width == 64); /* fp64 */
 }
 
+/* Attributes of dtypes: element_ty, primitive_bitwidth, int_bitwidth,
+ * scalar, shape (block types), and the is_* predicates as methods. */
+fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
+  const ir_type *t = base.ty;
+  if (strcmp(name, "element_ty") == 0 || strcmp(name, "scalar") == 0) {
+    if (ir_type_is_tensor(t)) {
+      base.ty = t->elem;
+      return base;
+    }
+    if (strcmp(name, "scalar") == 0) return base;
+    if (!ir_type_is_ptr(t))
+      return fe_error(l, loc, "'element_ty' of non-pointer dtype '%s'", fe_type_str(l, t, base.is_unsigned));
+    base.ty = t->elem;
+    return base;
+  }
+  if (strcmp(name, "shape") == 0 && ir_type_is_tensor(t)) {
+    fe_val s = fe_val_error();
+    s.kind = FE_V_TUPLE;
+    s.n = t->rank;
+    s.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(s.n + 1));
+    for (int i = 0; i < s.n; i++) s.items[i] = fe_val_int(t->shape[i]);
+    return s;
+  }
+  const ir_type *sc = ir_type_scalar(t);
+  if ((strcmp(name, "primitive_bitwidth") == 0 || strcmp(name, "int_bitwidth") == 0 ||
+       strcmp(name, "fp_mantissa_width") == 0) && !ir_type_is_ptr(sc)) {
+    if (name[0] == 'f') return fe_val_int(sc->width == 64 ? 52 : sc->width == 32 ? 23 : sc->is_bf16 ? 7 : 10);
+    return fe_val_int(sc->width);
+  }
+  if (strcmp(name, "itemsize") == 0) return fe_val_int(ir_type_bytes(sc));
+  if (strcmp(name, "name") == 0) {
+    fe_val s = fe_val_error();
+    s.kind = FE_V_STR;
+    s.path = fe_type_str(l, sc, base.is_unsigned);
+    return s;
+  }
+  if (strncmp(name, "is_", 3) == 0) { /* dtype predicates: x.dtype.is_floating() */
+    char buf[64];
+    snprintf(buf, sizeof buf, "d.%s", name);
+    if (fe_find_builtin(buf)) return fe_val_method(l, buf, base);
+  }
+  return fe_error(l, loc, "unsupported: dtype attribute '%s'", name);
+}
+
 /* Shape ops live in lower_shape.c. */
 static fe_val b_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                          const fe_args *args) {
@@ -559,8 +603,7 @@ static const builtin builtins[] = {
     {"triton.jit", b_unsupported, 0, P("a", "b", "c")},
     {"triton.autotune", b_unsupported, 0, P("a", "b", "c")},
     {"triton.heuristics", b_unsupported, 0, P("a", "b", "c")},
-    {"triton.Config", b_unsupported, 0, P("a", "b", "c")},
-    {"triton.next_power_of_2", b_unsupported, 0, P("a")},
+    {"triton.constexpr_function", b_unsupported, 0, P("a")},
     /* methods: the receiver is the first argument */
     {"d.is_floating", b_dtype_pred, 1, P("self")},
     {"d.is_int", b_dtype_pred, 1, P("self")},
@@ -596,9 +639,24 @@ bool fe_is_tl_builtin(const char *name) {
 }
 
 /* Dispatches a builtin by its qualified name ("tl.load", "py.min", "m.to"). */
+/* tl builtins that need no kernel (constexpr folding and checks). */
+static bool works_in_host(const char *name) {
+  static const char *const ok[] = {"tl.constexpr", "tl.static_assert", "tl.static_print",
+                                   "tl.cdiv", "tl.pointer_type"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (strcmp(ok[i], name) == 0) return true;
+  return strncmp(name, "tl.", 3) != 0 && strncmp(name, "ld.", 3) != 0;
+}
+
 fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
+  bool handled;
+  fe_val hv = fe_call_host_builtin(l, name, args, &handled);
+  if (handled) return hv;
+  if (!l->b.block && !works_in_host(name))
+    return fe_error(l, args->loc, "'%s' can only be called in a kernel", name);
   if (strcmp(name, "tl.static_print") == 0 || strcmp(name, "tl.device_print") == 0)
     return fe_call_debug_varargs(l, name, args);
+  if (strncmp(name, "ld.", 3) == 0) return fe_call_libdevice(l, name + 3, args);
   const builtin *b = fe_find_builtin(name);
   if (!b) return fe_error(l, args->loc, "unknown function '%s'", name);
   if (b->fn == b_unsupported) return b_unsupported(l, name, NULL, NULL, args);

@@ -12,13 +12,6 @@
 
 #define MAX_CARRIED 128
 
-/* Python None, the value of statements and of functions without a return. */
-static fe_val none_val(void) {
-  fe_val v = fe_val_error();
-  v.kind = FE_V_NONE;
-  return v;
-}
-
 /* ---- assigned names ------------------------------------------------------------ */
 
 typedef struct name_set {
@@ -66,7 +59,7 @@ static void collect_assigned(name_set *s, const fe_body *b) {
       break;
     case FE_ST_WHILE: collect_assigned(s, &st->body); break;
     case FE_ST_EXPR: case FE_ST_BREAK: case FE_ST_CONTINUE: case FE_ST_PASS:
-    case FE_ST_RETURN: case FE_ST_ASSERT:
+    case FE_ST_RETURN: case FE_ST_ASSERT: case FE_ST_RAISE: case FE_ST_GLOBAL: case FE_ST_DEF:
       break;
     }
   }
@@ -346,6 +339,18 @@ static void lower_if(fe_lower *l, const fe_stmt *s) {
 
 /* ---- for ---------------------------------------------------------------------------- */
 
+/* One unrolled copy of a loop body with the target bound to x; false when
+ * the loop ends (a return, or a `break` under constexpr conditions). */
+static bool unroll_one(fe_lower *l, const fe_stmt *s, fe_val x) {
+  fe_frame *f = l->frame;
+  assign_target(l, s->target, x);
+  fe_lower_body(l, &s->body);
+  /* break / continue under constexpr conditions end this copy of the body */
+  fe_jump j = f->jump;
+  f->jump = FE_JUMP_NONE;
+  return !f->returned && j != FE_JUMP_BREAK;
+}
+
 /* tl.static_range(lb, ub, step): the body lowered once per iteration with
  * the induction variable bound to a constexpr; `break` / `continue` under
  * constexpr conditions end a copy early (frame->jump). */
@@ -375,14 +380,25 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
       fe_error(l, s->iter->loc, "static_range unrolls more than 4096 iterations");
       break;
     }
-    assign_target(l, s->target, fe_val_int(i));
-    fe_lower_body(l, &s->body);
-    /* break / continue under constexpr conditions end this copy of the body */
-    fe_jump j = f->jump;
-    f->jump = FE_JUMP_NONE;
-    if (f->returned || j == FE_JUMP_BREAK) break;
+    if (!unroll_one(l, s, fe_val_int(i))) break;
     if (__builtin_add_overflow(i, v[2], &i)) break;
   }
+  f->static_loops--;
+  f->static_cf_base = saved_base;
+}
+
+/* `for x in (a, b, c)` over a compile-time sequence: unrolled like
+ * tl.static_range, one copy of the body per item. */
+static void lower_for_items(fe_lower *l, const fe_stmt *s, fe_val seq) {
+  fe_val *items;
+  int n;
+  if (!fe_iterate(l, seq, s->iter->loc, &items, &n)) return;
+  fe_frame *f = l->frame;
+  int saved_base = f->static_cf_base;
+  f->static_loops++;
+  f->static_cf_base = f->runtime_cf;
+  for (int i = 0; i < n && i < 4096; i++)
+    if (!unroll_one(l, s, items[i])) break;
   f->static_loops--;
   f->static_cf_base = saved_base;
 }
@@ -420,7 +436,14 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   bool is_static = callee.kind == FE_V_BUILTIN && strcmp(callee.path, "tl.static_range") == 0;
   if (callee.kind != FE_V_BUILTIN || (strcmp(callee.path, "py.range") != 0 &&
                                       strcmp(callee.path, "tl.range") != 0 && !is_static)) {
-    fe_error(l, it->loc, "unsupported: 'for' over anything but range, tl.range or tl.static_range");
+    fe_val seq = fe_lower_expr(l, it);
+    if (seq.kind == FE_V_TUPLE || seq.kind == FE_V_LIST) {
+      lower_for_items(l, s, seq);
+      return;
+    }
+    if (seq.kind != FE_V_ERROR)
+      fe_error(l, it->loc, "unsupported: 'for' over anything but range, tl.range, "
+               "tl.static_range or a compile-time tuple");
     return;
   }
   if (s->target->kind != FE_EX_NAME) {
@@ -635,21 +658,32 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
       fe_error(l, s->loc, "unsupported: 'return' inside a loop (Triton rejects it as well)");
       return;
     }
-    fe_val v = s->value ? fe_lower_expr(l, s->value) : none_val();
+    fe_val v = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
     l->frame->ret = v;
     l->frame->returned = true;
     return;
   }
+  case FE_ST_RAISE: { /* reached on this specialization: a compile-time error */
+    fe_val m = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
+    if (m.kind == FE_V_STR) fe_error(l, s->loc, "raise reached in a kernel: %s", m.path);
+    else if (m.kind != FE_V_ERROR) fe_error(l, s->loc, "raise reached in a kernel");
+    l->frame->returned = true;
+    return;
+  }
+  case FE_ST_GLOBAL: return;
+  case FE_ST_DEF:
+    fe_error(l, s->loc, "unsupported: a nested function in a jit function");
+    return;
   case FE_ST_ASSERT: {
     fe_val c = fe_lower_expr(l, s->cond);
     if (c.kind == FE_V_ERROR) return;
     if (c.kind == FE_V_TENSOR) { /* a device assertion, as Triton: debug mode only */
-      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
-      (void)fe_build_assert(l, c, m, none_val(), s->loc);
+      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : fe_val_none();
+      (void)fe_build_assert(l, c, m, fe_val_none(), s->loc);
       return;
     }
     if (!fe_const_truth(&c)) {
-      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
+      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : fe_val_none();
       if (m.kind == FE_V_STR) fe_error(l, s->loc, "assertion failed: %s", m.path);
       else fe_error(l, s->loc, "assertion failed");
     }
