@@ -833,8 +833,19 @@ fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc);
 /* lower_libdevice.c: tl.extra.cuda.libdevice functions by name. */
 bool fe_is_libdevice_name(const char *name);
 fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args);
-/* lower_blockptr.c: attributes of block pointers and tensor descriptors. */
+/* lower_blockptr.c: block pointers and tensor descriptors. */
+extern const fe_builtin fe_blockptr_builtins[];
 fe_val fe_struct_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
+/* tl.load / tl.store of a block pointer (a: the bound arguments of tl.load
+ * or tl.store; a[0] the block pointer). */
+fe_val fe_blockptr_load(fe_lower *l, fe_val *a, ir_loc *locs, const fe_args *args);
+fe_val fe_blockptr_store(fe_lower *l, fe_val *a, ir_loc *locs, const fe_args *args);
+/* A tensor descriptor over base (a kernel argument's parts). */
+fe_val fe_tensor_desc(fe_lower *l, fe_val base, int rank, const fe_val *shape,
+                      const fe_val *strides, const int64_t *block);
+/* lower_builtins.c: tl.load / tl.store on bound arguments. */
+fe_val fe_call_load_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                          const fe_args *args);
 /* Attribute of a runtime value: .dtype, .shape, .to, ... */
 fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
 
@@ -847,6 +858,26 @@ void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond);
 /* The condition of a runtime `if` as an i1 scalar; false (diagnosed) when it
  * does not convert or is a tensor. */
 bool fe_if_condition(fe_lower *l, const fe_stmt *s, fe_val *cond);
+
+/* lower_carry.c: the values a runtime loop carries. Variables holding
+ * tuples, block pointers or descriptors carry each runtime leaf. */
+#define FE_MAX_CARRIED 128
+typedef struct fe_carry {
+  int nvars, nleaves;
+  const char *names[FE_MAX_CARRIED]; /* per variable */
+  fe_val tmpl[FE_MAX_CARRIED];       /* per variable: its value before the loop */
+  int first[FE_MAX_CARRIED], count[FE_MAX_CARRIED]; /* its leaves */
+  fe_val leaves[FE_MAX_CARRIED];     /* the initial leaf values (tensors) */
+  const char *leaf_name[FE_MAX_CARRIED];
+} fe_carry;
+/* The variables `body` assigns that are bound now (except `skip`); their
+ * constant leaves are materialized. False after an error. */
+bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_carry *c, ir_loc loc);
+/* Binds each variable to its structure with leaves vals[first...]. */
+void fe_carry_bind(fe_lower *l, const fe_carry *c, ir_value *const *vals);
+/* The current leaves of each variable (converted to the initial types)
+ * into ys; false after an error naming the variable (`what` says where). */
+bool fe_carry_yield(fe_lower *l, const fe_carry *c, ir_value **ys, const char *what, ir_loc loc);
 
 /* lower_return.c: early `return` under a runtime `if`. */
 /* Whether the statement list contains a `return` outside loops. */

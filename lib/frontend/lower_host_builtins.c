@@ -595,6 +595,11 @@ fe_val fe_call_host_builtin(fe_lower *l, const char *name, const fe_args *a, boo
   if (!strncmp(name, "py.", 3)) return py_builtin(l, name + 3, a, handled);
   if (!strncmp(name, "math.", 5)) return math_fn(l, name + 5, a);
   if (!strcmp(name, "itertools.product")) return product(l, a);
+  if (!strcmp(name, "os.getenv")) {
+    if (a->n < 1 || a->pos[0].kind != FE_V_STR) return fe_error(l, a->loc, "os.getenv needs a name");
+    const char *v = getenv(a->pos[0].path);
+    return v ? fe_val_str(l, v) : a->n > 1 ? a->pos[1] : fe_val_none();
+  }
   if (!strcmp(name, "triton.Config")) return config(l, a);
   if (!strcmp(name, "triton.next_power_of_2")) {
     if (a->n != 1 || (a->pos[0].kind != FE_V_INT && a->pos[0].kind != FE_V_BOOL))

@@ -220,7 +220,10 @@ static int test_truth(fe_lower *l, fe_unit *u, int at) {
   return fe_const_truth(&v) > 0;
 }
 
-/* Whether clause `ci` (and every enclosing one) runs: 1, 0, or -1. */
+/* Whether clause `ci` (and every enclosing one) runs: 1, 0, or -1. A test
+ * that depends on host state ttc cannot know (a device query) counts as
+ * false, with a remark: the `else` branch - the generic path, as a rule -
+ * is the one compiled; a name bound only under such a test stays unbound. */
 static int cond_holds(fe_lower *l, fe_unit *u, int ci) {
   if (ci < 0) return 1;
   signed char *cache = &u->conds[ci];
@@ -228,12 +231,19 @@ static int cond_holds(fe_lower *l, fe_unit *u, int ci) {
   *cache = 3; /* while evaluating: a cycle is undecidable */
   const fe_cond *c = &u->ix->conds[ci];
   int r = cond_holds(l, u, c->parent);
+  bool assumed = false;
   for (int k = 0; r == 1 && k <= c->clause; k++) {
     int at = u->ix->tests[c->first + k];
     if (at < 0) break; /* else */
     int t = test_truth(l, u, at);
-    if (t < 0) r = -1;
-    else if (k < c->clause && t) r = 0;   /* an earlier clause runs */
+    if (t < 0) {
+      t = 0;
+      if (!assumed) /* once per condition (cached), even during a quiet evaluation */
+        ir_emit(l->ctx, IR_SEV_REMARK, u->ix->toks.toks[at].loc, "this module-level condition "
+                "depends on host state ttc cannot evaluate at compile time: taken as false");
+      assumed = true;
+    }
+    if (k < c->clause && t) r = 0;   /* an earlier clause runs */
     else if (k == c->clause && !t) r = 0; /* this one does not */
   }
   *cache = r == 1 ? 1 : r == 0 ? 2 : 3;
@@ -417,7 +427,7 @@ static fe_val module_val(fe_unit *u) {
 /* Modules ttc models itself: Triton's language (and its namespaces), and
  * the host modules decorator arguments use. */
 static bool is_builtin_module(const char *mod) {
-  static const char *const mods[] = {"triton", "math", "itertools", "typing", "functools"};
+  static const char *const mods[] = {"triton", "math", "itertools", "typing", "functools", "os"};
   for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
     size_t n = strlen(mods[i]);
     if (strncmp(mod, mods[i], n) == 0 && (mod[n] == '\0' || mod[n] == '.')) return true;

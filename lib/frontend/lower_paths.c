@@ -66,8 +66,24 @@ static const char *const tl_namespaces[] = {
 };
 
 static const char *const other_namespaces[] = {
-    "triton", "triton.language.PropagateNan", "math", "itertools", "typing", "functools",
+    "triton", "triton.language.PropagateNan", "math", "itertools", "typing", "functools", "os",
 };
+
+extern char **environ;
+
+/* os.environ: the compiling process's environment, which is what a Python
+ * process importing the kernel file reads. */
+static fe_val environ_dict(fe_lower *l) {
+  fe_val d = fe_new_dict(l);
+  for (char **e = environ; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (!eq) continue;
+    fe_val k = fe_val_str(l, "");
+    k.path = ir_intern(l->ctx, *e, (size_t)(eq - *e));
+    fe_dict_set(l, &d, k, fe_val_str(l, eq + 1));
+  }
+  return d;
+}
 
 /* Python's `math` constants and the functions lower_host.c computes. */
 static bool math_path(fe_lower *l, const char *name, fe_val *out) {
@@ -107,10 +123,14 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
     if (str_eq(path, triton_fns[i])) return builtin_val(l, path);
   if (str_eq(path, "triton.cdiv")) return builtin_val(l, "tl.cdiv");
   if (str_eq(path, "triton.__version__")) return fe_val_str(l, "3.6.0");
+  if (str_eq(path, "triton.language.tensor") || str_eq(path, "triton.language.dtype") ||
+      str_eq(path, "triton.language.core.tensor") || str_eq(path, "triton.language.core.dtype"))
+    return builtin_val(l, strstr(path, "tensor") ? "tl.tensor" : "tl.dtype");
   if (str_eq(path, "triton.language.constexpr_function") ||
       str_eq(path, "triton.language.core.constexpr_function"))
     return builtin_val(l, "triton.constexpr_function");
-  if (str_eq(path, "itertools.product")) return builtin_val(l, path);
+  if (str_eq(path, "itertools.product") || str_eq(path, "os.getenv")) return builtin_val(l, path);
+  if (str_eq(path, "os.environ")) return environ_dict(l);
   if (str_eq(path, "typing.TYPE_CHECKING")) return fe_val_bool(false);
   if (strncmp(path, "typing.", 7) == 0) return builtin_val(l, "typing.annotation");
   if (str_eq(path, "functools.partial") || str_eq(path, "functools.reduce") ||
