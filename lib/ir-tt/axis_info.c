@@ -600,7 +600,7 @@ static void visit_op(ax_walk *w, const ir_op *op) {
   case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT:
   case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
   case IR_OP_TT_ASSERT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION: case IR_OP_SCF_YIELD:
-  case IR_NUM_OPS:
+  case IR_OP_TT_EXTERN_ELEMENTWISE: case IR_OP_GPU_BARRIER: case IR_NUM_OPS:
     for (int i = 0; i < op->nresults; i++) {
       ax_fact a = fact_pessimistic(op->results[i].type);
       put_fact(w, &op->results[i], &a);

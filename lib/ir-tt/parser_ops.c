@@ -547,6 +547,7 @@ static ir_op *condition(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 static ir_op *dispatch(parser *p, form *f, ir_op_kind kind, const ptok *name, ir_loc loc) {
   switch (kind) {
   case IR_OP_MODULE: case IR_OP_TT_REDUCE: case IR_OP_TT_SCAN: case IR_OP_TT_PRINT: case IR_NUM_OPS:
+  case IR_OP_TT_EXTERN_ELEMENTWISE: case IR_OP_GPU_BARRIER:
     ir_ps_error(p, name, "'%.*s' has no custom form: write it in the generic form \"%.*s\"(...)",
              (int)name->n, name->s, (int)name->n, name->s);
     return NULL;

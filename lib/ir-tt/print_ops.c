@@ -228,7 +228,9 @@ bool ir_pr_custom_op(printer *p, const ir_op *op) {
   case IR_OP_MODULE:
   case IR_OP_TT_REDUCE:
   case IR_OP_TT_SCAN:
-  case IR_OP_TT_PRINT: return false;
+  case IR_OP_TT_PRINT:
+  case IR_OP_TT_EXTERN_ELEMENTWISE:
+  case IR_OP_GPU_BARRIER: return false; /* the generic form */
   case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI: case IR_OP_ARITH_DIVSI:
   case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI: case IR_OP_ARITH_ANDI:
   case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI:

@@ -190,7 +190,7 @@ static void check_shape_op(verifier *vf, const ir_op *op) {
   case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT:
   case IR_OP_TT_PRINT: case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE:
   case IR_OP_SCF_CONDITION: case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT:
-  case IR_NUM_OPS:
+  case IR_OP_TT_EXTERN_ELEMENTWISE: case IR_OP_GPU_BARRIER: case IR_NUM_OPS:
     return; /* not a shape op */
   }
 }
@@ -349,8 +349,14 @@ static void check_kind(verifier *vf, const ir_op *op) {
   case IR_OP_TT_PRECISE_SQRT: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN:
   case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN:
   case IR_OP_TT_SPLIT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION:
-  case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT: case IR_NUM_OPS:
+  case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT: case IR_OP_GPU_BARRIER: case IR_NUM_OPS:
     return;
+  case IR_OP_TT_EXTERN_ELEMENTWISE: {
+    const ir_attr *sym = ir_op_get_attr(op, "symbol");
+    if (!sym || sym->kind != IR_ATTR_STRING || !sym->s || !sym->s[0])
+      V_ERR(vf, op, "requires a string attribute 'symbol'");
+    return;
+  }
   }
 }
 

@@ -544,6 +544,8 @@ static bool exec_op(rt_iexec *ex, const rt_ins *ins) {
   case IR_OP_TT_DOT: return rt_interp_dot(ex, ins);
   case IR_OP_TT_ASSERT: return exec_assert(ex, ins);
   case IR_OP_TT_PRINT: return exec_print(ex, ins);
+  case IR_OP_TT_EXTERN_ELEMENTWISE: return rt_interp_extern(ex, ins);
+  case IR_OP_GPU_BARRIER: return true; /* a program's threads run in lockstep here */
   case IR_OP_SCF_FOR: return exec_for(ex, ins);
   case IR_OP_SCF_WHILE: return exec_while(ex, ins);
   case IR_OP_SCF_IF: return exec_if(ex, ins);
