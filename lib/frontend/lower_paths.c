@@ -121,7 +121,7 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
                                            "triton.constexpr_function"};
   for (size_t i = 0; i < sizeof triton_fns / sizeof triton_fns[0]; i++)
     if (str_eq(path, triton_fns[i])) return builtin_val(l, path);
-  if (str_eq(path, "triton.cdiv")) return builtin_val(l, "tl.cdiv");
+  if (str_eq(path, "triton.cdiv")) return fe_resolve_path(l, "triton.language.cdiv");
   if (str_eq(path, "triton.__version__")) return fe_val_str(l, "3.6.0");
   if (str_eq(path, "triton.language.tensor") || str_eq(path, "triton.language.dtype") ||
       str_eq(path, "triton.language.core.tensor") || str_eq(path, "triton.language.core.dtype"))

@@ -122,6 +122,32 @@ def pointer_roots(e):
     return set()
 
 
+SCALAR_OPS = (ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift,
+              ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def names_in(e):
+    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+
+
+def scalar_uses(fn):
+    """Names used where pointers never are: in products, comparisons, shifts,
+    range bounds, tl.arange / cdiv / min / max arguments."""
+    out = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, SCALAR_OPS):
+            out |= names_in(node)
+        elif isinstance(node, ast.Compare):
+            out |= names_in(node)
+        elif isinstance(node, ast.Call):
+            name = (dotted(node.func) or "").split(".")[-1]
+            if name in ("range", "static_range", "arange", "cdiv", "min", "max", "minimum",
+                        "maximum", "program_id", "full"):
+                for a in node.args:
+                    out |= names_in(a)
+    return out
+
+
 def pointer_params(fn, params):
     ptrs = set()
     for node in ast.walk(fn):
@@ -149,7 +175,10 @@ def pointer_params(fn, params):
                     if new:
                         ptrs |= new
                         changed = True
-    return {p for p in params if p in ptrs or re.search(r"ptr|Ptr|PTR", p)}
+    scalar = scalar_uses(fn)
+    named = {p for p in params if re.search(r"ptr|Ptr|PTR", p)}
+    return named | {p for p in params if p in ptrs and p not in scalar and
+                    not re.search(r"stride|size|len|num|dim|^n_|_n$|count", p, re.I)}
 
 
 def literal(e):
@@ -230,13 +259,14 @@ def signatures(fn, tree, src_text):
     heur = heuristic_keys(fn)
     uses_dot = "tl.dot" in ast.get_source_segment(src_text, fn) if hasattr(ast, "get_source_segment") else False
     variants = []
-    for elem, flag in (("fp16" if uses_dot else "fp32", False), ("fp16", False), ("fp32", True)):
+    for elem, flag, int_names in (("fp16" if uses_dot else "fp32", False, True), ("fp16", False, True),
+                                  ("fp32", True, True), ("fp32", False, False)):
         entries = []
         for p, d, cx in zip(params, defaults, is_cx):
             if cx or p in heur:
                 entries.append(constexpr_value(p, d, config, flag))
             elif p in ptrs:
-                entries.append("*i32" if INT_PTR_NAME.search(p) and elem == "fp32" and not flag else "*" + elem)
+                entries.append("*i32" if int_names and INT_PTR_NAME.search(p) else "*" + elem)
             elif FLOAT_NAME.search(p):
                 entries.append("fp32")
             else:
