@@ -667,6 +667,8 @@ void fe_name_ops_after(fe_lower *l, ir_op *mark, const char *name);
 /* A lowering over `arena` with the module search path (copied; its strings
  * are borrowed). */
 void fe_lower_init(fe_lower *l, ir_context *ctx, ir_arena *arena, const fe_search_path *search);
+/* The compile-time value a signature gives a constexpr parameter. */
+fe_val fe_const_param_val(fe_lower *l, const fe_param *pa);
 /* Indexes the user's module and the prelude; false after a diagnostic. */
 bool fe_lower_load_user(fe_lower *l, const ir_source *src);
 
@@ -899,6 +901,63 @@ typedef struct fe_prelude_file {
 } fe_prelude_file;
 extern const fe_prelude_file fe_prelude_files[];
 extern const int fe_prelude_nfiles;
+
+/* ---- decorators.c: the arguments of a kernel's decorators ----------------- */
+
+/* A constexpr value: the kinds a signature carries (strings borrowed from
+ * the fe_decorators that made them). */
+typedef struct fe_cvalue {
+  fe_const_kind kind;
+  int64_t ival;      /* INT, BOOL */
+  double fval;       /* FLOAT */
+  const char *sval;  /* STR */
+  ttc_type dtype;    /* DTYPE */
+} fe_cvalue;
+
+/* One triton.Config: its constexprs and launch options (0: not given). */
+typedef struct fe_autotune_config {
+  int nkw;
+  const char **names;
+  fe_cvalue *values;
+  int num_warps, num_stages, num_ctas, maxnreg;
+} fe_autotune_config;
+
+/* What a kernel's decorators say, evaluated as Python at compile time. The
+ * runtime's autotuner (issue 10) reads it; everything is owned by the
+ * object (fe_decorators_free). When an argument depends on host state ttc
+ * cannot evaluate, the *_evaluated flag is false, *_why says why, and a
+ * remark in `diagnostics` names the expression: that decorator contributes
+ * nothing, and it is the caller's error only if it asked to autotune. */
+typedef struct fe_decorators {
+  bool found;                 /* the kernel exists (else diagnostics say why) */
+  bool has_autotune, autotune_evaluated;
+  char autotune_why[256];
+  int nconfigs;
+  fe_autotune_config *configs;
+  int nkeys;
+  const char **keys;          /* autotune key: parameter names */
+  bool has_heuristics, heuristics_evaluated;
+  char heuristics_why[256];
+  int nheuristics;
+  const char **heuristics;    /* the constexprs heuristics compute, in order */
+  bool debug;                 /* @triton.jit(debug=True) */
+  int ndo_not_specialize;
+  const char **do_not_specialize;
+  char *diagnostics;          /* rendered remarks and errors ("" when none) */
+  struct fe_decorators_impl *impl;
+} fe_decorators;
+
+/* Evaluates the decorators of `kernel` in a kernel file held in memory
+ * (imports resolved as for a compile). NULL only when memory ran out. */
+fe_decorators *fe_decorators_eval(const char *source, size_t len, const char *filename,
+                                  const char *kernel, const fe_search_path *search);
+/* Runs heuristic `name` (a lambda taking Triton's `args` dict) on the
+ * launch arguments and constexprs given by name; false with the reason in
+ * err when it fails or returns something that is not a constexpr. */
+bool fe_decorators_heuristic(fe_decorators *d, const char *name, int nargs,
+                             const char *const *arg_names, const fe_cvalue *arg_values,
+                             fe_cvalue *out, char *err, size_t errcap);
+void fe_decorators_free(fe_decorators *d);
 
 /* ---- lower.c: entry point ------------------------------------------------ */
 

@@ -431,7 +431,7 @@ bool fe_in_host(const fe_lower *l) { return !l->frame || l->frame->is_host; }
 /* ---- the kernel ------------------------------------------------------------- */
 
 /* The compile-time value a signature gave a parameter. */
-static fe_val fe_const_param_val(fe_lower *l, const fe_param *pa) {
+fe_val fe_const_param_val(fe_lower *l, const fe_param *pa) {
   fe_val v = fe_val_error();
   switch (pa->const_kind) {
   case FE_CONST_INT: return fe_val_int(pa->ival);

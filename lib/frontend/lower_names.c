@@ -349,8 +349,10 @@ static fe_val report_binding(fe_lower *l, fe_unit *u, int bi, ir_loc loc) {
   const fe_bind *b = &u->ix->binds[bi];
   char why[256];
   snprintf(why, sizeof why, "%s", l->quiet_msg);
-  if (l->quiet) { /* nested quiet evaluation: pass the reason up */
-    fe_quiet_fail(l, loc, "cannot use '%s': %s", b->name, why);
+  if (l->quiet) { /* nested quiet evaluation: pass the reason up, with the name */
+    snprintf(l->quiet_msg, sizeof l->quiet_msg, "cannot use '%.60s': %.170s", b->name, why);
+    l->quiet_loc = loc;
+    if (l->nquiet == 0) l->nquiet = 1;
     return fe_val_error();
   }
   fe_error(l, loc, "cannot use '%s' in a kernel: %s", b->name, why);

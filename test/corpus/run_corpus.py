@@ -19,6 +19,9 @@ True) goes through ptxas. The report gives the pass rate per project and the
 remaining failures ranked by their first diagnostic, with the constructs
 named.
 
+The ttc given is copied (with its libttc.so) to a temporary folder first,
+so that rebuilding during a run does not disturb it.
+
 usage: run_corpus.py TTC CORPUS [--jobs N] [--project NAME] [--per-project N]
                      [--list] [--verbose] [--json OUT]
 
@@ -33,6 +36,7 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -137,7 +141,8 @@ def scalar_uses(fn):
     for node in ast.walk(fn):
         if isinstance(node, ast.BinOp) and isinstance(node.op, SCALAR_OPS):
             out |= names_in(node)
-        elif isinstance(node, ast.Compare):
+        elif isinstance(node, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot))
+                                                       for op in node.ops):
             out |= names_in(node)
         elif isinstance(node, ast.Call):
             name = (dotted(node.func) or "").split(".")[-1]
@@ -372,6 +377,13 @@ def main():
     ap.add_argument("--json", help="write every result here")
     a = ap.parse_args()
     jobs = collect(a.corpus, a.project, a.per_project)
+    snap = tempfile.mkdtemp(prefix="ttc-corpus-")
+    os.makedirs(os.path.join(snap, "bin"))
+    shutil.copy2(a.ttc, os.path.join(snap, "bin", "ttc"))
+    lib = os.path.join(os.path.dirname(os.path.abspath(a.ttc)), "..", "lib", "libttc.so")
+    if os.path.exists(lib):
+        shutil.copytree(os.path.dirname(lib), os.path.join(snap, "lib"))
+    a.ttc = os.path.join(snap, "bin", "ttc")
     if a.list:
         for project, f, k, variants, _ in jobs:
             print("%s %s -k %s -s '%s'" % (project, os.path.relpath(f, a.corpus), k, variants[0][0]))
