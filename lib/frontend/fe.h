@@ -415,6 +415,12 @@ typedef struct fe_param {
   const char *sval;        /* STR: the unquoted text (arena) */
   ttc_type dtype;          /* DTYPE */
   ir_loc sig_loc;          /* the entry in the "<signature>" source */
+  /* A tensor descriptor argument (tensordesc<fp16[64,64]>) is passed as its
+   * base pointer (this entry: desc_rank > 0, desc_block) followed by
+   * desc_rank i32 shape and desc_rank i64 stride entries (desc_part). */
+  int desc_rank;
+  int64_t desc_block[IR_MAX_RANK];
+  bool desc_part;
 } fe_param;
 
 typedef struct fe_kernel_info {
@@ -433,6 +439,8 @@ typedef struct fe_sig_entry {
   double fval;
   const char *sval;       /* STR */
   ttc_type dtype;         /* DTYPE */
+  int desc_rank;          /* tensordesc<T[b0,b1]>: rank and block shape (type is PTR to T) */
+  int64_t desc_block[IR_MAX_RANK];
   char text[64];          /* as written, trimmed */
   ir_loc loc;             /* in the "<signature>" source */
 } fe_sig_entry;

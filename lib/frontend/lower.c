@@ -475,6 +475,7 @@ static ir_op *build_kernel_func(fe_lower *l, const fe_func *fn, const fe_kernel_
   for (int i = 0; i < info->nparams; i++) {
     const fe_param *pa = &info->params[i];
     fe_val v = fe_val_error();
+    if (pa->desc_part) continue; /* bound with its descriptor */
     if (pa->is_constexpr) {
       v = fe_const_param_val(l, pa);
     } else {
@@ -484,6 +485,14 @@ static ir_op *build_kernel_func(fe_lower *l, const fe_func *fn, const fe_kernel_
       ttc_type t = pa->type == TTC_TYPE_PTR ? pa->pointee : pa->type;
       bool uns = t == TTC_TYPE_U8 || t == TTC_TYPE_U16 || t == TTC_TYPE_U32 || t == TTC_TYPE_U64;
       v = fe_val_tensor(arg, uns);
+      if (pa->desc_rank) { /* base, shape..., strides...: one tensor descriptor */
+        fe_val dims[2 * IR_MAX_RANK];
+        for (int k = 0; k < 2 * pa->desc_rank; k++) {
+          entry->args[a]->name = info->params[i + 1 + k].name;
+          dims[k] = fe_val_tensor(entry->args[a++], false);
+        }
+        v = fe_tensor_desc(l, v, pa->desc_rank, dims, dims + pa->desc_rank, pa->desc_block);
+      }
     }
     fe_scope_set(&frame->scope, pa->name, v);
   }

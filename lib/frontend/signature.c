@@ -93,6 +93,39 @@ static bool sig_parse_string(ir_context *ctx, ir_loc loc, const char *b, const c
   return true;
 }
 
+/* tensordesc<T[b0, b1, ...]>: a host-made tensor descriptor of T with that
+ * block shape (Triton's spelling), passed as base, shape and strides. */
+static bool sig_parse_desc(ir_context *ctx, ir_loc loc, const char *b, const char *e,
+                           fe_sig_entry *out) {
+  const char *p = b + 11, *lb = memchr(p, '[', (size_t)(e - p));
+  ttc_type t;
+  if (!lb || e[-1] != '>' || !sig_lookup_type(p, (size_t)(lb - p), &t)) {
+    ir_error(ctx, loc, "expected tensordesc<TYPE[BLOCK, ...]> in signature, found '%.*s'",
+             (int)(e - b), b);
+    return false;
+  }
+  p = lb + 1;
+  while (p < e && *p != ']') {
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || v < 1 || out->desc_rank == IR_MAX_RANK) {
+      ir_error(ctx, loc, "bad block shape in '%.*s'", (int)(e - b), b);
+      return false;
+    }
+    out->desc_block[out->desc_rank++] = v;
+    p = end;
+    while (p < e && (*p == ',' || *p == ' ')) p++;
+  }
+  if (out->desc_rank == 0) {
+    ir_error(ctx, loc, "bad block shape in '%.*s'", (int)(e - b), b);
+    return false;
+  }
+  out->type = TTC_TYPE_PTR;
+  out->pointee = t;
+  out->divisibility = 16;
+  return true;
+}
+
 /* Parses one trimmed entry [b, e) at column `col` (1-based). */
 /* An entry is a value (True/False/None, a number, a quoted string, a dtype
  * tl.NAME) or a type ['*']NAME[':16']. Errors point at the offending part
@@ -162,6 +195,7 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
     ir_error(ctx, loc, "invalid number '%.*s' in signature", (int)n, b);
     return false;
   }
+  if (n > 11 && memcmp(b, "tensordesc<", 11) == 0) return sig_parse_desc(ctx, loc, b, e, out);
   /* A type: ['*'] NAME [':' DIGITS] */
   const char *p = b;
   bool is_ptr = *p == '*';
@@ -277,13 +311,16 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
              fn->nparams == 1 ? "" : "s");
     return false;
   }
-  fe_param *params = ir_arena_alloc(arena, sizeof *params * (size_t)(fn->nparams + 1));
+  int total = fn->nparams;
+  for (int i = 0; i < nentries; i++) total += 2 * entries[i].desc_rank;
+  fe_param *params = ir_arena_alloc(arena, sizeof *params * (size_t)(total + 1));
   if (!params) return false;
   bool ok = true;
+  int np = 0;
   for (int i = 0; i < fn->nparams; i++) {
     const fe_param_decl *pd = &fn->params[i];
     const fe_sig_entry *e = &entries[i];
-    fe_param *pa = &params[i];
+    fe_param *pa = &params[np++];
     pa->name = pd->name;
     pa->is_constexpr = fe_is_constexpr_annotation(pd->annotation);
     pa->sig_loc = e->loc;
@@ -319,9 +356,27 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
     pa->sval = e->sval;
     pa->dtype = e->dtype;
     if (!pa->is_constexpr) pa->value_text[0] = '\0';
+    if (e->desc_rank && pa->is_constexpr) {
+      ir_error(ctx, e->loc, "a tensor descriptor cannot be a constexpr");
+      ok = false;
+    } else if (e->desc_rank) { /* then its shape (i32) and strides (i64) */
+      pa->desc_rank = e->desc_rank;
+      memcpy(pa->desc_block, e->desc_block, sizeof pa->desc_block);
+      for (int k = 0; k < 2 * e->desc_rank; k++) {
+        fe_param *part = &params[np++];
+        memset(part, 0, sizeof *part);
+        char nm[96];
+        snprintf(nm, sizeof nm, "%s_%s%d", pd->name, k < e->desc_rank ? "shape" : "stride",
+                 k % e->desc_rank);
+        part->name = ir_intern_cstr(ctx, nm);
+        part->type = k < e->desc_rank ? TTC_TYPE_I32 : TTC_TYPE_I64;
+        part->desc_part = true;
+        part->sig_loc = e->loc;
+      }
+    }
   }
   if (!ok) return false;
-  info->nparams = fn->nparams;
+  info->nparams = np;
   info->params = params;
   return true;
 }

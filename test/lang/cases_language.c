@@ -161,6 +161,21 @@ static void case_descriptor(lctx *c, const lparams *p) {
     lang_check(c);
 }
 
+/* The same through descriptors passed as arguments (base, shape, strides). */
+static void case_descriptor_arg(lctx *c, const lparams *p) {
+  enum { M = 37, N = 45, B = 16 };
+  buf *x = lang_input(c, TTC_TYPE_F32, M * N, -1, 1);
+  buf *o = lang_output(c, TTC_TYPE_F32, M * N, 0);
+  for (int i = 0; i < M * N; i++) ((float *)o->ref)[i] = ((float *)x->host)[i] + 1;
+  if (!lang_upload(c)) return;
+  ttc_arg a[] = {lang_arg(x), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(N), ttc_arg_i64(1),
+                 lang_arg(o), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(N), ttc_arg_i64(1)};
+  if (lang_run(c, "language.py", "descriptor_arg_kernel",
+               "tensordesc<fp32[16, 16]>,tensordesc<fp32[16,16]>,16,16", (M + B - 1) / B,
+               (N + B - 1) / B, 1, a, 10))
+    lang_check(c);
+}
+
 static void case_libdevice(lctx *c, const lparams *p) {
   enum { N = 1000, B = 128 };
   buf *x = lang_input(c, TTC_TYPE_F32, N, -3, 3);
@@ -228,6 +243,7 @@ void lang_cases_language(lcase_list *l) {
   lang_add(l, case_cat, NULL, 0, "cat");
   lang_add(l, case_block_ptr, NULL, 0, "block_ptr_advance");
   lang_add(l, case_descriptor, NULL, 0, "tensor_descriptor");
+  lang_add(l, case_descriptor_arg, NULL, 0, "tensor_descriptor_argument");
   lang_add(l, case_libdevice, NULL, 0, "libdevice_barrier");
   p.variant = 0;
   lang_add(l, case_module, &p, 0, "module_imports_relu");

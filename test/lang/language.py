@@ -99,6 +99,16 @@ def descriptor_kernel(a_ptr, out_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.c
     o.store([pid_m * BLOCK_M, pid_n * BLOCK_N], x * 2)
 
 
+# Descriptors made by the host (TensorDescriptor in Triton), passed to the
+# kernel as base pointer, shape (i32) and strides (i64): out = a + 1.
+@triton.jit
+def descriptor_arg_kernel(a_desc, out_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    x = a_desc.load([pid_m * BLOCK_M, pid_n * BLOCK_N])
+    out_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], x + 1)
+
+
 # libdevice functions by name: tanh, pow, erfc, isnan; and a barrier.
 @triton.jit
 def libdevice_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
