@@ -546,7 +546,8 @@ typedef struct fe_bstate {
 typedef struct fe_unit {
   const fe_modindex *ix;
   fe_bstate *st;         /* one per ix->binds, in the lowering's arena */
-  signed char *conds;    /* per ix->conds: 0 not evaluated, 1 holds, 2 does not, 3 unknown */
+  signed char *conds;    /* per ix->conds: 0 not evaluated, 1 holds, 2 does not, 3 unknown,
+                            4 taken as false (a test depends on host state) */
   const char *path;      /* the file ("" when unknown): relative imports start here */
   const char *name;      /* the module's dotted name for messages */
   bool is_prelude, is_package;

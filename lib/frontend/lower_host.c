@@ -515,6 +515,16 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
     int e = fe_py_equal(&a, &b);
     if (e >= 0) return fe_val_bool(op == FE_OP_EQ ? e : !e);
   }
+  if ((op == FE_OP_LT || op == FE_OP_LE || op == FE_OP_GT || op == FE_OP_GE) && is_seq(&a) &&
+      is_seq(&b)) { /* lexicographic, as Python: (3, 12) >= (3, 8) */
+    int n = seq_len(&a), m = seq_len(&b), i = 0;
+    const fe_val *x = seq_items(&a), *y = seq_items(&b);
+    while (i < n && i < m && fe_py_equal(&x[i], &y[i]) == 1) i++;
+    if (i < n && i < m) return fe_binary(l, op, x[i], y[i], loc);
+    int c = (n > m) - (n < m);
+    return fe_val_bool(op == FE_OP_LT ? c < 0 : op == FE_OP_LE ? c <= 0 : op == FE_OP_GT ? c > 0
+                                                                        : c >= 0);
+  }
   if (a.kind == FE_V_STR && b.kind == FE_V_STR) {
     int c = strcmp(a.path, b.path);
     switch (op) {

@@ -227,7 +227,7 @@ static int test_truth(fe_lower *l, fe_unit *u, int at) {
 static int cond_holds(fe_lower *l, fe_unit *u, int ci) {
   if (ci < 0) return 1;
   signed char *cache = &u->conds[ci];
-  if (*cache) return *cache == 1 ? 1 : *cache == 2 ? 0 : -1;
+  if (*cache) return *cache == 1 ? 1 : *cache == 2 || *cache == 4 ? 0 : -1;
   *cache = 3; /* while evaluating: a cycle is undecidable */
   const fe_cond *c = &u->ix->conds[ci];
   int r = cond_holds(l, u, c->parent);
@@ -246,8 +246,15 @@ static int cond_holds(fe_lower *l, fe_unit *u, int ci) {
     if (k < c->clause && t) r = 0;   /* an earlier clause runs */
     else if (k == c->clause && !t) r = 0; /* this one does not */
   }
-  *cache = r == 1 ? 1 : r == 0 ? 2 : 3;
+  *cache = r == 1 ? 1 : r == 0 ? (assumed ? 4 : 2) : 3;
   return r;
+}
+
+/* Whether clause ci was found false only because a test was assumed false. */
+static bool cond_assumed(const fe_unit *u, int ci) {
+  for (; ci >= 0; ci = u->ix->conds[ci].parent)
+    if (u->conds[ci] == 4) return true;
+  return false;
 }
 
 /* ---- bindings ---------------------------------------------------------------------------- */
@@ -334,13 +341,26 @@ static fe_val binding_value(fe_lower *l, fe_unit *u, int bi, ir_loc loc) {
 /* Runs binding bi quietly: true with *out, or false with the reason in
  * l->quiet_msg. */
 static bool try_binding(fe_lower *l, fe_unit *u, int bi, ir_loc loc, fe_val *out) {
+  /* A fresh count and message for this binding; an enclosing quiet
+   * evaluation sees the failure added to its count. */
+  int saved = l->nquiet;
+  char saved_msg[sizeof l->quiet_msg];
+  ir_loc saved_loc = l->quiet_loc;
+  memcpy(saved_msg, l->quiet_msg, sizeof saved_msg);
+  l->nquiet = 0;
+  l->quiet_msg[0] = '\0';
   l->quiet++;
-  int before = l->nquiet;
-  if (before == 0) l->quiet_msg[0] = '\0';
   *out = binding_value(l, u, bi, loc);
   l->quiet--;
-  bool ok = out->kind != FE_V_ERROR;
-  if (!ok && l->nquiet == before) fe_quiet_fail(l, loc, "it has no value");
+  bool ok = out->kind != FE_V_ERROR && l->nquiet == 0;
+  if (!ok && l->nquiet == 0) fe_quiet_fail(l, loc, "it has no value");
+  if (ok) {
+    memcpy(l->quiet_msg, saved_msg, sizeof saved_msg);
+    l->quiet_loc = saved_loc;
+    l->nquiet = saved;
+  } else {
+    l->nquiet += saved;
+  }
   return ok;
 }
 
@@ -364,7 +384,7 @@ static fe_val report_binding(fe_lower *l, fe_unit *u, int bi, ir_loc loc) {
 fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, bool *found) {
   const fe_modindex *ix = u->ix;
   *found = true;
-  int fallback = -1;
+  int fallback = -1, assumed = -1;
   for (int bi = fe_modindex_find(ix, name); bi >= 0; bi = ix->binds[bi].prev) {
     const fe_bind *b = &ix->binds[bi];
     if (b->fallback) {
@@ -372,6 +392,7 @@ fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, boo
       continue;
     }
     int c = cond_holds(l, u, b->cond);
+    if (c == 0 && assumed < 0 && cond_assumed(u, b->cond)) assumed = bi;
     if (c == 0) continue;
     if (c < 0) {
       const fe_cond *cd = &ix->conds[b->cond];
@@ -401,6 +422,12 @@ fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, boo
     if (try_binding(l, u, fallback, loc, &v)) return v;
     return report_binding(l, u, fallback, loc);
   }
+  if (assumed >= 0) { /* bound only where an undecidable condition was taken as false */
+    snprintf(l->quiet_msg, sizeof l->quiet_msg, "it is bound only under a module-level condition "
+             "ttc cannot evaluate at compile time (taken as false)");
+    if (l->quiet) l->nquiet = l->nquiet ? l->nquiet : 1;
+    return report_binding(l, u, assumed, loc);
+  }
   /* `from m import *` */
   for (int i = 0; i < ix->nstars && l->depth < FE_MAX_INLINE_DEPTH; i++) {
     const fe_bind *b = &ix->binds[ix->stars[i]];
@@ -429,7 +456,8 @@ static fe_val module_val(fe_unit *u) {
 /* Modules ttc models itself: Triton's language (and its namespaces), and
  * the host modules decorator arguments use. */
 static bool is_builtin_module(const char *mod) {
-  static const char *const mods[] = {"triton", "math", "itertools", "typing", "functools", "os"};
+  static const char *const mods[] = {"triton", "math", "itertools", "typing", "functools", "os",
+                                     "sys"};
   for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
     size_t n = strlen(mods[i]);
     if (strncmp(mod, mods[i], n) == 0 && (mod[n] == '\0' || mod[n] == '.')) return true;

@@ -67,6 +67,7 @@ static const char *const tl_namespaces[] = {
 
 static const char *const other_namespaces[] = {
     "triton", "triton.language.PropagateNan", "math", "itertools", "typing", "functools", "os",
+    "sys",
 };
 
 extern char **environ;
@@ -131,6 +132,19 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
     return builtin_val(l, "triton.constexpr_function");
   if (str_eq(path, "itertools.product") || str_eq(path, "os.getenv")) return builtin_val(l, path);
   if (str_eq(path, "os.environ")) return environ_dict(l);
+  /* sys as a Python 3.12 process on Linux sees it */
+  if (str_eq(path, "sys.platform")) return fe_val_str(l, "linux");
+  if (str_eq(path, "sys.maxsize")) return fe_val_int(INT64_MAX);
+  if (str_eq(path, "sys.version_info")) {
+    fe_val t = fe_val_error();
+    t.kind = FE_V_TUPLE;
+    t.n = 3;
+    t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * 3);
+    t.items[0] = fe_val_int(3);
+    t.items[1] = fe_val_int(12);
+    t.items[2] = fe_val_int(0);
+    return t;
+  }
   if (str_eq(path, "typing.TYPE_CHECKING")) return fe_val_bool(false);
   if (strncmp(path, "typing.", 7) == 0) return builtin_val(l, "typing.annotation");
   if (str_eq(path, "functools.partial") || str_eq(path, "functools.reduce") ||

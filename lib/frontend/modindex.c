@@ -311,7 +311,7 @@ static int skim_def(skim *s, int first, int i, const ctx_flags *cf) {
   bool is_class = s->t[i].kind == FE_TOK_KW_CLASS;
   if ((s->t[i].kind == FE_TOK_KW_DEF || is_class) && i + 1 < s->n && s->t[i + 1].kind == FE_TOK_NAME) {
     const fe_token *name = &s->t[i + 1];
-    fe_bind *b = add_bind(s, copy_name(s, name), FE_BIND_FUNC, &s->t[i], cf);
+    fe_bind *b = add_bind(s, copy_name(s, name), FE_BIND_FUNC, is_class ? name : &s->t[i], cf);
     if (is_class) {
       b->kind = FE_BIND_HOST;
       b->what = cf->host ? cf->host : "a class";
