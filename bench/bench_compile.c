@@ -2,12 +2,13 @@
  * number DESIGN.md sets a target for (source to PTX at most 0.1x Triton's
  * first-call compile: about 2 ms for vector add, 35 ms for matmul). Each
  * kernel is compiled REPS times in this process; the median of the wall times
- * is printed for source -> PTX and for source -> cubin (which adds ptxas).
+ * is printed for source -> ttir (the front end's cost), source -> PTX and
+ * source -> cubin (which adds ptxas).
  *
  * bench/triton_compile.py times Triton's cold compile of the same kernels
  * (matmul 128x128x64 and attention) on the GPU machine.
  *
- * usage: bench_compile [-r REPS]
+ * usage: bench_compile [-r REPS] [-l LEVEL]   (LEVEL: only that level)
  * prints: "compile KERNEL level=ptx ms=T" lines. No GPU needed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -71,11 +72,14 @@ done:
 
 int main(int argc, char **argv) {
   int reps = 21;
+  const char *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
       reps = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
+      only = argv[++i];
     } else {
-      fprintf(stderr, "usage: bench_compile [-r REPS]\n");
+      fprintf(stderr, "usage: bench_compile [-r REPS] [-l LEVEL]\n");
       return 2;
     }
   }
@@ -83,8 +87,9 @@ int main(int argc, char **argv) {
   printf("# ttc %s in-process compile times, median of %d, sm_90a\n", ttc_version(), reps);
   int rc = 0;
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-    const ttc_level levels[2] = {TTC_LEVEL_PTX, TTC_LEVEL_CUBIN};
-    for (int l = 0; l < 2; l++) {
+    const ttc_level levels[3] = {TTC_LEVEL_TTIR, TTC_LEVEL_PTX, TTC_LEVEL_CUBIN};
+    for (int l = 0; l < 3; l++) {
+      if (only && strcmp(only, ttc_level_name(levels[l])) != 0) continue;
       double ms = time_compile(&kernels[i], levels[l], reps);
       if (ms < 0) {
         rc = 1;

@@ -41,6 +41,12 @@ typedef struct ttc_compile_options {
    * says. */
   int cache;
   const char *cache_dir; /* NULL: $TTC_CACHE_DIR, $XDG_CACHE_HOME/ttc, ~/.cache/ttc */
+  /* Directories searched, in order, for modules the kernel file imports
+   * (`from mypkg.utils import helper`), after the kernel file's own package
+   * and directory; as `-I DIR` on the command line. Borrowed for the
+   * duration of the call; may be NULL when num_include_dirs is 0. */
+  const char *const *include_dirs;
+  int num_include_dirs;
 } ttc_compile_options;
 
 /* Fills *opts with the defaults above. */
@@ -49,7 +55,8 @@ TTC_API void ttc_compile_options_init(ttc_compile_options *opts);
 typedef struct ttc_kernel ttc_kernel;
 
 /* Compiles the @triton.jit function `name` of a kernel file held in memory.
- * `source` need not be NUL-terminated; `filename` names it in diagnostics.
+ * `source` need not be NUL-terminated; `filename` names it in diagnostics
+ * and locates it for relative imports (`from .utils import f`).
  * `signature` uses Triton's AOT format, one entry per parameter:
  * "*fp32:16,*fp32:16,*fp32:16,i32,1024". `opts` may be NULL (defaults).
  * On return *out is a new kernel owned by the caller (also on failure, unless

@@ -272,6 +272,9 @@ bool cg_lower_debug(cg *c, ir_op *op);
  * module as needing libdevice. */
 LLVMValueRef cg_libdevice_call(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
                                unsigned nargs);
+/* The same with explicit result and parameter types (tt.extern_elementwise). */
+LLVMValueRef cg_libdevice_call_typed(cg *c, const char *name, LLVMTypeRef ret,
+                                     LLVMTypeRef *params, LLVMValueRef *args, unsigned nargs);
 /* Links libdevice into c->mod when a __nv_ function was used, then
  * internalizes everything but the kernel so that O3 drops what is unused.
  * `path` NULL: $TTC_LIBDEVICE, then TTC_DEFAULT_CUDA_HOME/nvvm/libdevice/

@@ -18,16 +18,22 @@
 #define TTC_DEFAULT_CUDA_HOME "/usr/local/cuda"
 #endif
 
-LLVMValueRef cg_libdevice_call(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
-                               unsigned nargs) {
-  LLVMTypeRef ptys[2] = {ty, ty};
-  LLVMTypeRef fty = LLVMFunctionType(ty, ptys, nargs, 0);
+LLVMValueRef cg_libdevice_call_typed(cg *c, const char *name, LLVMTypeRef ret,
+                                     LLVMTypeRef *params, LLVMValueRef *args, unsigned nargs) {
+  LLVMTypeRef fty = LLVMFunctionType(ret, params, nargs, 0);
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
   if (!f) f = LLVMAddFunction(c->mod, name, fty);
   c->needs_libdevice = true;
   return LLVMBuildCall2(c->b, fty, f, args, nargs, "");
 }
 
+LLVMValueRef cg_libdevice_call(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
+                               unsigned nargs) {
+  LLVMTypeRef ptys[3] = {ty, ty, ty};
+  return cg_libdevice_call_typed(c, name, ty, ptys, args, nargs);
+}
+
+/* The bitcode path: the option, then $TTC_LIBDEVICE, then the CUDA home's. */
 const char *cg_libdevice_path(const char *path, char *buf, size_t cap) {
   if (path && *path) return path;
   const char *env = getenv("TTC_LIBDEVICE");

@@ -150,7 +150,7 @@ static bool lower_op(cg *c, ir_op *op) {
   case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA:
   case IR_OP_TT_BITCAST: case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT:
   case IR_OP_TT_FP_TO_FP: case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT:
-  case IR_OP_TT_PRECISE_DIVF: case IR_OP_TT_CLAMPF:
+  case IR_OP_TT_PRECISE_DIVF: case IR_OP_TT_CLAMPF: case IR_OP_TT_EXTERN_ELEMENTWISE:
     return cg_lower_elementwise(c, op);
 
   case IR_OP_ARITH_CONSTANT: case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS:

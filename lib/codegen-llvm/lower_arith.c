@@ -179,6 +179,13 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
     LLVMValueRef args[3] = {a[0], a[1], a[2]};
     return cg_intrinsic(c, "llvm.fma", &ety, 1, args, 3);
   }
+  case IR_OP_TT_EXTERN_ELEMENTWISE: { /* a libdevice function, typed by its operands */
+    LLVMTypeRef ptys[3];
+    for (int i = 0; i < op->noperands && i < 3; i++)
+      ptys[i] = cg_type(c, ir_type_scalar(op->operands[i]->type));
+    return cg_libdevice_call_typed(c, ir_op_get_attr(op, "symbol")->s, rty, ptys, a,
+                                   (unsigned)op->noperands);
+  }
   /* Not elementwise. */
   case IR_OP_MODULE: case IR_OP_ARITH_CONSTANT: case IR_OP_TT_FUNC: case IR_OP_TT_RETURN:
   case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_MAKE_RANGE:

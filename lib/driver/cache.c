@@ -283,6 +283,12 @@ void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
                o->num_stages, o->arch ? o->arch : "sm_90", (int)o->stop_after,
                o->emit_locations != 0);
   drv_sha256_update(&s, buf, (size_t)n);
+  /* the include directories decide which modules an import finds */
+  for (int i = 0; o->include_dirs && i < o->num_include_dirs; i++) {
+    const char *d = o->include_dirs[i] ? o->include_dirs[i] : ".";
+    drv_sha256_update(&s, "I", 1);
+    drv_sha256_update(&s, d, strlen(d) + 1);
+  }
   if (o->stop_after >= TTC_LEVEL_LLIR) {
     char lib[DRV_PATH_MAX];
     hash_file_identity(&s, "libdevice", cg_libdevice_path(NULL, lib, sizeof lib));

@@ -150,8 +150,10 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
                                    const char *name, const char *signature,
                                    const ttc_compile_options *o, int cc) {
   fe_kernel_info info = {0};
-  ir_module *m = fe_lower_kernel(ctx, src, name, signature, &info);
+  fe_search_path search = {k->ninclude_dirs, (const char *const *)k->include_dirs};
+  ir_module *m = fe_lower_kernel(ctx, src, name, signature, &search, &info);
   if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  k->imports = info.nmodules;
   ttc_status st = TTC_OK;
   char *llir = NULL, *ptx = NULL;
   if (!record_params(k, &info)) {
@@ -238,8 +240,18 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
    * the other architecture-specific instructions need it, and an sm_90a
    * cubin runs on every 9.0 device. */
   snprintf(k->arch, sizeof k->arch, "%s", strcmp(o.arch, "sm_90") == 0 ? "sm_90a" : o.arch);
+  bool dirs_ok = true;
+  if (o.num_include_dirs > 0 && o.include_dirs) {
+    k->include_dirs = calloc((size_t)o.num_include_dirs, sizeof *k->include_dirs);
+    dirs_ok = k->include_dirs != NULL;
+    for (int i = 0; dirs_ok && i < o.num_include_dirs; i++) {
+      k->include_dirs[i] = strdup(o.include_dirs[i] ? o.include_dirs[i] : ".");
+      dirs_ok = k->include_dirs[i] != NULL;
+      k->ninclude_dirs = i + 1;
+    }
+  }
   ir_context *ctx = ir_context_create();
-  if (!ctx || !k->name || !keep_inputs(k, source, source_len, filename, signature)) {
+  if (!ctx || !k->name || !dirs_ok || !keep_inputs(k, source, source_len, filename, signature)) {
     ir_context_destroy(ctx);
     ttc_kernel_destroy(k);
     return TTC_ERROR_OUT_OF_MEMORY;
@@ -300,7 +312,9 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
   }
   if (!k) {
     st = compile_now(source, source_len, filename, name, signature, opts, &k);
-    if (st == TTC_OK) drv_cache_store_kernel(c, key, k, rem);
+    /* the key covers the kernel's file only: a kernel that imports other
+     * files' modules is compiled each time, never stored */
+    if (st == TTC_OK && k->imports == 0) drv_cache_store_kernel(c, key, k, rem);
   }
   if (k && !remarks) append_diagnostics(k, own.data);
   ir_sb_free(&own);
@@ -388,6 +402,8 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->filename);
   free(k->signature);
   free(k->ttir_located);
+  for (int i = 0; i < k->ninclude_dirs; i++) free(k->include_dirs[i]);
+  free(k->include_dirs);
   free(k);
 }
 

@@ -32,6 +32,11 @@ struct ttc_kernel {
   char *ttir_located;
   size_t ttir_located_size;
   bool from_cache; /* loaded from the disk cache, not compiled */
+  char **include_dirs; /* copies of the options' include directories */
+  int ninclude_dirs;
+  /* Modules the kernel read from files other than its own (and the
+   * prelude): the cache key does not cover them, so it is not stored. */
+  int imports;
 };
 
 /* ---- hash.c: SHA-256 for cache keys, XXH64 for entry checksums ------------ */

@@ -15,8 +15,8 @@
 
 /* ---- lexer.c: tokens ---------------------------------------------------- */
 
-/* Punctuators, longest spellings first within each length class does not
- * matter: the lexer tries 3, then 2, then 1 character matches. */
+/* Punctuators: every Python 3 operator and delimiter, plus '!' (only
+ * meaningful inside an f-string replacement field: f"{x!r}"). */
 #define FE_PUNCTS(X)                                                                     \
   X(POWEQ, "**=") X(FLOORDIVEQ, "//=") X(SHREQ, ">>=") X(SHLEQ, "<<=") X(ELLIPSIS, "...") \
   X(POW, "**") X(FLOORDIV, "//") X(SHL, "<<") X(SHR, ">>") X(LE, "<=") X(GE, ">=")       \
@@ -26,9 +26,10 @@
   X(LPAREN, "(") X(RPAREN, ")") X(LBRACKET, "[") X(RBRACKET, "]") X(LBRACE, "{")          \
   X(RBRACE, "}") X(COMMA, ",") X(COLON, ":") X(DOT, ".") X(SEMI, ";") X(AT, "@")          \
   X(ASSIGN, "=") X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(SLASH, "/") X(PERCENT, "%")    \
-  X(AMP, "&") X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(LT, "<") X(GT, ">")
+  X(AMP, "&") X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(LT, "<") X(GT, ">") X(EXCL, "!")
 
-/* Python keywords (all of them, so that unsupported ones are recognised). */
+/* Python keywords (all of them, so that unsupported ones are recognised).
+ * The soft keywords (match, case, type, _) are names. */
 #define FE_KEYWORDS(X)                                                                   \
   X(FALSE, "False") X(NONE, "None") X(TRUE, "True") X(AND, "and") X(AS, "as")           \
   X(ASSERT, "assert") X(ASYNC, "async") X(AWAIT, "await") X(BREAK, "break")             \
@@ -44,10 +45,18 @@ typedef enum fe_tok_kind {
   FE_TOK_NEWLINE, /* end of a logical line */
   FE_TOK_INDENT,
   FE_TOK_DEDENT,
-  FE_TOK_NAME,   /* text: interned identifier */
-  FE_TOK_INT,    /* ival */
+  FE_TOK_NAME,   /* text/len: the source bytes (not NUL-terminated) */
+  FE_TOK_INT,    /* ival; is_big when above 2**64-1 */
   FE_TOK_FLOAT,  /* fval */
+  FE_TOK_IMAG,   /* fval: an imaginary literal (1j), host code only */
   FE_TOK_STRING, /* text/len: decoded contents (arena) */
+  /* An f-string (or t-string) is FSTRING_START, then literal pieces
+   * (FSTRING_MIDDLE, decoded) and replacement fields ('{' expression
+   * ['='] ['!' NAME] [':' spec pieces] '}'), then FSTRING_END, as in
+   * CPython 3.12's tokenizer; fields nest. */
+  FE_TOK_FSTRING_START,
+  FE_TOK_FSTRING_MIDDLE,
+  FE_TOK_FSTRING_END,
 #define FE_X(E, S) FE_TOK_##E,
   FE_PUNCTS(FE_X)
 #undef FE_X
@@ -60,15 +69,19 @@ typedef enum fe_tok_kind {
 typedef struct fe_token {
   fe_tok_kind kind;
   ir_loc loc;        /* first character, 1-based line:col */
-  const char *text;  /* NAME: interned; STRING: decoded bytes, NUL-terminated */
-  size_t len;        /* STRING: decoded length */
+  const char *text;  /* NAME: source bytes; STRING, FSTRING_MIDDLE: decoded, NUL-terminated */
+  size_t len;        /* NAME, STRING, FSTRING_MIDDLE: length of text */
   uint64_t ival;     /* INT: value (literals are never negative) */
-  double fval;       /* FLOAT */
+  double fval;       /* FLOAT, IMAG */
   bool is_bytes;     /* STRING: b'' prefix */
+  bool is_big;       /* INT: does not fit 64 bits (ival is then meaningless) */
 } fe_token;
 
 /* The tokens of one source: an array ending with FE_TOK_EOF. malloc-backed;
- * free with fe_tokens_free. String contents live in `arena` (the caller's). */
+ * free with fe_tokens_free. Decoded string contents live in `arena` (the
+ * caller's); names point into the source text. Nothing depends on the
+ * context but the diagnostics, so tokens of an immutable source (the
+ * prelude) can be made once and shared by every compile. */
 typedef struct fe_tokens {
   fe_token *toks;
   int n;
@@ -80,8 +93,10 @@ bool fe_lex(ir_context *ctx, const ir_source *src, ir_arena *arena, fe_tokens *o
 void fe_tokens_free(fe_tokens *t);
 /* A static spelling of a token kind for messages ("'('", "newline", "name"). */
 const char *fe_tok_kind_name(fe_tok_kind k);
+/* The interned name of a NAME (or keyword) token. */
+const char *fe_tok_name(ir_context *ctx, const fe_token *t);
 
-/* ---- parser.c, parse_expr.c: the AST ------------------------------------- */
+/* ---- parser.c, parse_expr.c, parse_atom.c: the AST ---------------------- */
 
 typedef enum fe_op {
   FE_OP_ADD, FE_OP_SUB, FE_OP_MUL, FE_OP_DIV, FE_OP_FLOORDIV, FE_OP_MOD, FE_OP_POW,
@@ -97,25 +112,39 @@ const char *fe_op_str(fe_op op);
 typedef enum fe_expr_kind {
   FE_EX_ERROR,   /* placeholder after a syntax error (never lowered) */
   FE_EX_NAME,    /* name */
-  FE_EX_INT,     /* ival */
+  FE_EX_INT,     /* ival; is_big when the literal exceeds 64 bits */
   FE_EX_FLOAT,   /* fval */
-  FE_EX_STR,     /* str/slen */
+  FE_EX_IMAG,    /* fval: 2j (host code) */
+  FE_EX_STR,     /* str/slen; is_bytes for b'' */
   FE_EX_TRUE, FE_EX_FALSE, FE_EX_NONE, FE_EX_ELLIPSIS,
   FE_EX_ATTR,    /* a.name */
-  FE_EX_CALL,    /* a(items..., kwnames[i]=kwvals[i]...) */
+  FE_EX_CALL,    /* a(items..., kwnames[i]=kwvals[i]...); a STARRED item is *x,
+                    a NULL kwname is **kwvals[i] */
   FE_EX_SUBSCRIPT, /* a[b] (b may be a TUPLE of indices) */
   FE_EX_SLICE,   /* a:b:c inside a subscript; each part may be NULL */
   FE_EX_TUPLE,   /* items */
   FE_EX_LIST,    /* items */
-  FE_EX_DICT,    /* items: key, value, key, value, ... (decorator arguments) */
-  FE_EX_LAMBDA,  /* a: the body; parameters dropped (decorator arguments) */
+  FE_EX_SET,     /* items */
+  FE_EX_DICT,    /* items: key, value, key, value, ...; a NULL key is **value */
+  FE_EX_LAMBDA,  /* fn: parameters and a body of one `return` */
   FE_EX_UNARY,   /* op a */
   FE_EX_BINARY,  /* a op b (arithmetic, bitwise, and/or) */
   FE_EX_COMPARE, /* items[0] cmpops[0] items[1] ... (n >= 2) */
-  FE_EX_IFEXP    /* a if b else c */
+  FE_EX_IFEXP,   /* a if b else c */
+  FE_EX_STARRED, /* *a (in calls, displays and assignment targets) */
+  FE_EX_WALRUS,  /* a := b (a is a NAME) */
+  FE_EX_FSTR,    /* f-string: items are STR pieces and FORMAT fields, in order */
+  FE_EX_FORMAT,  /* a replacement field: a the value, ival the conversion ('r', 's',
+                    'a' or 0), b the format spec (an FSTR) or NULL */
+  FE_EX_COMP,    /* comprehension: ival FE_COMP_*; a the element (dict: key), b the
+                    dict value; items the COMP_FOR clauses */
+  FE_EX_COMP_FOR /* `for a in b` then items: its `if` conditions */
 } fe_expr_kind;
 
+enum { FE_COMP_LIST, FE_COMP_SET, FE_COMP_DICT, FE_COMP_GEN };
+
 typedef struct fe_expr fe_expr;
+typedef struct fe_func fe_func;
 struct fe_expr {
   fe_expr_kind kind;
   ir_loc loc;         /* the node's start, or its operator for BINARY/COMPARE */
@@ -125,14 +154,16 @@ struct fe_expr {
   size_t slen;
   uint64_t ival;
   double fval;
+  bool is_big, is_bytes;
   fe_op op;
   fe_expr *a, *b, *c;
-  int n;              /* TUPLE, LIST, CALL positional, COMPARE operands */
+  int n;              /* TUPLE, LIST, SET, DICT (2 per pair), CALL positional, COMPARE operands */
   fe_expr **items;
   fe_op *cmpops;      /* COMPARE: n - 1 operators */
   int nkw;            /* CALL keywords */
   const char **kwnames;
   fe_expr **kwvals;
+  fe_func *fn;        /* LAMBDA */
 };
 
 typedef enum fe_stmt_kind {
@@ -145,7 +176,10 @@ typedef enum fe_stmt_kind {
   FE_ST_WHILE,     /* while cond: body */
   FE_ST_BREAK, FE_ST_CONTINUE, FE_ST_PASS,
   FE_ST_RETURN,    /* value may be NULL */
-  FE_ST_ASSERT     /* cond, msg may be NULL */
+  FE_ST_ASSERT,    /* cond, msg may be NULL */
+  FE_ST_RAISE,     /* value may be NULL: an error if a kernel reaches it */
+  FE_ST_GLOBAL,    /* global / nonlocal names: no effect on kernels */
+  FE_ST_DEF        /* a nested def (host functions only): fn */
 } fe_stmt_kind;
 
 typedef struct fe_stmt fe_stmt;
@@ -159,24 +193,35 @@ struct fe_stmt {
   ir_loc loc;
   int ntargets;
   fe_expr **targets;
-  fe_expr *value;       /* EXPR, ASSIGN, AUGASSIGN, ANNASSIGN, RETURN */
+  fe_expr *value;       /* EXPR, ASSIGN, AUGASSIGN, ANNASSIGN, RETURN, RAISE */
   fe_expr *annotation;  /* ANNASSIGN */
   fe_op op;             /* AUGASSIGN */
   fe_expr *cond;        /* IF, WHILE, ASSERT */
   fe_expr *target, *iter; /* FOR */
   fe_expr *msg;         /* ASSERT */
   fe_body body, orelse;
+  fe_func *fn;          /* DEF */
 };
+
+typedef enum fe_param_kind {
+  FE_PARAM_PLAIN,   /* positional or keyword */
+  FE_PARAM_VARARGS, /* *args */
+  FE_PARAM_KWARGS   /* **kwargs */
+} fe_param_kind;
 
 typedef struct fe_param_decl {
   const char *name;     /* interned */
   ir_loc loc;
   fe_expr *annotation;  /* may be NULL */
   fe_expr *dflt;        /* may be NULL */
+  fe_param_kind kind;
+  bool kwonly;          /* after `*` or `*args` */
 } fe_param_decl;
 
-typedef struct fe_func {
-  const char *name;     /* interned */
+struct fe_unit;
+
+struct fe_func {
+  const char *name;     /* interned ("<lambda>" for lambdas) */
   ir_loc loc;           /* the `def` keyword */
   int nparams;
   fe_param_decl *params;
@@ -184,53 +229,114 @@ typedef struct fe_func {
   int ndecorators;
   fe_expr **decorators;
   fe_body body;
-} fe_func;
+  struct fe_unit *unit; /* the module that defines it (set by the lowering) */
+  bool is_lambda;
+  int kind_cache;       /* the lowering's fe_func_kind + 1; 0 until known */
+};
 
-/* A module-level binding made by an import: `alias` names `path`
- * ("tl" -> "triton.language", "jit" -> "triton.jit"). */
-typedef struct fe_import {
-  const char *alias; /* interned */
-  const char *path;  /* interned dotted name */
+/* ---- modindex.c: the top level of a module, skimmed ----------------------- */
+
+/* What a module-level statement binds. Only imports are resolved eagerly;
+ * functions and values are parsed when a kernel first uses them; names bound
+ * by host code ttc does not run are errors where a kernel uses them. */
+typedef enum fe_bind_kind {
+  FE_BIND_IMPORT, /* import / from-import: imp */
+  FE_BIND_FUNC,   /* def (decorated or not): tokens from `at` */
+  FE_BIND_VALUE,  /* NAME [: ann] = value: the value's tokens from `at` */
+  FE_BIND_HOST    /* bound by host code (a class, a loop, a `with` target, ...): `what` */
+} fe_bind_kind;
+
+typedef struct fe_import_spec {
+  int level;          /* leading dots of a relative import */
+  const char *module; /* dotted module name ("" for `from . import x`) */
+  const char *attr;   /* from-import: the imported name; NULL for `import m` */
+} fe_import_spec;
+
+typedef struct fe_bind {
+  const char *name;  /* NUL-terminated, in the index's arena */
+  fe_bind_kind kind;
+  ir_loc loc;        /* where the name is bound */
+  int at;            /* FUNC: first decorator or `def`; VALUE: the value's first token */
+  int ann;           /* VALUE: the annotation's first token, or -1 */
+  const char *what;  /* HOST: the construct that binds it ("a class", "a for loop") */
+  fe_import_spec imp;
+  int cond;          /* the module-level `if` clause it is under (conds), or -1 */
+  bool fallback;     /* bound in an `except` handler: used when the `try` body's fails */
+  int prev;          /* the previous binding of the same name, or -1 */
+} fe_bind;
+
+/* Clause `clause` of a module-level `if`: its tests (token positions, -1 for
+ * `else`) are tests[first .. first + clause]; the clause runs when the earlier
+ * tests are false and its own is true. */
+typedef struct fe_cond {
+  int parent;  /* the enclosing clause, or -1 */
+  int first, clause;
   ir_loc loc;
-} fe_import;
+} fe_cond;
 
-/* A module-level `NAME = expr` or `NAME: ann = expr`. */
-typedef struct fe_global {
-  const char *name;
-  ir_loc loc;
-  fe_expr *annotation;
-  fe_expr *value;
-} fe_global;
-
-typedef struct fe_module {
+typedef struct fe_modindex {
   const ir_source *src;
-  int nimports;
-  fe_import *imports;
-  int nglobals;
-  fe_global *globals;
-  int nfuncs;
-  fe_func **funcs;
-} fe_module;
+  fe_tokens toks;
+  bool lex_ok;
+  fe_bind *binds;
+  int nbinds;
+  fe_cond *conds;
+  int nconds;
+  int *tests;
+  int ntests;
+  int *stars;   /* `from m import *`: bindings (kind IMPORT, attr "*") */
+  int nstars;
+  int *table;   /* open-addressing hash of the last binding per name; -1 empty */
+  int table_cap;
+} fe_modindex;
 
-/* Parses a whole kernel file. Every node is allocated in `arena` (the
- * caller's). Emits located errors and recovers at the next statement; returns
- * NULL if any error was emitted (lexical or syntactic). */
-fe_module *fe_parse(ir_context *ctx, const ir_source *src, ir_arena *arena);
+/* Lexes `src` and skims its top level into `ix` (tokens and arrays in
+ * `arena`). False after a lexical error (reported on ctx); skimming itself
+ * never fails. */
+bool fe_modindex_build(ir_context *ctx, const ir_source *src, ir_arena *arena, fe_modindex *ix);
+/* The last binding of `name` (then follow `prev`), or -1. */
+int fe_modindex_find(const fe_modindex *ix, const char *name);
 
-/* The function named `name`, or NULL. Borrowed from the module. */
-fe_func *fe_module_find_func(const fe_module *mod, const char *name);
+/* ---- parser.c: parsing on demand ----------------------------------------- */
 
 /* Parser internals shared by parser.c (statements) and parse_expr.c. */
 typedef struct fe_parser {
   ir_context *ctx;
   ir_arena *arena;
   const ir_source *src;
-  fe_token *toks;
+  const fe_token *toks;
   int pos, ntoks;
   bool panic;   /* an error was reported in the current statement */
   int nerrors;
   int depth;    /* recursion depth of the expression parser */
+  bool quiet;   /* errors are counted, not reported (host code: see first_error) */
+  char first_error[160];
+  ir_loc first_error_loc;
 } fe_parser;
+
+/* A parser over the module's tokens at `pos`. */
+void fe_parser_init(fe_parser *p, ir_context *ctx, ir_arena *arena, const fe_modindex *ix, int pos);
+/* decorated: decorator* funcdef, at p->pos. NULL after errors. */
+fe_func *fe_parse_funcdef(fe_parser *p);
+/* The value of a module-level binding (VALUE): a test list at p->pos. */
+fe_expr *fe_parse_value(fe_parser *p);
+
+/* A module parsed eagerly (every function and value), for tests and tools. */
+typedef struct fe_module {
+  const ir_source *src;
+  fe_modindex ix;
+  int nfuncs;
+  fe_func **funcs;
+} fe_module;
+
+/* Parses a whole kernel file eagerly: every decorated function and every
+ * module value (host statements and undecorated defs are skipped). Every
+ * node is allocated in `arena` (the caller's). Returns NULL if any error
+ * was emitted (lexical, or syntactic in what it parses). */
+fe_module *fe_parse(ir_context *ctx, const ir_source *src, ir_arena *arena);
+
+/* The function named `name`, or NULL. Borrowed from the module. */
+fe_func *fe_module_find_func(const fe_module *mod, const char *name);
 
 /* The deepest expression the parser accepts (recursion in the parser and,
  * for left-nested chains such as a+b+c+..., in the lowering): far beyond
@@ -249,17 +355,51 @@ void fe_parse_error(fe_parser *p, ir_loc loc, const char *fmt, ...)
 /* Describes a token for "found ..." ("'foo'", "newline", "'+'"). Static or
  * interned storage. */
 const char *fe_tok_desc(fe_parser *p, const fe_token *t);
+/* The interned name of the NAME token t. */
+const char *fe_parse_name(fe_parser *p, const fe_token *t);
 fe_expr *fe_new_expr(fe_parser *p, fe_expr_kind kind, ir_loc loc);
+void *fe_parse_alloc(fe_parser *p, size_t size);
 /* expression: test (`a if c else b` and below). */
 fe_expr *fe_parse_test(fe_parser *p);
-/* testlist: test (',' test)* [','] -> a TUPLE when a comma is present. */
+/* testlist: test (',' test)* [','] -> a TUPLE when a comma is present;
+ * starred items are allowed (`a, *b = ...`, `return *x, y`). */
 fe_expr *fe_parse_testlist(fe_parser *p);
+/* test | '*' expr, where a starred item may stand (test lists, displays). */
+fe_expr *fe_parse_star_test(fe_parser *p);
+/* or_test: the iterable and conditions of comprehension clauses. */
+fe_expr *fe_parse_or_test(fe_parser *p);
 /* exprlist: expr (',' expr)* [','] (for-loop targets). */
 fe_expr *fe_parse_exprlist(fe_parser *p);
 /* True if the token can start an expression. */
 bool fe_tok_starts_expr(fe_tok_kind k);
+/* parameters of a def or a lambda, up to `close` (')' or ':'). */
+void fe_parse_params(fe_parser *p, fe_func *fn, fe_tok_kind close);
+/* parse_atom.c: atoms (literals, displays, comprehensions, f-strings). */
+fe_expr *fe_parse_atom(fe_parser *p);
+/* The `for ... in ... if ...` clauses of a comprehension, into e->items. */
+void fe_parse_comp_clauses(fe_parser *p, fe_expr *e);
+/* Guards the parser's recursion; a caller that got true calls fe_parse_leave. */
+bool fe_parse_enter(fe_parser *p, ir_loc loc);
+void fe_parse_leave(fe_parser *p);
+/* A growable list of expressions built in the arena (copied on finish). */
+typedef struct fe_expr_list {
+  fe_expr *inline_items[16];
+  fe_expr **items;
+  int n, cap;
+} fe_expr_list;
+void fe_list_init(fe_expr_list *l);
+void fe_list_push(fe_parser *p, fe_expr_list *l, fe_expr *e);
+fe_expr **fe_list_finish(fe_parser *p, fe_expr_list *l);
 
 /* ---- signature.c: Triton AOT signatures ---------------------------------- */
+
+/* The kinds of constexpr values a signature carries. */
+typedef enum fe_const_kind {
+  FE_CONST_INT, FE_CONST_FLOAT, FE_CONST_BOOL,
+  FE_CONST_STR,   /* 'gelu' (quoted in the signature) */
+  FE_CONST_NONE,  /* None */
+  FE_CONST_DTYPE  /* tl.float16 or fp16 (for a constexpr parameter) */
+} fe_const_kind;
 
 typedef struct fe_param {
   const char *name;        /* interned */
@@ -269,26 +409,42 @@ typedef struct fe_param {
   ttc_type pointee;        /* element type for pointers */
   int divisibility;        /* 16 for ':16', else 0 */
   char value_text[64];     /* constexpr value as written ("1024") */
-  /* Added: the parsed constexpr value (when is_constexpr). */
-  enum { FE_CONST_INT, FE_CONST_FLOAT, FE_CONST_BOOL } const_kind;
+  fe_const_kind const_kind; /* the parsed constexpr value (when is_constexpr) */
   int64_t ival;            /* INT, BOOL (0/1) */
   double fval;             /* FLOAT */
+  const char *sval;        /* STR: the unquoted text (arena) */
+  ttc_type dtype;          /* DTYPE */
   ir_loc sig_loc;          /* the entry in the "<signature>" source */
+  /* A tensor descriptor argument (tensordesc<fp16[64,64]>) is passed as its
+   * base pointer (this entry: desc_rank > 0, desc_block) followed by
+   * desc_rank i32 shape and desc_rank i64 stride entries (desc_part). */
+  int desc_rank;
+  int64_t desc_block[IR_MAX_RANK];
+  bool desc_part;
 } fe_param;
 
 typedef struct fe_kernel_info {
   int nparams;
   fe_param *params;
+  /* Modules read from files other than the kernel's own file and the
+   * prelude (imports of the user's modules): a cache key over the kernel
+   * file alone does not cover them. */
+  int nmodules;
 } fe_kernel_info;
 
-/* One parsed signature entry: either a type or a constexpr value. */
+/* One parsed signature entry: either a type or a constexpr value. A type
+ * name may also be a dtype value: that is decided against the parameter. */
 typedef struct fe_sig_entry {
   bool is_value;          /* a constexpr value rather than a type */
   ttc_type type, pointee; /* types */
   int divisibility;
-  int const_kind;         /* values: FE_CONST_* */
+  fe_const_kind const_kind; /* values */
   int64_t ival;
   double fval;
+  const char *sval;       /* STR */
+  ttc_type dtype;         /* DTYPE */
+  int desc_rank;          /* tensordesc<T[b0,b1]>: rank and block shape (type is PTR to T) */
+  int64_t desc_block[IR_MAX_RANK];
   char text[64];          /* as written, trimmed */
   ir_loc loc;             /* in the "<signature>" source */
 } fe_sig_entry;
@@ -316,7 +472,8 @@ const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t);
 /* ---- lower.c, lower_*.c: lowering internals ---------------------------- */
 
 /* What an expression evaluates to during lowering: a compile-time Python
- * value (constexpr), a runtime IR value, or a namespace/function/dtype. */
+ * value (constexpr, or a host value of decorator arguments), a runtime IR
+ * value, or a namespace/function/dtype. */
 typedef enum fe_vkind {
   FE_V_ERROR,   /* an error was already reported; propagates silently */
   FE_V_NONE,    /* None */
@@ -325,16 +482,24 @@ typedef enum fe_vkind {
   FE_V_BOOL,    /* constexpr bool: ival 0/1 */
   FE_V_STR,     /* constexpr string: path */
   FE_V_TENSOR,  /* runtime scalar or tensor: v; is_unsigned for ints (or a pointer's pointee) */
-  FE_V_DTYPE,   /* a dtype object: ty (scalar or ptr), is_unsigned */
-  FE_V_MODULE,  /* a namespace: path ("triton.language") */
-  FE_V_BUILTIN, /* a builtin function: path ("arange", "min", "range") */
-  FE_V_FUNC,    /* a @jit function: fn */
+  FE_V_DTYPE,   /* a dtype object: ty (scalar, ptr or block type), is_unsigned */
+  FE_V_MODULE,  /* a namespace: path ("triton.language", "math"), or unit (a loaded module) */
+  FE_V_BUILTIN, /* a builtin function: path ("tl.arange", "py.min", "triton.Config") */
+  FE_V_FUNC,    /* a function (jit, host or lambda): fn; closure for lambdas */
   FE_V_TUPLE,   /* n items */
   FE_V_METHOD,  /* bound method `path` of items[0] */
-  FE_V_SLICE    /* a full slice ':' (subscripts only) */
+  FE_V_SLICE,   /* a full slice ':' (subscripts only) */
+  FE_V_LIST,    /* a list: obj (shared, mutable) */
+  FE_V_DICT,    /* a dict: obj (keys, items), insertion order */
+  FE_V_CONFIG,  /* triton.Config: obj (the kwargs dict), items[4]: num_warps, num_stages,
+                   num_ctas, maxnreg (None when not given) */
+  FE_V_STRUCT   /* a block pointer or tensor descriptor: path ("block_ptr",
+                   "tensor_desc"), items (see lower_blockptr.c) */
 } fe_vkind;
 
 typedef struct fe_val fe_val;
+typedef struct fe_obj fe_obj;
+struct fe_scope;
 struct fe_val {
   fe_vkind kind;
   int64_t ival;
@@ -345,7 +510,18 @@ struct fe_val {
   const char *path;
   const fe_func *fn;
   int n;
-  fe_val *items; /* TUPLE, METHOD: arena-allocated */
+  fe_val *items;            /* TUPLE, METHOD, CONFIG, STRUCT: arena-allocated */
+  fe_obj *obj;              /* LIST, DICT, CONFIG */
+  struct fe_unit *unit;     /* MODULE: a loaded Python module */
+  struct fe_scope *closure; /* FUNC: a lambda's captured names (may be NULL) */
+};
+
+/* The shared storage of a list or dict (lists: items; dicts: keys and
+ * items). Arena-allocated; grows by copying. */
+struct fe_obj {
+  int n, cap;
+  fe_val *items;
+  fe_val *keys;
 };
 
 /* Name -> value bindings, latest last. malloc-backed. */
@@ -358,18 +534,28 @@ typedef struct fe_scope {
   int n, cap;
 } fe_scope;
 
-/* Global state binding of a module-level constant. */
-typedef struct fe_global_state {
-  bool done, busy;
+/* The lowering's state of one module-level binding: parsed on first use,
+ * evaluated once. */
+typedef struct fe_bstate {
+  bool parsed, busy, done;
+  fe_func *fn;     /* FUNC */
+  fe_expr *value;  /* VALUE */
   fe_val val;
-} fe_global_state;
+  const char *why; /* VALUE: why it has no value (when val is ERROR) */
+} fe_bstate;
 
-/* One parsed file taking part in a lowering: the kernel file or a prelude
- * file. Names inside a function resolve against its own unit's constants,
- * functions and imports, so prelude helpers never see the user's names. */
+/* One module taking part in a lowering: the kernel file, a prelude file or
+ * an imported module. Names inside a function resolve against its own
+ * unit's bindings, so prelude helpers never see the user's names. */
 typedef struct fe_unit {
-  const fe_module *mod;
-  fe_global_state *globals; /* one per mod->globals, lazily evaluated */
+  const fe_modindex *ix;
+  fe_bstate *st;         /* one per ix->binds, in the lowering's arena */
+  signed char *conds;    /* per ix->conds: 0 not evaluated, 1 holds, 2 does not, 3 unknown,
+                            4 taken as false (a test depends on host state) */
+  const char *path;      /* the file ("" when unknown): relative imports start here */
+  const char *name;      /* the module's dotted name for messages */
+  bool is_prelude, is_package;
+  struct fe_unit *next;  /* every loaded module, in load order */
 } fe_unit;
 
 /* What follows the statement being lowered, innermost body first: the rest
@@ -382,10 +568,12 @@ typedef struct fe_cont {
   const struct fe_cont *next;
 } fe_cont;
 
-/* Pending exit of an unrolled loop body. */
+/* Pending exit of an unrolled loop body (or of a host loop). */
 typedef enum fe_jump { FE_JUMP_NONE, FE_JUMP_BREAK, FE_JUMP_CONTINUE } fe_jump;
 
-/* One function being lowered (the kernel or an inlined helper). */
+/* One function being lowered (the kernel or an inlined helper), or a host
+ * function being run at compile time (is_host: decorator arguments,
+ * @triton.constexpr_function). */
 typedef struct fe_frame {
   const fe_func *fn;
   fe_unit *unit;    /* the file `fn` was defined in */
@@ -396,25 +584,41 @@ typedef struct fe_frame {
   int runtime_cf;   /* > 0 inside an scf region: `return` is unsupported there */
   int static_loops; /* enclosing tl.static_range loops (unrolled) */
   int loops;        /* enclosing runtime loops (scf.for / scf.while) */
-  fe_jump jump;     /* a `break` / `continue` of a static_range loop is pending */
+  fe_jump jump;     /* a `break` / `continue` of a static_range or host loop is pending */
   int static_cf_base; /* runtime_cf when the innermost static_range loop began */
   const fe_cont *cont; /* the continuation of the current statement */
+  bool is_host;     /* statements run as Python at compile time */
   struct fe_frame *parent;
 } fe_frame;
 
+/* Where imported modules are looked for (besides the importing file's
+ * package): borrowed strings. */
+typedef struct fe_search_path {
+  int n;
+  const char *const *dirs;
+} fe_search_path;
+
 typedef struct fe_lower {
   ir_context *ctx;
-  ir_module *m;
+  ir_module *m;          /* NULL when evaluating host code only */
   ir_builder b;
-  fe_unit user;          /* the kernel file */
-  fe_unit *prelude;      /* the prelude files (fe_prelude_files), parsed per lowering */
+  fe_unit *user;         /* the kernel file */
+  fe_unit *units;        /* every module loaded (user, prelude, imports) */
+  fe_unit **prelude;     /* the prelude files (nprelude) */
   int nprelude;
+  fe_search_path search;
   ir_arena *arena;       /* AST and lowering scratch (freed after lowering) */
   const fe_func *kernel;
   bool debug;            /* @triton.jit(debug=True): device_assert is emitted */
   fe_frame *frame;
   int depth;             /* inlining depth */
   int nerrors;
+  /* Quiet evaluation (decorators, module-level conditions): errors are
+   * counted and the first one kept, nothing is reported. */
+  int quiet;
+  int nquiet;
+  char quiet_msg[256];
+  ir_loc quiet_loc;
 } fe_lower;
 
 /* Call arguments after evaluation. */
@@ -427,17 +631,25 @@ typedef struct fe_args {
   fe_val *kw;
   ir_loc *kw_loc;
   ir_loc loc; /* the call */
+  int cap;    /* room in pos / pos_loc (lower_expr.c) */
 } fe_args;
 
+#define FE_MAX_INLINE_DEPTH 32
+
 /* lower.c */
-/* Reports a located error with the note "in kernel 'NAME'"; returns an ERROR value. */
+/* Reports a located error with the note "in kernel 'NAME'"; returns an ERROR
+ * value. While the lowering is quiet, records it instead (fe_quiet_fail). */
 fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A remark (nothing while quiet). */
+void fe_remark(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Value constructors (plain structs, nothing owned). */
 fe_val fe_val_error(void);
 fe_val fe_val_int(int64_t v);
 fe_val fe_val_float(double v);
 fe_val fe_val_bool(bool v);
 fe_val fe_val_tensor(ir_value *v, bool is_unsigned);
+fe_val fe_val_none(void);
+fe_val fe_val_str(fe_lower *l, const char *s); /* interned */
 /* The bound method `path` (interned here, "tl.sum") of `self`, its one item
  * allocated in the lowering arena. */
 fe_val fe_val_method(fe_lower *l, const char *path, fe_val self);
@@ -448,20 +660,94 @@ void fe_scope_set(fe_scope *s, const char *name, fe_val v);
 fe_val *fe_scope_get(const fe_scope *s, const char *name);
 void fe_scope_copy(fe_scope *dst, const fe_scope *src); /* dst receives a malloc'd copy */
 void fe_scope_free(fe_scope *s);
-/* Resolves a name: the current function's scope, module constants (evaluated
- * lazily), @jit functions, imports, then Python builtins; else an error. */
-fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc);
-/* The public prelude function `name` (a tl function written in the kernel
- * language), or NULL. Borrowed from the lowering's arena. */
-const fe_func *fe_prelude_func(const fe_lower *l, const char *name);
-/* Resolves a dotted path ("triton.language.float32") to a value, or ERROR
- * kind with no diagnostic when unknown. */
-fe_val fe_resolve_path(fe_lower *l, const char *path);
-/* Inlines a call of a @jit helper. */
-fe_val fe_call_jit(fe_lower *l, const fe_func *fn, const fe_args *args);
+/* An immutable copy in the lowering's arena (a lambda's closure). */
+fe_scope *fe_scope_snapshot(fe_lower *l, const fe_scope *src);
+/* Evaluates a module-level expression of unit u (a host frame: no IR). */
+fe_val fe_eval_in_unit(fe_lower *l, struct fe_unit *u, const fe_expr *e);
+/* The Triton decorator a decorator expression names ("triton.jit",
+ * "triton.autotune", ...), or "" for any other. */
+const char *fe_decorator_path(fe_lower *l, const fe_func *fn, const fe_expr *d);
+typedef enum fe_func_kind { FE_FN_JIT, FE_FN_CONSTEXPR, FE_FN_HOST } fe_func_kind;
+fe_func_kind fe_func_kind_of(fe_lower *l, const fe_func *fn);
+/* Calls a function value: a @jit helper is inlined; a constexpr function,
+ * a lambda, or (from host code) a host function runs at compile time. */
+fe_val fe_call_func(fe_lower *l, const fe_val *callee, const fe_args *args);
+/* Whether the innermost frame is host code (or there is none). */
+bool fe_in_host(const fe_lower *l);
 /* Sets the name hint on results of ops appended to the insertion block after
  * `mark` (NULL: from the block's start) that have none. */
 void fe_name_ops_after(fe_lower *l, ir_op *mark, const char *name);
+/* A lowering over `arena` with the module search path (copied; its strings
+ * are borrowed). */
+void fe_lower_init(fe_lower *l, ir_context *ctx, ir_arena *arena, const fe_search_path *search);
+/* The compile-time value a signature gives a constexpr parameter. */
+fe_val fe_const_param_val(fe_lower *l, const fe_param *pa);
+/* Indexes the user's module and the prelude; false after a diagnostic. */
+bool fe_lower_load_user(fe_lower *l, const ir_source *src);
+
+/* lower_names.c: modules and name resolution */
+struct fe_unit *fe_unit_new(fe_lower *l, const fe_modindex *ix, const char *path, const char *name);
+/* Units for the prelude's files (prelude.c); false after a diagnostic. */
+bool fe_prelude_load(fe_lower *l);
+/* The public prelude function `name` (a tl function written in the kernel
+ * language), parsed on first use; NULL if there is none. */
+const fe_func *fe_prelude_func(fe_lower *l, const char *name);
+/* Records the first failure of a quiet evaluation. */
+void fe_quiet_fail(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* `name` in module u (its bindings, then star imports), for a use at loc:
+ * an error there when the binding cannot be used; *found false (no
+ * diagnostic) when u does not bind it. */
+fe_val fe_unit_lookup(fe_lower *l, struct fe_unit *u, const char *name, ir_loc loc, bool *found);
+/* Attribute `name` of loaded module m (a binding or a submodule). */
+fe_val fe_module_attr(fe_lower *l, struct fe_unit *m, const char *name, ir_loc loc);
+/* The module of the innermost frame. */
+struct fe_unit *fe_cur_unit(fe_lower *l);
+/* Resolves a name: the current function's scope, its module's bindings,
+ * then Python builtins; else an error. */
+fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc);
+
+/* lower_paths.c: the namespaces ttc models */
+/* Resolves a dotted path ("triton.language.float32", "math.log") to a value,
+ * or ERROR kind with no diagnostic when unknown. */
+fe_val fe_resolve_path(fe_lower *l, const char *path);
+/* A Python builtin (len, range, zip, ValueError, ...), or ERROR kind. */
+fe_val fe_py_builtin(fe_lower *l, const char *name);
+
+/* prelude.c: the prelude's indexes, built once per process (thread-safe).
+ * Fills out[] (room for 16) and returns the count; *error is NULL or says
+ * why the prelude does not tokenize (a bug of ttc). */
+int fe_prelude_indexes(const fe_modindex **out, const char **error);
+
+/* lower_host.c: host values and host code run at compile time */
+/* Runs a host function's statements in the current (host) frame. */
+void fe_host_body(fe_lower *l, const fe_body *body);
+fe_val fe_new_list(fe_lower *l, int n, const fe_val *items);
+fe_val fe_new_dict(fe_lower *l);
+void fe_list_append(fe_lower *l, fe_val *list, fe_val v);
+void fe_dict_set(fe_lower *l, fe_val *dict, fe_val key, fe_val v);
+/* The value of `key` in dict d, or NULL. */
+const fe_val *fe_dict_get(const fe_val *d, const fe_val *key);
+/* Python equality of compile-time values (-1: not comparable). */
+int fe_py_equal(const fe_val *a, const fe_val *b);
+/* The items of a compile-time iterable (tuple, list, dict keys, string
+ * characters, range); false with an error otherwise. Arena-allocated. */
+bool fe_iterate(fe_lower *l, fe_val v, ir_loc loc, fe_val **items, int *n);
+/* Comprehensions, f-strings, `in`, and host operators on lists / strings. */
+fe_val fe_lower_comp(fe_lower *l, const fe_expr *e);
+fe_val fe_lower_fstring(fe_lower *l, const fe_expr *e);
+/* str() of a compile-time value into sb; false when it has no text. */
+bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr);
+/* `a op b` on host values (lists, strings, tuples, dicts, `in`); *handled
+ * false (and nothing reported) when op does not apply to them. */
+fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, bool *handled);
+/* A method of a host value ("host.append"): args->pos[0] is the receiver. */
+fe_val fe_call_host_method(fe_lower *l, const char *path, const fe_args *args, bool *handled);
+/* Attributes and methods of host values (list.append, dict.get, str.upper,
+ * Config fields); kind ERROR with no diagnostic when there is none. */
+fe_val fe_host_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
+/* Host builtins: py.*, math.*, itertools.*, triton.Config, methods of host
+ * values ("list.append"); kind ERROR with no diagnostic when `name` is none. */
+fe_val fe_call_host_builtin(fe_lower *l, const char *name, const fe_args *args, bool *handled);
 
 /* lower_types.c: Triton's type rules */
 const char *fe_type_str(fe_lower *l, const ir_type *t, bool is_unsigned);
@@ -485,6 +771,8 @@ ir_value *fe_const_of(fe_lower *l, const ir_type *ty, const fe_val *c);
 
 /* lower_expr.c */
 fe_val fe_lower_expr(fe_lower *l, const fe_expr *e);
+/* Attribute `name` of a value (modules, tensors, dtypes, host values). */
+fe_val fe_get_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc);
 /* Calls a callable value with evaluated arguments. */
 fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what);
 
@@ -555,6 +843,24 @@ fe_val fe_build_assert(fe_lower *l, fe_val cond, fe_val msg, fe_val mask, ir_loc
 const fe_builtin *fe_find_builtin(const char *name);
 /* Whether `name` is a tl builtin (function or dtype) known to the lowering. */
 bool fe_is_tl_builtin(const char *name);
+/* Attribute of a dtype value: .element_ty, .primitive_bitwidth, .is_fp16() ... */
+fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc);
+/* lower_libdevice.c: tl.extra.cuda.libdevice functions by name. */
+bool fe_is_libdevice_name(const char *name);
+fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args);
+/* lower_blockptr.c: block pointers and tensor descriptors. */
+extern const fe_builtin fe_blockptr_builtins[];
+fe_val fe_struct_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
+/* tl.load / tl.store of a block pointer (a: the bound arguments of tl.load
+ * or tl.store; a[0] the block pointer). */
+fe_val fe_blockptr_load(fe_lower *l, fe_val *a, ir_loc *locs, const fe_args *args);
+fe_val fe_blockptr_store(fe_lower *l, fe_val *a, ir_loc *locs, const fe_args *args);
+/* A tensor descriptor over base (a kernel argument's parts). */
+fe_val fe_tensor_desc(fe_lower *l, fe_val base, int rank, const fe_val *shape,
+                      const fe_val *strides, const int64_t *block);
+/* lower_builtins.c: tl.load / tl.store on bound arguments. */
+fe_val fe_call_load_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                          const fe_args *args);
 /* Attribute of a runtime value: .dtype, .shape, .to, ... */
 fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
 
@@ -567,6 +873,26 @@ void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond);
 /* The condition of a runtime `if` as an i1 scalar; false (diagnosed) when it
  * does not convert or is a tensor. */
 bool fe_if_condition(fe_lower *l, const fe_stmt *s, fe_val *cond);
+
+/* lower_carry.c: the values a runtime loop carries. Variables holding
+ * tuples, block pointers or descriptors carry each runtime leaf. */
+#define FE_MAX_CARRIED 128
+typedef struct fe_carry {
+  int nvars, nleaves;
+  const char *names[FE_MAX_CARRIED]; /* per variable */
+  fe_val tmpl[FE_MAX_CARRIED];       /* per variable: its value before the loop */
+  int first[FE_MAX_CARRIED], count[FE_MAX_CARRIED]; /* its leaves */
+  fe_val leaves[FE_MAX_CARRIED];     /* the initial leaf values (tensors) */
+  const char *leaf_name[FE_MAX_CARRIED];
+} fe_carry;
+/* The variables `body` assigns that are bound now (except `skip`); their
+ * constant leaves are materialized. False after an error. */
+bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_carry *c, ir_loc loc);
+/* Binds each variable to its structure with leaves vals[first...]. */
+void fe_carry_bind(fe_lower *l, const fe_carry *c, ir_value *const *vals);
+/* The current leaves of each variable (converted to the initial types)
+ * into ys; false after an error naming the variable (`what` says where). */
+bool fe_carry_yield(fe_lower *l, const fe_carry *c, ir_value **ys, const char *what, ir_loc loc);
 
 /* lower_return.c: early `return` under a runtime `if`. */
 /* Whether the statement list contains a `return` outside loops. */
@@ -705,12 +1031,71 @@ typedef struct fe_prelude_file {
 extern const fe_prelude_file fe_prelude_files[];
 extern const int fe_prelude_nfiles;
 
+/* ---- decorators.c: the arguments of a kernel's decorators ----------------- */
+
+/* A constexpr value: the kinds a signature carries (strings borrowed from
+ * the fe_decorators that made them). */
+typedef struct fe_cvalue {
+  fe_const_kind kind;
+  int64_t ival;      /* INT, BOOL */
+  double fval;       /* FLOAT */
+  const char *sval;  /* STR */
+  ttc_type dtype;    /* DTYPE */
+} fe_cvalue;
+
+/* One triton.Config: its constexprs and launch options (0: not given). */
+typedef struct fe_autotune_config {
+  int nkw;
+  const char **names;
+  fe_cvalue *values;
+  int num_warps, num_stages, num_ctas, maxnreg;
+} fe_autotune_config;
+
+/* What a kernel's decorators say, evaluated as Python at compile time. The
+ * runtime's autotuner (issue 10) reads it; everything is owned by the
+ * object (fe_decorators_free). When an argument depends on host state ttc
+ * cannot evaluate, the *_evaluated flag is false, *_why says why, and a
+ * remark in `diagnostics` names the expression: that decorator contributes
+ * nothing, and it is the caller's error only if it asked to autotune. */
+typedef struct fe_decorators {
+  bool found;                 /* the kernel exists (else diagnostics say why) */
+  bool has_autotune, autotune_evaluated;
+  char autotune_why[256];
+  int nconfigs;
+  fe_autotune_config *configs;
+  int nkeys;
+  const char **keys;          /* autotune key: parameter names */
+  bool has_heuristics, heuristics_evaluated;
+  char heuristics_why[256];
+  int nheuristics;
+  const char **heuristics;    /* the constexprs heuristics compute, in order */
+  bool debug;                 /* @triton.jit(debug=True) */
+  int ndo_not_specialize;
+  const char **do_not_specialize;
+  char *diagnostics;          /* rendered remarks and errors ("" when none) */
+  struct fe_decorators_impl *impl;
+} fe_decorators;
+
+/* Evaluates the decorators of `kernel` in a kernel file held in memory
+ * (imports resolved as for a compile). NULL only when memory ran out. */
+fe_decorators *fe_decorators_eval(const char *source, size_t len, const char *filename,
+                                  const char *kernel, const fe_search_path *search);
+/* Runs heuristic `name` (a lambda taking Triton's `args` dict) on the
+ * launch arguments and constexprs given by name; false with the reason in
+ * err when it fails or returns something that is not a constexpr. */
+bool fe_decorators_heuristic(fe_decorators *d, const char *name, int nargs,
+                             const char *const *arg_names, const fe_cvalue *arg_values,
+                             fe_cvalue *out, char *err, size_t errcap);
+void fe_decorators_free(fe_decorators *d);
+
 /* ---- lower.c: entry point ------------------------------------------------ */
 
 /* Parses `src`, finds @triton.jit function `kernel`, applies `signature`, lowers to ttir.
+   Imported modules are found through src's package and `search` (may be NULL).
    Returns a new module (caller destroys) or NULL after emitting diagnostics on ctx.
    info->params is allocated in the module's arena (valid until it is destroyed). */
 ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *kernel,
-                           const char *signature, fe_kernel_info *info);
+                           const char *signature, const fe_search_path *search,
+                           fe_kernel_info *info);
 
 #endif

@@ -50,11 +50,17 @@ static bool import_path(const fe_module *mod, const fe_expr *e, char *path, size
     e = e->a;
   }
   if (!e || e->kind != FE_EX_NAME) return false;
-  const char *base = NULL;
-  for (int j = 0; j < mod->nimports; j++)
-    if (mod->imports[j].alias == e->name) base = mod->imports[j].path;
-  if (!base) return false;
-  snprintf(path, cap, "%s", base);
+  /* the name's last module-level binding must be an absolute import; a
+   * relative one is the user's own package, never triton */
+  int b = fe_modindex_find(&mod->ix, e->name);
+  if (b < 0) return false;
+  const fe_bind *bind = &mod->ix.binds[b];
+  if (bind->kind != FE_BIND_IMPORT || bind->imp.level > 0 || !bind->imp.module) return false;
+  if (bind->imp.attr && strcmp(bind->imp.attr, "*") == 0) return false;
+  if (bind->imp.attr)
+    snprintf(path, cap, "%s.%s", bind->imp.module, bind->imp.attr);
+  else
+    snprintf(path, cap, "%s", bind->imp.module);
   for (int j = n - 1; j >= 0; j--) {
     size_t len = strlen(path);
     snprintf(path + len, cap - len, ".%s", parts[j]);
@@ -67,9 +73,22 @@ static bool names_path(const fe_module *mod, const fe_expr *e, const char *want)
   return import_path(mod, e, path, sizeof path) && strcmp(path, want) == 0;
 }
 
+/* The value expression of a module constant (a VALUE binding), parsed on
+ * demand from the index; NULL if `name` is not bound to one or it does not
+ * parse. */
+static const fe_expr *module_value(ir_context *ctx, ir_arena *arena, const fe_module *mod,
+                                   const fe_bind *bind) {
+  if (bind->kind != FE_BIND_VALUE) return NULL;
+  fe_parser p;
+  fe_parser_init(&p, ctx, arena, &mod->ix, bind->at);
+  p.quiet = true;
+  fe_expr *value = fe_parse_value(&p);
+  return p.nerrors ? NULL : value;
+}
+
 /* A literal scalar: a number, True/False/None, a negated number, or a
  * module constant bound to one. */
-static bool literal_value(const fe_module *mod, const fe_expr *e, fe_cval *out, int depth) {
+static bool literal_value(decl_reader *r, const fe_expr *e, fe_cval *out, int depth) {
   memset(out, 0, sizeof *out);
   if (!e || depth > 8) return false;
   switch (e->kind) {
@@ -79,15 +98,17 @@ static bool literal_value(const fe_module *mod, const fe_expr *e, fe_cval *out, 
   case FE_EX_FALSE: out->kind = FE_CVAL_BOOL; return true;
   case FE_EX_NONE: return true;
   case FE_EX_UNARY:
-    if (e->op != FE_OP_NEG || !literal_value(mod, e->a, out, depth + 1)) return false;
+    if (e->op != FE_OP_NEG || !literal_value(r, e->a, out, depth + 1)) return false;
     if (out->kind == FE_CVAL_INT) out->i = -out->i;
     else if (out->kind == FE_CVAL_FLOAT) out->f = -out->f;
     else return false;
     return true;
-  case FE_EX_NAME:
-    for (int i = mod->nglobals - 1; i >= 0; i--)
-      if (mod->globals[i].name == e->name) return literal_value(mod, mod->globals[i].value, out, depth + 1);
-    return false;
+  case FE_EX_NAME: {
+    int b = fe_modindex_find(&r->mod->ix, e->name);
+    if (b < 0) return false;
+    const fe_expr *v = module_value(r->ctx, r->arena, r->mod, &r->mod->ix.binds[b]);
+    return v && literal_value(r, v, out, depth + 1);
+  }
   default: return false;
   }
 }
@@ -158,7 +179,7 @@ static void read_jit(decl_reader *r, const fe_expr *call) {
       if (d->params[p].name == names[i]) d->params[p].do_not_specialize_on_alignment = true;
   const fe_expr *dbg = kwarg(call, "debug");
   fe_cval v;
-  if (dbg && literal_value(r->mod, dbg, &v, 0) && v.kind == FE_CVAL_BOOL) d->debug = v.i != 0;
+  if (dbg && literal_value(r, dbg, &v, 0) && v.kind == FE_CVAL_BOOL) d->debug = v.i != 0;
 }
 
 /* ---- @triton.autotune ------------------------------------------------------------- */
@@ -168,7 +189,7 @@ static int read_int_kw(decl_reader *r, const fe_expr *call, const char *name, in
   if (!e && pos >= 0 && pos < call->n) e = call->items[pos];
   if (!e) return 0;
   fe_cval v;
-  if (!literal_value(r->mod, e, &v, 0) || (v.kind != FE_CVAL_INT && v.kind != FE_CVAL_NONE) ||
+  if (!literal_value(r, e, &v, 0) || (v.kind != FE_CVAL_INT && v.kind != FE_CVAL_NONE) ||
       v.i < 0 || v.i > 1 << 20) {
     decl_error(r, e->loc, "unsupported: '%s' must be an integer literal", name);
     return 0;
@@ -199,7 +220,7 @@ static void read_config(decl_reader *r, const fe_expr *e, fe_jit_config *c) {
       continue;
     }
     c->kv[i].name = r->fn->params[param_index(r->fn, name)].name;
-    if (!literal_value(r->mod, v, &c->kv[i].value, 0))
+    if (!literal_value(r, v, &c->kv[i].value, 0))
       decl_error(r, v->loc, "unsupported: the value of '%s' in triton.Config must be a literal",
                  name);
   }
@@ -254,8 +275,8 @@ static fe_hexpr *new_hexpr(decl_reader *r, fe_hx_kind kind, const fe_expr *e) {
 static const char *hexpr_callee(const fe_module *mod, const fe_expr *callee) {
   static const char *const builtins[] = {"min", "max", "abs", "int", "float", "bool"};
   if (callee->kind == FE_EX_NAME) {
-    bool shadowed = false;
-    for (int i = 0; i < mod->nimports; i++) shadowed |= mod->imports[i].alias == callee->name;
+    int b = fe_modindex_find(&mod->ix, callee->name);
+    bool shadowed = b >= 0 && mod->ix.binds[b].kind == FE_BIND_IMPORT;
     for (size_t i = 0; !shadowed && i < sizeof builtins / sizeof builtins[0]; i++)
       if (strcmp(callee->name, builtins[i]) == 0) return builtins[i];
   }
@@ -329,7 +350,7 @@ static const fe_hexpr *read_hexpr(decl_reader *r, const fe_expr *e) {
     return h;
   }
   default:
-    if (literal_value(r->mod, e, &c, 0)) {
+    if (literal_value(r, e, &c, 0)) {
       h = new_hexpr(r, FE_HX_CONST, e);
       h->c = c;
       return h;
@@ -369,7 +390,14 @@ static void read_heuristics(decl_reader *r, const fe_expr *call) {
       decl_error(r, v->loc, "unsupported: a heuristic must be a lambda");
       continue;
     }
-    h->expr = read_hexpr(r, v->a);
+    /* the parser makes a lambda a function whose body is one `return` */
+    const fe_func *lf = v->fn;
+    const fe_stmt *ret = lf && lf->body.n == 1 ? lf->body.stmts[0] : NULL;
+    if (!ret || ret->kind != FE_ST_RETURN || !ret->value) {
+      decl_error(r, v->loc, "unsupported: a heuristic must be a lambda");
+      continue;
+    }
+    h->expr = read_hexpr(r, ret->value);
   }
   d->heuristics = hs;
   d->nheuristics += n;
@@ -385,7 +413,7 @@ typedef struct name_set {
 
 static void names_add(name_set *s, const char *name) {
   for (int i = 0; i < s->n; i++)
-    if (s->names[i] == name) return;
+    if (strcmp(s->names[i], name) == 0) return;
   if (s->n == s->cap) {
     int ncap = s->cap ? s->cap * 2 : 64;
     const char **nn = realloc(s->names, sizeof *nn * (size_t)ncap);
@@ -396,9 +424,12 @@ static void names_add(name_set *s, const char *name) {
   s->names[s->n++] = name;
 }
 
+static void collect_func(name_set *s, const fe_func *fn);
+
 static void collect_expr(name_set *s, const fe_expr *e) {
   if (!e) return;
   if (e->kind == FE_EX_NAME) names_add(s, e->name);
+  if (e->kind == FE_EX_LAMBDA && e->fn) collect_func(s, e->fn);
   collect_expr(s, e->a);
   collect_expr(s, e->b);
   collect_expr(s, e->c);
@@ -532,17 +563,17 @@ static int read_spans(ir_context *ctx, ir_arena *arena, const fe_module *mod, co
     const char *name = names.names[k];
     for (int i = 0; i < mod->nfuncs; i++) {
       const fe_func *f = mod->funcs[i];
-      if (f->name != name || f == fn) continue;
+      if (strcmp(f->name, name) != 0 || f == fn) continue;
       int s = stmt_at(stmts, nstmts, func_first_line(f));
       if (s >= 0) used[s] = true;
       collect_func(&names, f);
     }
-    for (int i = 0; i < mod->nglobals; i++) {
-      const fe_global *g = &mod->globals[i];
-      if (g->name != name) continue;
+    for (int i = 0; i < mod->ix.nbinds; i++) {
+      const fe_bind *g = &mod->ix.binds[i];
+      if (g->kind != FE_BIND_VALUE || strcmp(g->name, name) != 0) continue;
       int s = stmt_at(stmts, nstmts, g->loc.line);
       if (s >= 0) used[s] = true;
-      collect_expr(&names, g->value);
+      collect_expr(&names, module_value(ctx, arena, mod, g));
     }
   }
   int n = 0;
@@ -591,7 +622,7 @@ const fe_jit_decl *fe_read_jit_decl(ir_context *ctx, const ir_source *src, ir_ar
     fe_jit_param *p = &d->params[i];
     p->name = pd->name;
     p->is_constexpr = fe_is_constexpr_annotation(pd->annotation);
-    p->has_default = pd->dflt && literal_value(mod, pd->dflt, &p->dflt, 0);
+    p->has_default = pd->dflt && literal_value(&r, pd->dflt, &p->dflt, 0);
   }
   bool is_jit = false;
   int autotune_at = -1, heuristics_at = -1;

@@ -264,6 +264,7 @@ static bool set_cache_attrs(fe_lower *l, ir_op *op, const fe_val *cache, ir_loc 
  * the pointee type; `other` converts to the pointee and needs a mask, as in
  * Triton. Cache and eviction hints become attributes that codegen emits. */
 static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  if (a[0].kind == FE_V_STRUCT) return fe_blockptr_load(l, a, locs, args);
   const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
   if (!pointee) return fe_val_error();
   fe_val ptr = a[0];
@@ -304,6 +305,7 @@ static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, con
 /* tl.store(pointer, value, mask): the value converts to the pointee type and
  * broadcasts to the pointer's shape; returns None. */
 static fe_val b_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+  if (a[0].kind == FE_V_STRUCT) return fe_blockptr_store(l, a, locs, args);
   const ir_type *pointee = check_pointer(l, &a[0], locs[0], name);
   if (!pointee) return fe_val_error();
   fe_val ptr = a[0];
@@ -332,6 +334,12 @@ static fe_val b_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
   fe_val none = fe_val_error();
   none.kind = FE_V_NONE;
   return none;
+}
+
+fe_val fe_call_load_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                          const fe_args *args) {
+  return strcmp(name, "tl.load") == 0 ? b_load(l, name, a, locs, args)
+                                      : b_store(l, name, a, locs, args);
 }
 
 /* ---- hints, asserts, casts ----------------------------------------------------------- */
@@ -404,6 +412,9 @@ static fe_val b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
                            const fe_args *args) {
   const ir_type *t = a[0].ty;
   const char *p = name + 5; /* after "d.is_" */
+  if (!strcmp(p, "block")) return fe_val_bool(ir_type_is_tensor(t));
+  t = ir_type_scalar(t);
+  if (!strcmp(p, "floating_point")) p = "floating";
   bool isint = t->kind == IR_TY_INT, isf = t->kind == IR_TY_FLOAT;
   if (!strcmp(p, "floating")) return fe_val_bool(isf);
   if (!strcmp(p, "int")) return fe_val_bool(isint);
@@ -417,6 +428,61 @@ static fe_val b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
   if (!strcmp(p, "bf16")) return fe_val_bool(isf && t->is_bf16);
   if (!strcmp(p, "fp32")) return fe_val_bool(isf && t->width == 32);
   return fe_val_bool(isf && t->width == 64); /* fp64 */
+}
+
+/* Attributes of dtypes: element_ty, primitive_bitwidth, int_bitwidth,
+ * scalar, shape (block types), and the is_* predicates as methods. */
+fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
+  const ir_type *t = base.ty;
+  if (strcmp(name, "element_ty") == 0 || strcmp(name, "scalar") == 0) {
+    if (ir_type_is_tensor(t)) {
+      base.ty = t->elem;
+      return base;
+    }
+    if (strcmp(name, "scalar") == 0) return base;
+    if (!ir_type_is_ptr(t))
+      return fe_error(l, loc, "'element_ty' of non-pointer dtype '%s'", fe_type_str(l, t, base.is_unsigned));
+    base.ty = t->elem;
+    return base;
+  }
+  if (strcmp(name, "shape") == 0 && ir_type_is_tensor(t)) {
+    fe_val s = fe_val_error();
+    s.kind = FE_V_TUPLE;
+    s.n = t->rank;
+    s.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(s.n + 1));
+    for (int i = 0; i < s.n; i++) s.items[i] = fe_val_int(t->shape[i]);
+    return s;
+  }
+  const ir_type *sc = ir_type_scalar(t);
+  if ((strcmp(name, "primitive_bitwidth") == 0 || strcmp(name, "int_bitwidth") == 0 ||
+       strcmp(name, "fp_mantissa_width") == 0) && !ir_type_is_ptr(sc)) {
+    if (name[0] == 'f') return fe_val_int(sc->width == 64 ? 52 : sc->width == 32 ? 23 : sc->is_bf16 ? 7 : 10);
+    return fe_val_int(sc->width);
+  }
+  if (strcmp(name, "itemsize") == 0) return fe_val_int(ir_type_bytes(sc));
+  if (strcmp(name, "name") == 0) {
+    fe_val s = fe_val_error();
+    s.kind = FE_V_STR;
+    s.path = fe_type_str(l, sc, base.is_unsigned);
+    return s;
+  }
+  if (strncmp(name, "is_", 3) == 0) { /* dtype predicates: x.dtype.is_floating() */
+    char buf[64];
+    snprintf(buf, sizeof buf, "d.%s", name);
+    if (fe_find_builtin(buf)) return fe_val_method(l, buf, base);
+  }
+  return fe_error(l, loc, "unsupported: dtype attribute '%s'", name);
+}
+
+/* tl.pointer_type(element_ty): the dtype of pointers to element_ty (for
+ * int-to-pointer casts: x.to(tl.pointer_type(tl.float16))). */
+static fe_val b_pointer_type(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                             const fe_args *args) {
+  if (a[0].kind != FE_V_DTYPE || ir_type_is_tensor(a[0].ty))
+    return fe_error(l, locs[0], "element_ty must be a tl dtype, found '%s'", fe_val_type_str(l, &a[0]));
+  fe_val d = a[0];
+  d.ty = ir_type_ptr(l->ctx, a[0].ty, 1);
+  return d;
 }
 
 /* Shape ops live in lower_shape.c. */
@@ -513,6 +579,7 @@ static const builtin builtins[] = {
     {"tl.max_contiguous", b_identity, 2, P("input", "values")},
     {"tl.max_constancy", b_identity, 2, P("input", "values")},
     {"tl.constexpr", b_identity, 1, P("value")},
+    {"tl.pointer_type", b_pointer_type, 1, P("element_ty", "address_space", "const")},
     {"tl.assume", b_noop, 1, P("cond")},
     {"tl.to_tensor", b_to_tensor, 1, P("x")},
     {"tl.static_assert", b_static_assert, 1, P("cond", "msg")},
@@ -543,9 +610,6 @@ static const builtin builtins[] = {
     {"tl.inline_asm_elementwise", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"tl.histogram", b_unsupported, 0, P("a", "b", "c")},
     {"tl.gather", b_unsupported, 0, P("a", "b", "c")},
-    {"tl.make_tensor_descriptor", b_unsupported, 0, P("a", "b", "c", "d", "e")},
-    {"tl.make_block_ptr", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g")},
-    {"tl.advance", b_unsupported, 0, P("a", "b")},
     {"py.min", b_py_minmax, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"py.max", b_py_minmax, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"py.int", b_py_conv, 1, P("x")},
@@ -559,8 +623,7 @@ static const builtin builtins[] = {
     {"triton.jit", b_unsupported, 0, P("a", "b", "c")},
     {"triton.autotune", b_unsupported, 0, P("a", "b", "c")},
     {"triton.heuristics", b_unsupported, 0, P("a", "b", "c")},
-    {"triton.Config", b_unsupported, 0, P("a", "b", "c")},
-    {"triton.next_power_of_2", b_unsupported, 0, P("a")},
+    {"triton.constexpr_function", b_unsupported, 0, P("a")},
     /* methods: the receiver is the first argument */
     {"d.is_floating", b_dtype_pred, 1, P("self")},
     {"d.is_int", b_dtype_pred, 1, P("self")},
@@ -572,6 +635,8 @@ static const builtin builtins[] = {
     {"d.is_bf16", b_dtype_pred, 1, P("self")},
     {"d.is_fp32", b_dtype_pred, 1, P("self")},
     {"d.is_fp64", b_dtype_pred, 1, P("self")},
+    {"d.is_block", b_dtype_pred, 1, P("self")},
+    {"d.is_floating_point", b_dtype_pred, 1, P("self")},
     {"m.to", b_to, 2, P("input", "dtype", "fp_downcast_rounding", "bitcast")},
 };
 #undef P
@@ -580,7 +645,7 @@ static const builtin builtins[] = {
 const fe_builtin *fe_find_builtin(const char *name) {
   for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
     if (strcmp(builtins[i].name, name) == 0) return &builtins[i];
-  const fe_builtin *const tables[] = {fe_math_builtins, fe_debug_builtins};
+  const fe_builtin *const tables[] = {fe_math_builtins, fe_debug_builtins, fe_blockptr_builtins};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
     for (const fe_builtin *b = tables[t]; b->name; b++)
       if (strcmp(b->name, name) == 0) return b;
@@ -596,9 +661,24 @@ bool fe_is_tl_builtin(const char *name) {
 }
 
 /* Dispatches a builtin by its qualified name ("tl.load", "py.min", "m.to"). */
+/* tl builtins that need no kernel (constexpr folding and checks). */
+static bool works_in_host(const char *name) {
+  static const char *const ok[] = {"tl.constexpr", "tl.static_assert", "tl.static_print",
+                                   "tl.cdiv", "tl.pointer_type"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (strcmp(ok[i], name) == 0) return true;
+  return strncmp(name, "tl.", 3) != 0 && strncmp(name, "ld.", 3) != 0;
+}
+
 fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
+  bool handled;
+  fe_val hv = fe_call_host_builtin(l, name, args, &handled);
+  if (handled) return hv;
+  if (!l->b.block && !works_in_host(name))
+    return fe_error(l, args->loc, "'%s' can only be called in a kernel", name);
   if (strcmp(name, "tl.static_print") == 0 || strcmp(name, "tl.device_print") == 0)
     return fe_call_debug_varargs(l, name, args);
+  if (strncmp(name, "ld.", 3) == 0) return fe_call_libdevice(l, name + 3, args);
   const builtin *b = fe_find_builtin(name);
   if (!b) return fe_error(l, args->loc, "unknown function '%s'", name);
   if (b->fn == b_unsupported) return b_unsupported(l, name, NULL, NULL, args);
@@ -623,10 +703,11 @@ fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
  * T transposes, and the listed names are bound methods (receiver first). */
 fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
   const ir_type *t = v.v->type;
-  if (strcmp(name, "dtype") == 0) {
+  if (strcmp(name, "dtype") == 0 || strcmp(name, "type") == 0) {
+    /* x.type is the block type (x.type.element_ty, .shape); x.dtype the element's */
     fe_val d = fe_val_error();
     d.kind = FE_V_DTYPE;
-    d.ty = ir_type_scalar(t);
+    d.ty = name[0] == 'd' ? ir_type_scalar(t) : t;
     d.is_unsigned = v.is_unsigned;
     return d;
   }

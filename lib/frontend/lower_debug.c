@@ -8,34 +8,13 @@
 
 #include "frontend/fe.h"
 
-static fe_val none_val(void) {
-  fe_val v = fe_val_error();
-  v.kind = FE_V_NONE;
-  return v;
-}
-
 /* Appends Python's str() of a compile-time value (tensors print their type). */
 static void describe(fe_lower *l, const fe_val *v, ir_strbuf *sb) {
-  switch (v->kind) {
-  case FE_V_INT: ir_sb_printf(sb, "%lld", (long long)v->ival); return;
-  case FE_V_FLOAT: ir_sb_printf(sb, "%g", v->fval); return;
-  case FE_V_BOOL: ir_sb_puts(sb, v->ival ? "True" : "False"); return;
-  case FE_V_STR: ir_sb_puts(sb, v->path); return;
-  case FE_V_NONE: ir_sb_puts(sb, "None"); return;
-  case FE_V_DTYPE: ir_sb_puts(sb, fe_type_str(l, v->ty, v->is_unsigned)); return;
-  case FE_V_TUPLE:
-    ir_sb_putc(sb, '(');
-    for (int i = 0; i < v->n; i++) {
-      if (i) ir_sb_puts(sb, ", ");
-      describe(l, &v->items[i], sb);
-    }
-    ir_sb_puts(sb, v->n == 1 ? ",)" : ")");
-    return;
-  case FE_V_TENSOR: case FE_V_ERROR: case FE_V_MODULE: case FE_V_BUILTIN: case FE_V_FUNC:
-  case FE_V_METHOD: case FE_V_SLICE:
-    ir_sb_puts(sb, fe_val_type_str(l, v));
-    return;
-  }
+  size_t len = sb->len;
+  if (fe_val_to_str(l, v, sb, false)) return;
+  sb->len = len; /* drop a partial rendering */
+  if (sb->data) sb->data[len] = '\0';
+  ir_sb_puts(sb, fe_val_type_str(l, v));
 }
 
 /* tl.static_print(*values): the values, space-separated, as a remark at the
@@ -49,7 +28,7 @@ static fe_val b_static_print(fe_lower *l, const char *name, const fe_args *args)
   }
   ir_emit(l->ctx, IR_SEV_REMARK, args->loc, "static_print: %s", sb.data ? sb.data : "");
   ir_sb_free(&sb);
-  return none_val();
+  return fe_val_none();
 }
 
 /* tl.device_print(prefix, *args, hex=False): one tt.print of every argument
@@ -84,11 +63,11 @@ static fe_val b_device_print(fe_lower *l, const char *name, const fe_args *args)
   ir_op_set_attr(l->m, op, "prefix", ir_attr_string(l->ctx, prefix));
   ir_op_set_attr(l->m, op, "hex", ir_attr_bool(l->ctx, hex));
   ir_op_set_attr(l->m, op, "isSigned", ir_attr_array(l->ctx, n, is_signed));
-  return none_val();
+  return fe_val_none();
 }
 
 fe_val fe_build_assert(fe_lower *l, fe_val cond, fe_val msg, fe_val mask, ir_loc loc) {
-  if (!l->debug) return none_val(); /* Triton drops device asserts outside debug mode */
+  if (!l->debug) return fe_val_none(); /* Triton drops device asserts outside debug mode */
   cond = fe_to_bool(l, cond, loc);
   if (cond.kind == FE_V_ERROR) return cond;
   if (mask.kind != FE_V_NONE) { /* masked-off elements pass: cond | !mask */
@@ -100,7 +79,7 @@ fe_val fe_build_assert(fe_lower *l, fe_val cond, fe_val msg, fe_val mask, ir_loc
   ir_op *op = ir_build(&l->b, IR_OP_TT_ASSERT, 0, NULL, 1, &cond.v, 0);
   ir_op_set_attr(l->m, op, "message",
                  ir_attr_string(l->ctx, msg.kind == FE_V_STR ? msg.path : ""));
-  return none_val();
+  return fe_val_none();
 }
 
 /* tl.device_assert(cond, msg, mask). */
@@ -113,7 +92,7 @@ static fe_val b_device_assert(fe_lower *l, const char *name, fe_val *a, ir_loc *
     if (!fe_const_truth(&a[0]))
       return fe_error(l, args->loc, "device assertion failed%s%s", a[1].kind == FE_V_STR ? ": " : "",
                       a[1].kind == FE_V_STR ? a[1].path : "");
-    return none_val();
+    return fe_val_none();
   }
   return fe_build_assert(l, a[0], a[1], a[2], args->loc);
 }
@@ -125,7 +104,9 @@ fe_val fe_call_debug_varargs(fe_lower *l, const char *name, const fe_args *args)
 
 static fe_val b_barrier(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                         const fe_args *args) {
-  return fe_error(l, args->loc, "unsupported: 'debug_barrier' (the IR has no barrier op yet)");
+  l->b.loc = args->loc;
+  ir_build(&l->b, IR_OP_GPU_BARRIER, 0, NULL, 0, NULL, 0);
+  return fe_val_none();
 }
 
 #define P(...) {__VA_ARGS__}

@@ -21,43 +21,118 @@ static bool dotted_spelling(const fe_expr *e, char *buf, size_t cap) {
   return true;
 }
 
-/* attribute: base '.' name */
-static fe_val lower_attr(fe_lower *l, const fe_expr *e, bool is_callee) {
-  fe_val base = fe_lower_expr(l, e->a);
+static bool is_fp8_name(const char *name) {
+  return strncmp(name, "float8", 6) == 0 || strncmp(name, "fp8", 3) == 0;
+}
+
+fe_val fe_get_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
   switch (base.kind) {
   case FE_V_ERROR: return base;
   case FE_V_MODULE: {
+    if (base.unit) return fe_module_attr(l, base.unit, name, loc);
+    char path[256];
+    snprintf(path, sizeof path, "%s.%s", base.path, name);
+    fe_val v = fe_resolve_path(l, path);
+    if (v.kind != FE_V_ERROR) return v;
+    if (is_fp8_name(name))
+      return fe_error(l, loc, "unsupported: fp8 type '%s' (fp8 comes with the tensor-core work)",
+                      name);
+    return fe_error(l, loc, "unknown name '%s'", path);
+  }
+  case FE_V_TENSOR: return fe_tensor_attr(l, base, name, loc);
+  case FE_V_DTYPE: return fe_dtype_attr(l, base, name, loc);
+  case FE_V_STRUCT: return fe_struct_attr(l, base, name, loc);
+  case FE_V_LIST: case FE_V_DICT: case FE_V_CONFIG: case FE_V_STR: case FE_V_FUNC: {
+    fe_val v = fe_host_attr(l, base, name, loc);
+    if (v.kind != FE_V_ERROR) return v;
+    break;
+  }
+  case FE_V_TUPLE: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL: case FE_V_NONE:
+  case FE_V_BUILTIN: case FE_V_METHOD: case FE_V_SLICE:
+    break;
+  }
+  return fe_error(l, loc, "'%s' has no attribute '%s'", fe_val_type_str(l, &base), name);
+}
+
+/* attribute: base '.' name; errors spell the dotted name as written. */
+static fe_val lower_attr(fe_lower *l, const fe_expr *e, bool is_callee) {
+  fe_val base = fe_lower_expr(l, e->a);
+  if (base.kind == FE_V_MODULE && !base.unit) {
     char path[256];
     snprintf(path, sizeof path, "%s.%s", base.path, e->name);
     fe_val v = fe_resolve_path(l, path);
     if (v.kind != FE_V_ERROR) return v;
+    if (is_fp8_name(e->name))
+      return fe_error(l, e->loc, "unsupported: fp8 type '%s' (fp8 comes with the tensor-core work)",
+                      e->name);
     char spell[256];
     if (!dotted_spelling(e, spell, sizeof spell)) snprintf(spell, sizeof spell, "%s", path);
     return fe_error(l, e->loc, "unknown %s '%s'", is_callee ? "function" : "name", spell);
   }
-  case FE_V_TENSOR: return fe_tensor_attr(l, base, e->name, e->loc);
-  case FE_V_DTYPE:
-    if (strcmp(e->name, "element_ty") == 0) {
-      if (!ir_type_is_ptr(base.ty))
-        return fe_error(l, e->loc, "'element_ty' of non-pointer dtype '%s'",
-                        fe_type_str(l, base.ty, base.is_unsigned));
-      base.ty = base.ty->elem;
-      return base;
+  return fe_get_attr(l, base, e->name, e->loc);
+}
+
+/* Expands `*x` positional and `**d` keyword arguments of compile-time
+ * sequences and dicts into the argument list. */
+static bool expand_args(fe_lower *l, const fe_expr *e, fe_args *args) {
+  int n = 0, nkw = 0;
+  for (int i = 0; i < e->n; i++) {
+    const fe_expr *it = e->items[i];
+    if (it->kind != FE_EX_STARRED) {
+      args->pos[n] = fe_lower_expr(l, it);
+      args->pos_loc[n++] = it->start;
+      continue;
     }
-    if ((strcmp(e->name, "primitive_bitwidth") == 0 || strcmp(e->name, "int_bitwidth") == 0) &&
-        !ir_type_is_ptr(base.ty))
-      return fe_val_int(base.ty->width);
-    if (strncmp(e->name, "is_", 3) == 0) { /* dtype predicates: x.dtype.is_floating() */
-      char buf[64];
-      snprintf(buf, sizeof buf, "d.%s", e->name);
-      if (fe_find_builtin(buf)) return fe_val_method(l, buf, base);
+    fe_val v = fe_lower_expr(l, it->a);
+    fe_val *items;
+    int k;
+    if (!fe_iterate(l, v, it->loc, &items, &k)) return false;
+    if (n + k + e->n > 256) return fe_error(l, it->loc, "too many arguments"), false;
+    if (n + k >= args->cap) {
+      int cap = n + k + e->n + 1;
+      fe_val *np = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)cap);
+      ir_loc *nl = ir_arena_alloc(l->arena, sizeof(ir_loc) * (size_t)cap);
+      memcpy(np, args->pos, sizeof(fe_val) * (size_t)n);
+      memcpy(nl, args->pos_loc, sizeof(ir_loc) * (size_t)n);
+      args->pos = np;
+      args->pos_loc = nl;
+      args->cap = cap;
     }
-    return fe_error(l, e->loc, "unsupported: dtype attribute '%s'", e->name);
-  case FE_V_TUPLE: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL: case FE_V_NONE:
-  case FE_V_STR: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: case FE_V_SLICE:
-    break;
+    for (int j = 0; j < k; j++) {
+      args->pos[n] = items[j];
+      args->pos_loc[n++] = it->a->start;
+    }
   }
-  return fe_error(l, e->loc, "'%s' has no attribute '%s'", fe_val_type_str(l, &base), e->name);
+  args->n = n;
+  const char **names = ir_arena_alloc(l->arena, sizeof(char *) * 257);
+  fe_val *kw = ir_arena_alloc(l->arena, sizeof(fe_val) * 257);
+  ir_loc *kl = ir_arena_alloc(l->arena, sizeof(ir_loc) * 257);
+  for (int i = 0; i < e->nkw; i++) {
+    fe_val v = fe_lower_expr(l, e->kwvals[i]);
+    if (e->kwnames[i]) {
+      if (nkw == 256) return fe_error(l, e->kwvals[i]->loc, "too many keyword arguments"), false;
+      names[nkw] = e->kwnames[i];
+      kw[nkw] = v;
+      kl[nkw++] = e->kwvals[i]->start;
+      continue;
+    }
+    if (v.kind == FE_V_ERROR) return false;
+    if (v.kind != FE_V_DICT)
+      return fe_error(l, e->kwvals[i]->loc, "argument after ** must be a dict, found '%s'",
+                      fe_val_type_str(l, &v)), false;
+    for (int j = 0; j < v.obj->n && nkw < 256; j++) {
+      if (v.obj->keys[j].kind != FE_V_STR)
+        return fe_error(l, e->kwvals[i]->loc, "keywords must be strings"), false;
+      names[nkw] = v.obj->keys[j].path;
+      kw[nkw] = v.obj->items[j];
+      kl[nkw++] = e->kwvals[i]->start;
+    }
+  }
+  args->nkw = nkw;
+  args->kwnames = names;
+  args->kw = kw;
+  args->kw_loc = kl;
+  return true;
 }
 
 /* call: callee '(' args ')' -> evaluates arguments, then dispatches. */
@@ -66,25 +141,12 @@ static fe_val lower_call(fe_lower *l, const fe_expr *e) {
   fe_args args;
   memset(&args, 0, sizeof args);
   args.loc = e->loc;
-  args.n = e->n;
-  args.nkw = e->nkw;
-  size_t np = (size_t)(e->n + 1), nk = (size_t)(e->nkw + 1);
-  args.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * np);
-  args.pos_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * np);
-  args.kw = ir_arena_alloc(l->arena, sizeof(fe_val) * nk);
-  args.kw_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * nk);
-  args.kwnames = e->kwnames;
-  bool failed = callee.kind == FE_V_ERROR;
-  for (int i = 0; i < e->n; i++) {
-    args.pos[i] = fe_lower_expr(l, e->items[i]);
-    args.pos_loc[i] = e->items[i]->start;
-    failed |= args.pos[i].kind == FE_V_ERROR;
-  }
-  for (int i = 0; i < e->nkw; i++) {
-    args.kw[i] = fe_lower_expr(l, e->kwvals[i]);
-    args.kw_loc[i] = e->kwvals[i]->start;
-    failed |= args.kw[i].kind == FE_V_ERROR;
-  }
+  args.cap = e->n + 1;
+  args.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)args.cap);
+  args.pos_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * (size_t)args.cap);
+  bool failed = callee.kind == FE_V_ERROR || !expand_args(l, e, &args);
+  for (int i = 0; i < args.n && !failed; i++) failed |= args.pos[i].kind == FE_V_ERROR;
+  for (int i = 0; i < args.nkw && !failed; i++) failed |= args.kw[i].kind == FE_V_ERROR;
   if (failed) return fe_val_error();
   char spell[256];
   if (!dotted_spelling(e->a, spell, sizeof spell)) snprintf(spell, sizeof spell, "<expression>");
@@ -96,7 +158,7 @@ static fe_val lower_call(fe_lower *l, const fe_expr *e) {
 fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what) {
   switch (callee.kind) {
   case FE_V_BUILTIN: return fe_call_builtin(l, callee.path, args);
-  case FE_V_FUNC: return fe_call_jit(l, callee.fn, args);
+  case FE_V_FUNC: return fe_call_func(l, &callee, args);
   case FE_V_METHOD: {
     /* Methods are tl functions taking the receiver first: a prelude
      * function when one has the name, else a C builtin. */
@@ -108,9 +170,21 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
     a.pos_loc[0] = args->loc;
     memcpy(a.pos + 1, args->pos, sizeof(fe_val) * (size_t)args->n);
     memcpy(a.pos_loc + 1, args->pos_loc, sizeof(ir_loc) * (size_t)args->n);
+    if (strncmp(callee.path, "host.", 5) == 0) {
+      bool handled;
+      fe_val r = fe_call_host_method(l, callee.path, &a, &handled);
+      if (handled) return r;
+      return fe_error(l, args->loc, "unsupported: method '%s' of '%s'", callee.path + 5,
+                      fe_val_type_str(l, &callee.items[0]));
+    }
     const fe_func *pf = strncmp(callee.path, "tl.", 3) == 0 ? fe_prelude_func(l, callee.path + 3)
                                                             : NULL;
-    if (pf) return fe_call_jit(l, pf, &a);
+    if (pf) {
+      fe_val f = fe_val_error();
+      f.kind = FE_V_FUNC;
+      f.fn = pf;
+      return fe_call_func(l, &f, &a);
+    }
     return fe_call_builtin(l, callee.path, &a);
   }
   case FE_V_ERROR: return callee;
@@ -169,6 +243,43 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
   fe_val base = fe_lower_expr(l, e->a);
   if (base.kind == FE_V_ERROR) return base;
   const fe_expr *idx = e->b;
+  if (base.kind == FE_V_DICT) {
+    fe_val k = fe_lower_expr(l, idx);
+    if (k.kind == FE_V_ERROR) return k;
+    const fe_val *v = fe_dict_get(&base, &k);
+    if (v) return *v;
+    ir_strbuf sb;
+    ir_sb_init(&sb);
+    fe_val_to_str(l, &k, &sb, true);
+    fe_val r = fe_error(l, idx->loc, "key %s is not in the dict", sb.data ? sb.data : "?");
+    ir_sb_free(&sb);
+    return r;
+  }
+  if (base.kind == FE_V_LIST || base.kind == FE_V_STR) { /* indexed like a tuple */
+    fe_val t = fe_val_error();
+    t.kind = FE_V_TUPLE;
+    if (base.kind == FE_V_LIST) {
+      t.n = base.obj->n;
+      t.items = base.obj->items;
+    } else if (!fe_iterate(l, base, e->loc, &t.items, &t.n)) {
+      return fe_val_error();
+    }
+    fe_val r = idx->kind == FE_EX_SLICE ? tuple_slice(l, t, idx) : fe_val_error();
+    if (idx->kind != FE_EX_SLICE) base = t;
+    else if (r.kind == FE_V_TUPLE && base.kind == FE_V_LIST) return fe_new_list(l, r.n, r.items);
+    else if (r.kind == FE_V_TUPLE) { /* a string slice */
+      ir_strbuf sb;
+      ir_sb_init(&sb);
+      for (int i = 0; i < r.n; i++) ir_sb_puts(&sb, r.items[i].path);
+      fe_val sv = fe_val_error();
+      sv.kind = FE_V_STR;
+      sv.path = ir_intern(l->ctx, sb.data ? sb.data : "", sb.len);
+      ir_sb_free(&sb);
+      return sv;
+    } else {
+      return r;
+    }
+  }
   if (base.kind == FE_V_TUPLE && idx->kind == FE_EX_SLICE) return tuple_slice(l, base, idx);
   if (base.kind == FE_V_TUPLE) {
     fe_val i = fe_lower_expr(l, idx);
@@ -227,17 +338,63 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
   return fe_val_tensor(v, base.is_unsigned);
 }
 
-/* A tuple or list display: a compile-time tuple of lowered items. */
+/* A tuple, list or set display: a compile-time tuple of lowered items
+ * (starred items spliced in); lists and sets are lists in host code, where
+ * they can change. */
 static fe_val make_tuple(fe_lower *l, const fe_expr *e) {
   fe_val t = fe_val_error();
   t.kind = FE_V_TUPLE;
-  t.n = e->n;
-  t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(e->n + 1));
+  int cap = e->n + 1;
+  t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)cap);
   for (int i = 0; i < e->n; i++) {
-    t.items[i] = fe_lower_expr(l, e->items[i]);
-    if (t.items[i].kind == FE_V_ERROR) return fe_val_error();
+    const fe_expr *it = e->items[i];
+    fe_val v = fe_lower_expr(l, it->kind == FE_EX_STARRED ? it->a : it);
+    if (v.kind == FE_V_ERROR) return fe_val_error();
+    if (it->kind != FE_EX_STARRED) {
+      t.items[t.n++] = v;
+      continue;
+    }
+    fe_val *items;
+    int k;
+    if (!fe_iterate(l, v, it->loc, &items, &k)) return fe_val_error();
+    fe_val *ni = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(cap += k));
+    memcpy(ni, t.items, sizeof(fe_val) * (size_t)t.n);
+    memcpy(ni + t.n, items, sizeof(fe_val) * (size_t)k);
+    t.items = ni;
+    t.n += k;
   }
+  if (e->kind == FE_EX_SET) {
+    int k = 0;
+    for (int i = 0; i < t.n; i++) {
+      bool dup = false;
+      for (int j = 0; j < k && !dup; j++) dup = fe_py_equal(&t.items[j], &t.items[i]) == 1;
+      if (!dup) t.items[k++] = t.items[i];
+    }
+    t.n = k;
+  }
+  if (e->kind != FE_EX_TUPLE && fe_in_host(l)) return fe_new_list(l, t.n, t.items);
   return t;
+}
+
+/* {k: v, **d}: a compile-time dict. */
+static fe_val make_dict(fe_lower *l, const fe_expr *e) {
+  fe_val d = fe_new_dict(l);
+  for (int i = 0; i + 1 < e->n; i += 2) {
+    fe_val v = fe_lower_expr(l, e->items[i + 1]);
+    if (v.kind == FE_V_ERROR) return v;
+    if (!e->items[i]) { /* **other */
+      if (v.kind != FE_V_DICT)
+        return fe_error(l, e->items[i + 1]->loc, "'%s' is not a mapping", fe_val_type_str(l, &v));
+      for (int k = 0; k < v.obj->n; k++) fe_dict_set(l, &d, v.obj->keys[k], v.obj->items[k]);
+      continue;
+    }
+    fe_val k = fe_lower_expr(l, e->items[i]);
+    if (k.kind == FE_V_ERROR) return k;
+    if (k.kind == FE_V_TENSOR || v.kind == FE_V_TENSOR)
+      return fe_error(l, e->loc, "unsupported: runtime values in a dict");
+    fe_dict_set(l, &d, k, v);
+  }
+  return d;
 }
 
 /* Identity comparison, for `x is None` / `x is not None`: decided at compile
@@ -263,15 +420,14 @@ static fe_val lower_compare(fe_lower *l, const fe_expr *e) {
     return lower_is(l, e);
   }
   for (int i = 0; i < e->n - 1; i++)
-    if (e->cmpops[i] == FE_OP_IN || e->cmpops[i] == FE_OP_NOTIN || e->cmpops[i] == FE_OP_IS ||
-        e->cmpops[i] == FE_OP_ISNOT)
-      return fe_error(l, e->loc, "unsupported: operator '%s'", fe_op_str(e->cmpops[i]));
+    if (e->cmpops[i] == FE_OP_IS || e->cmpops[i] == FE_OP_ISNOT)
+      return fe_error(l, e->loc, "unsupported: operator '%s' in a chain", fe_op_str(e->cmpops[i]));
   fe_val prev = fe_lower_expr(l, e->items[0]);
   fe_val result = fe_val_bool(true);
   for (int i = 0; i < e->n - 1; i++) {
     fe_val next = fe_lower_expr(l, e->items[i + 1]);
     if (prev.kind == FE_V_ERROR || next.kind == FE_V_ERROR) return fe_val_error();
-    if (e->n > 2 && (!fe_is_const(&prev) || !fe_is_const(&next)))
+    if (e->n > 2 && (prev.kind == FE_V_TENSOR || next.kind == FE_V_TENSOR))
       return fe_error(l, e->loc, "unsupported: chained comparison on tensors");
     fe_val r = fe_binary(l, e->cmpops[i], prev, next, e->loc);
     if (e->n == 2) return r;
@@ -359,10 +515,11 @@ fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
   case FE_EX_ERROR: return v;
   case FE_EX_NAME: return fe_lookup(l, e->name, e->loc);
   case FE_EX_INT:
-    if (e->ival > (uint64_t)INT64_MAX)
+    if (e->is_big || e->ival > (uint64_t)INT64_MAX)
       return fe_error(l, e->loc, "unsupported: integer constant above 2**63-1");
     return fe_val_int((int64_t)e->ival);
   case FE_EX_FLOAT: return fe_val_float(e->fval);
+  case FE_EX_IMAG: return fe_error(l, e->loc, "unsupported: complex number");
   case FE_EX_STR:
     v.kind = FE_V_STR;
     v.path = e->str;
@@ -375,9 +532,23 @@ fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
   case FE_EX_CALL: return lower_call(l, e);
   case FE_EX_SUBSCRIPT: return lower_subscript(l, e);
   case FE_EX_SLICE: return fe_error(l, e->loc, "unsupported: slice outside a subscript");
-  case FE_EX_TUPLE: case FE_EX_LIST: return make_tuple(l, e);
-  case FE_EX_DICT: return fe_error(l, e->loc, "unsupported: dict display in a kernel");
-  case FE_EX_LAMBDA: return fe_error(l, e->loc, "unsupported: lambda in a kernel");
+  case FE_EX_TUPLE: case FE_EX_LIST: case FE_EX_SET: return make_tuple(l, e);
+  case FE_EX_DICT: return make_dict(l, e);
+  case FE_EX_LAMBDA:
+    e->fn->unit = fe_cur_unit(l);
+    v.kind = FE_V_FUNC;
+    v.fn = e->fn;
+    if (l->frame && l->frame->scope.n) v.closure = fe_scope_snapshot(l, &l->frame->scope);
+    return v;
+  case FE_EX_STARRED: return fe_error(l, e->loc, "unsupported: starred expression here");
+  case FE_EX_WALRUS: {
+    fe_val x = fe_lower_expr(l, e->b);
+    if (x.kind != FE_V_ERROR && l->frame) fe_scope_set(&l->frame->scope, e->a->name, x);
+    return x;
+  }
+  case FE_EX_FSTR: return fe_lower_fstring(l, e);
+  case FE_EX_FORMAT: case FE_EX_COMP_FOR: return fe_error(l, e->loc, "unsupported expression");
+  case FE_EX_COMP: return fe_lower_comp(l, e);
   case FE_EX_UNARY: {
     fe_val a = fe_lower_expr(l, e->a);
     return fe_unary(l, e->op, a, e->loc);

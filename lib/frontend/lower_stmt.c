@@ -10,67 +10,7 @@
 
 #include "frontend/fe.h"
 
-#define MAX_CARRIED 128
-
-/* Python None, the value of statements and of functions without a return. */
-static fe_val none_val(void) {
-  fe_val v = fe_val_error();
-  v.kind = FE_V_NONE;
-  return v;
-}
-
-/* ---- assigned names ------------------------------------------------------------ */
-
-typedef struct name_set {
-  const char *names[MAX_CARRIED];
-  int n;
-  bool overflow;
-} name_set;
-
-/* Adds a name once (names are interned); past MAX_CARRIED the set marks
- * overflow rather than growing, and the loop reports it. */
-static void names_add(name_set *s, const char *name) {
-  for (int i = 0; i < s->n; i++)
-    if (s->names[i] == name) return;
-  if (s->n == MAX_CARRIED) {
-    s->overflow = true;
-    return;
-  }
-  s->names[s->n++] = name;
-}
-
-/* The plain names an assignment target binds (tuples recurse; subscripts and
- * attributes bind nothing the lowering tracks). */
-static void collect_target(name_set *s, const fe_expr *t) {
-  if (!t) return;
-  if (t->kind == FE_EX_NAME) names_add(s, t->name);
-  if (t->kind == FE_EX_TUPLE || t->kind == FE_EX_LIST)
-    for (int i = 0; i < t->n; i++) collect_target(s, t->items[i]);
-}
-
-/* Every name a body may rebind (syntactically), nested blocks included. */
-static void collect_assigned(name_set *s, const fe_body *b) {
-  for (int i = 0; i < b->n; i++) {
-    const fe_stmt *st = b->stmts[i];
-    switch (st->kind) {
-    case FE_ST_ASSIGN: case FE_ST_AUGASSIGN: case FE_ST_ANNASSIGN:
-      for (int k = 0; k < st->ntargets; k++) collect_target(s, st->targets[k]);
-      break;
-    case FE_ST_IF:
-      collect_assigned(s, &st->body);
-      collect_assigned(s, &st->orelse);
-      break;
-    case FE_ST_FOR:
-      collect_target(s, st->target);
-      collect_assigned(s, &st->body);
-      break;
-    case FE_ST_WHILE: collect_assigned(s, &st->body); break;
-    case FE_ST_EXPR: case FE_ST_BREAK: case FE_ST_CONTINUE: case FE_ST_PASS:
-    case FE_ST_RETURN: case FE_ST_ASSERT:
-      break;
-    }
-  }
-}
+#define MAX_CARRIED FE_MAX_CARRIED
 
 /* ---- assignment ------------------------------------------------------------------ */
 
@@ -166,43 +106,6 @@ static bool same_val(const fe_val *a, const fe_val *b) {
   case FE_V_DTYPE: return a->ty == b->ty && a->is_unsigned == b->is_unsigned;
   default: return a->path == b->path && a->fn == b->fn && a->items == b->items;
   }
-}
-
-/* Makes `v` a runtime value of type `ty` (constants convert; tensors must
- * already match). False after an error naming the variable. */
-static bool coerce_carried(fe_lower *l, fe_val *v, const fe_val *like, const char *name,
-                           const char *what, ir_loc loc) {
-  if (v->kind == FE_V_ERROR) return false;
-  if (fe_is_const(v)) {
-    *v = fe_cast(l, *v, like->v->type, like->is_unsigned, loc);
-    return v->kind != FE_V_ERROR;
-  }
-  if (v->kind != FE_V_TENSOR || v->v->type != like->v->type) {
-    fe_error(l, loc, "%s: variable '%s' has type '%s' before and '%s' after; its type must stay "
-             "the same", what, name, fe_val_type_str(l, like), fe_val_type_str(l, v));
-    return false;
-  }
-  return true;
-}
-
-/* Binds loop-carried variables before a loop: the names the body assigns
- * that are bound now to runtime values or constants (constants materialize). */
-static int loop_carried(fe_lower *l, const fe_body *body, const char *skip, const char **names,
-                        fe_val *inits, ir_loc loc) {
-  name_set set = {0};
-  collect_assigned(&set, body);
-  int n = 0;
-  for (int i = 0; i < set.n; i++) {
-    if (set.names[i] == skip) continue;
-    fe_val *cur = fe_scope_get(&l->frame->scope, set.names[i]);
-    if (!cur || (cur->kind != FE_V_TENSOR && !fe_is_const(cur))) continue;
-    fe_val v = fe_to_tensor(l, *cur, loc);
-    if (v.kind == FE_V_ERROR) continue;
-    *cur = v;
-    names[n] = set.names[i];
-    inits[n++] = v;
-  }
-  return n;
 }
 
 /* ---- if ----------------------------------------------------------------------------- */
@@ -346,6 +249,18 @@ static void lower_if(fe_lower *l, const fe_stmt *s) {
 
 /* ---- for ---------------------------------------------------------------------------- */
 
+/* One unrolled copy of a loop body with the target bound to x; false when
+ * the loop ends (a return, or a `break` under constexpr conditions). */
+static bool unroll_one(fe_lower *l, const fe_stmt *s, fe_val x) {
+  fe_frame *f = l->frame;
+  assign_target(l, s->target, x);
+  fe_lower_body(l, &s->body);
+  /* break / continue under constexpr conditions end this copy of the body */
+  fe_jump j = f->jump;
+  f->jump = FE_JUMP_NONE;
+  return !f->returned && j != FE_JUMP_BREAK;
+}
+
 /* tl.static_range(lb, ub, step): the body lowered once per iteration with
  * the induction variable bound to a constexpr; `break` / `continue` under
  * constexpr conditions end a copy early (frame->jump). */
@@ -375,14 +290,25 @@ static void lower_static_range(fe_lower *l, const fe_stmt *s, const fe_val *b, c
       fe_error(l, s->iter->loc, "static_range unrolls more than 4096 iterations");
       break;
     }
-    assign_target(l, s->target, fe_val_int(i));
-    fe_lower_body(l, &s->body);
-    /* break / continue under constexpr conditions end this copy of the body */
-    fe_jump j = f->jump;
-    f->jump = FE_JUMP_NONE;
-    if (f->returned || j == FE_JUMP_BREAK) break;
+    if (!unroll_one(l, s, fe_val_int(i))) break;
     if (__builtin_add_overflow(i, v[2], &i)) break;
   }
+  f->static_loops--;
+  f->static_cf_base = saved_base;
+}
+
+/* `for x in (a, b, c)` over a compile-time sequence: unrolled like
+ * tl.static_range, one copy of the body per item. */
+static void lower_for_items(fe_lower *l, const fe_stmt *s, fe_val seq) {
+  fe_val *items;
+  int n;
+  if (!fe_iterate(l, seq, s->iter->loc, &items, &n)) return;
+  fe_frame *f = l->frame;
+  int saved_base = f->static_cf_base;
+  f->static_loops++;
+  f->static_cf_base = f->runtime_cf;
+  for (int i = 0; i < n && i < 4096; i++)
+    if (!unroll_one(l, s, items[i])) break;
   f->static_loops--;
   f->static_cf_base = saved_base;
 }
@@ -420,7 +346,14 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   bool is_static = callee.kind == FE_V_BUILTIN && strcmp(callee.path, "tl.static_range") == 0;
   if (callee.kind != FE_V_BUILTIN || (strcmp(callee.path, "py.range") != 0 &&
                                       strcmp(callee.path, "tl.range") != 0 && !is_static)) {
-    fe_error(l, it->loc, "unsupported: 'for' over anything but range, tl.range or tl.static_range");
+    fe_val seq = fe_lower_expr(l, it);
+    if (seq.kind == FE_V_TUPLE || seq.kind == FE_V_LIST) {
+      lower_for_items(l, s, seq);
+      return;
+    }
+    if (seq.kind != FE_V_ERROR)
+      fe_error(l, it->loc, "unsupported: 'for' over anything but range, tl.range, "
+               "tl.static_range or a compile-time tuple");
     return;
   }
   if (s->target->kind != FE_EX_NAME) {
@@ -481,12 +414,12 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     b[i] = fe_cast(l, b[i], ivt, false, locs[i]);
     if (b[i].kind == FE_V_ERROR) return;
   }
-  const char *names[MAX_CARRIED];
-  fe_val inits[MAX_CARRIED];
-  int n = loop_carried(l, &s->body, s->target->name, names, inits, s->loc);
+  fe_carry carry;
+  if (!fe_carry_collect(l, &s->body, s->target->name, &carry, s->loc)) return;
+  int n = carry.nleaves;
   const ir_type *types[MAX_CARRIED + 1];
   types[0] = ivt;
-  for (int i = 0; i < n; i++) types[i + 1] = inits[i].v->type;
+  for (int i = 0; i < n; i++) types[i + 1] = carry.leaves[i].v->type;
   ir_block *outer = l->b.block;
   ir_block *body = ir_block_create(l->m, n + 1, types);
   body->args[0]->name = s->target->name;
@@ -501,10 +434,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     iv.v->name = s->target->name;
   }
   fe_scope_set(&l->frame->scope, s->target->name, iv);
-  for (int i = 0; i < n; i++) {
-    body->args[i + 1]->name = names[i];
-    fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(body->args[i + 1], inits[i].is_unsigned));
-  }
+  for (int i = 0; i < n; i++) body->args[i + 1]->name = carry.leaf_name[i];
+  fe_carry_bind(l, &carry, body->args + 1);
   ir_builder_set_end(&l->b, body);
   l->frame->runtime_cf++;
   l->frame->loops++;
@@ -512,12 +443,7 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   l->frame->loops--;
   l->frame->runtime_cf--;
   ir_value *ys[MAX_CARRIED];
-  bool ok = true;
-  for (int i = 0; i < n; i++) {
-    fe_val cur = *fe_scope_get(&l->frame->scope, names[i]);
-    ok &= coerce_carried(l, &cur, &inits[i], names[i], "loop-carried variable", s->loc);
-    ys[i] = cur.v;
-  }
+  bool ok = fe_carry_yield(l, &carry, ys, "loop-carried variable", s->loc);
   l->b.loc = s->loc;
   if (ok) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
   fe_scope_free(&l->frame->scope);
@@ -525,15 +451,16 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   ir_builder_set_end(&l->b, outer);
   if (!ok) return;
   ir_value *ops[MAX_CARRIED + 3] = {b[0].v, b[1].v, b[2].v};
-  for (int i = 0; i < n; i++) ops[i + 3] = inits[i].v;
+  for (int i = 0; i < n; i++) ops[i + 3] = carry.leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_FOR, n, types + 1, n + 3, ops, 1);
   ir_region_append_block(&op->regions[0], body);
+  ir_value *res[MAX_CARRIED];
   for (int i = 0; i < n; i++) {
-    ir_value *res = ir_op_result(op, i);
-    res->name = names[i];
-    fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(res, inits[i].is_unsigned));
+    res[i] = ir_op_result(op, i);
+    res[i]->name = carry.leaf_name[i];
   }
+  fe_carry_bind(l, &carry, res);
 }
 
 /* ---- while -------------------------------------------------------------------------- */
@@ -541,11 +468,11 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
 /* `while cond: body` as scf.while: the "before" region evaluates the
  * condition on the carried values, the "after" region runs the body. */
 static void lower_while(fe_lower *l, const fe_stmt *s) {
-  const char *names[MAX_CARRIED];
-  fe_val inits[MAX_CARRIED];
-  int n = loop_carried(l, &s->body, NULL, names, inits, s->loc);
+  fe_carry carry;
+  if (!fe_carry_collect(l, &s->body, NULL, &carry, s->loc)) return;
+  int n = carry.nleaves;
   const ir_type *types[MAX_CARRIED];
-  for (int i = 0; i < n; i++) types[i] = inits[i].v->type;
+  for (int i = 0; i < n; i++) types[i] = carry.leaves[i].v->type;
   ir_block *outer = l->b.block;
   fe_scope pre;
   fe_scope_copy(&pre, &l->frame->scope);
@@ -556,10 +483,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
     blocks[k] = ir_block_create(l->m, n, types);
     fe_scope_free(&l->frame->scope);
     fe_scope_copy(&l->frame->scope, &pre);
-    for (int i = 0; i < n; i++) {
-      blocks[k]->args[i]->name = names[i];
-      fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(blocks[k]->args[i], inits[i].is_unsigned));
-    }
+    for (int i = 0; i < n; i++) blocks[k]->args[i]->name = carry.leaf_name[i];
+    fe_carry_bind(l, &carry, blocks[k]->args);
     ir_builder_set_end(&l->b, blocks[k]);
     if (k == 0) { /* before: evaluate the condition */
       fe_val c = fe_lower_expr(l, s->cond);
@@ -584,11 +509,7 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
       fe_lower_body(l, &s->body);
       l->frame->loops--;
       ir_value *ys[MAX_CARRIED];
-      for (int i = 0; i < n; i++) {
-        fe_val cur = *fe_scope_get(&l->frame->scope, names[i]);
-        ok &= coerce_carried(l, &cur, &inits[i], names[i], "loop-carried variable", s->loc);
-        ys[i] = cur.v;
-      }
+      ok &= fe_carry_yield(l, &carry, ys, "loop-carried variable", s->loc);
       l->b.loc = s->loc;
       if (ok) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
     }
@@ -599,16 +520,17 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
   ir_builder_set_end(&l->b, outer);
   if (!ok) return;
   ir_value *ops[MAX_CARRIED];
-  for (int i = 0; i < n; i++) ops[i] = inits[i].v;
+  for (int i = 0; i < n; i++) ops[i] = carry.leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_WHILE, n, types, n, ops, 2);
   ir_region_append_block(&op->regions[0], blocks[0]);
   ir_region_append_block(&op->regions[1], blocks[1]);
+  ir_value *res[MAX_CARRIED];
   for (int i = 0; i < n; i++) {
-    ir_value *res = ir_op_result(op, i);
-    res->name = names[i];
-    fe_scope_set(&l->frame->scope, names[i], fe_val_tensor(res, inits[i].is_unsigned));
+    res[i] = ir_op_result(op, i);
+    res[i]->name = carry.leaf_name[i];
   }
+  fe_carry_bind(l, &carry, res);
 }
 
 /* ---- statements ----------------------------------------------------------------------- */
@@ -635,21 +557,32 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
       fe_error(l, s->loc, "unsupported: 'return' inside a loop (Triton rejects it as well)");
       return;
     }
-    fe_val v = s->value ? fe_lower_expr(l, s->value) : none_val();
+    fe_val v = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
     l->frame->ret = v;
     l->frame->returned = true;
     return;
   }
+  case FE_ST_RAISE: { /* reached on this specialization: a compile-time error */
+    fe_val m = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
+    if (m.kind == FE_V_STR) fe_error(l, s->loc, "raise reached in a kernel: %s", m.path);
+    else if (m.kind != FE_V_ERROR) fe_error(l, s->loc, "raise reached in a kernel");
+    l->frame->returned = true;
+    return;
+  }
+  case FE_ST_GLOBAL: return;
+  case FE_ST_DEF:
+    fe_error(l, s->loc, "unsupported: a nested function in a jit function");
+    return;
   case FE_ST_ASSERT: {
     fe_val c = fe_lower_expr(l, s->cond);
     if (c.kind == FE_V_ERROR) return;
     if (c.kind == FE_V_TENSOR) { /* a device assertion, as Triton: debug mode only */
-      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
-      (void)fe_build_assert(l, c, m, none_val(), s->loc);
+      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : fe_val_none();
+      (void)fe_build_assert(l, c, m, fe_val_none(), s->loc);
       return;
     }
     if (!fe_const_truth(&c)) {
-      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : none_val();
+      fe_val m = s->msg ? fe_lower_expr(l, s->msg) : fe_val_none();
       if (m.kind == FE_V_STR) fe_error(l, s->loc, "assertion failed: %s", m.path);
       else fe_error(l, s->loc, "assertion failed");
     }

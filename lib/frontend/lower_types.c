@@ -66,6 +66,10 @@ const char *fe_val_type_str(fe_lower *l, const fe_val *v) {
   case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: return "function";
   case FE_V_TUPLE: return "tuple";
   case FE_V_SLICE: return "slice";
+  case FE_V_LIST: return "list";
+  case FE_V_DICT: return "dict";
+  case FE_V_CONFIG: return "triton.Config";
+  case FE_V_STRUCT: return v->path;
   case FE_V_ERROR: return "<error>";
   }
   return "?";
@@ -115,6 +119,8 @@ fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc) {
   if (v.kind == FE_V_TENSOR || v.kind == FE_V_ERROR) return v;
   if (!fe_is_const(&v))
     return fe_error(l, loc, "expected a tensor or a number, found '%s'", fe_val_type_str(l, &v));
+  if (!l->b.block)
+    return fe_error(l, loc, "a runtime value is needed here, outside a kernel");
   fe_dt d = const_dtype(l, &v);
   l->b.loc = loc;
   return fe_val_tensor(fe_const_of(l, d.ty, &v), d.uns);
@@ -571,7 +577,13 @@ fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
     bool eq = a.ty == b.ty && a.is_unsigned == b.is_unsigned;
     return fe_val_bool(op == FE_OP_EQ ? eq : !eq);
   }
-  if (fe_is_const(&a) && fe_is_const(&b)) return fold_binary(l, op, a, b, loc);
+  if (fe_is_const(&a) && fe_is_const(&b) && op != FE_OP_IN && op != FE_OP_NOTIN)
+    return fold_binary(l, op, a, b, loc);
+  if (a.kind != FE_V_TENSOR && b.kind != FE_V_TENSOR) {
+    bool handled;
+    fe_val r = fe_host_binary(l, op, a, b, loc, &handled);
+    if (handled) return r;
+  }
   if (a.kind == FE_V_TUPLE && b.kind == FE_V_TUPLE && op == FE_OP_ADD) {
     fe_val t = fe_val_error();
     t.kind = FE_V_TUPLE;
@@ -592,8 +604,9 @@ int fe_const_truth(const fe_val *v) {
   case FE_V_NONE: return 0;
   case FE_V_STR: return v->path && v->path[0];
   case FE_V_TUPLE: return v->n > 0;
+  case FE_V_LIST: case FE_V_DICT: return v->obj->n > 0;
   case FE_V_DTYPE: case FE_V_MODULE: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD:
-  case FE_V_SLICE:
+  case FE_V_SLICE: case FE_V_CONFIG: case FE_V_STRUCT:
     return 1;
   case FE_V_TENSOR: case FE_V_ERROR: return -1;
   }

@@ -1,9 +1,11 @@
 /* parse_expr.c - recursive-descent parser for Python expressions, with
- * Python's precedence; each function carries its grammar rule.
+ * Python's precedence: operators, calls (with *args and **kwargs),
+ * subscripts and slices, conditional expressions, lambdas, walrus, starred
+ * test lists. Atoms (literals, displays, comprehensions, f-strings) are in
+ * parse_atom.c. Each function carries its grammar rule.
  *
- * Constructs outside the kernel language (lambda, comprehensions, dicts, sets,
- * starred arguments, ':=') are reported as located "unsupported" errors and
- * parsed past so that the statement-level recovery stays in sync. */
+ * The whole expression language parses, so that decorator arguments and
+ * host helpers can be evaluated; the lowering decides what a kernel may use. */
 #include <string.h>
 
 #include "frontend/fe.h"
@@ -44,72 +46,44 @@ const char *fe_op_str(fe_op op) {
 }
 
 fe_expr *fe_new_expr(fe_parser *p, fe_expr_kind kind, ir_loc loc) {
-  fe_expr *e = ir_arena_alloc(p->arena, sizeof *e);
-  if (!e) IR_UNREACHABLE("out of memory in the parser");
+  fe_expr *e = fe_parse_alloc(p, sizeof *e);
   e->kind = kind;
   e->loc = loc;
   e->start = loc;
   return e;
 }
 
-/* A growable list of expressions built in the arena (copied on finish). */
-typedef struct expr_list {
-  fe_expr *inline_items[16];
-  fe_expr **items;
-  int n, cap;
-} expr_list;
-
-static void list_init(expr_list *l) {
+void fe_list_init(fe_expr_list *l) {
   l->items = l->inline_items;
   l->n = 0;
   l->cap = 16;
 }
-static void list_push(fe_parser *p, expr_list *l, fe_expr *e) {
+void fe_list_push(fe_parser *p, fe_expr_list *l, fe_expr *e) {
   if (l->n == l->cap) {
-    fe_expr **ni = ir_arena_alloc(p->arena, sizeof *ni * (size_t)l->cap * 2);
-    if (!ni) IR_UNREACHABLE("out of memory in the parser");
+    fe_expr **ni = fe_parse_alloc(p, sizeof *ni * (size_t)l->cap * 2);
     memcpy(ni, l->items, sizeof *ni * (size_t)l->n);
     l->items = ni;
     l->cap *= 2;
   }
   l->items[l->n++] = e;
 }
-static fe_expr **list_finish(fe_parser *p, expr_list *l) {
-  fe_expr **out = ir_arena_alloc(p->arena, sizeof *out * (size_t)(l->n ? l->n : 1));
-  if (!out) IR_UNREACHABLE("out of memory in the parser");
+fe_expr **fe_list_finish(fe_parser *p, fe_expr_list *l) {
+  fe_expr **out = fe_parse_alloc(p, sizeof *out * (size_t)(l->n ? l->n : 1));
   memcpy(out, l->items, sizeof *out * (size_t)l->n);
   return out;
 }
 
 bool fe_tok_starts_expr(fe_tok_kind k) {
   switch (k) {
-  case FE_TOK_NAME: case FE_TOK_INT: case FE_TOK_FLOAT: case FE_TOK_STRING:
-  case FE_TOK_LPAREN: case FE_TOK_LBRACKET: case FE_TOK_LBRACE: case FE_TOK_MINUS:
-  case FE_TOK_PLUS: case FE_TOK_TILDE: case FE_TOK_KW_NOT: case FE_TOK_KW_NONE:
+  case FE_TOK_NAME: case FE_TOK_INT: case FE_TOK_FLOAT: case FE_TOK_IMAG: case FE_TOK_STRING:
+  case FE_TOK_FSTRING_START: case FE_TOK_LPAREN: case FE_TOK_LBRACKET: case FE_TOK_LBRACE:
+  case FE_TOK_MINUS: case FE_TOK_PLUS: case FE_TOK_TILDE: case FE_TOK_KW_NOT: case FE_TOK_KW_NONE:
   case FE_TOK_KW_TRUE: case FE_TOK_KW_FALSE: case FE_TOK_KW_LAMBDA: case FE_TOK_ELLIPSIS:
-  case FE_TOK_KW_AWAIT: case FE_TOK_KW_YIELD:
+  case FE_TOK_KW_AWAIT: case FE_TOK_KW_YIELD: case FE_TOK_STAR:
     return true;
   default:
     return false;
   }
-}
-
-/* Reports a comprehension if one starts here, and skips to the closing
- * bracket `close` so that parsing can continue. */
-static bool parse_reject_comprehension(fe_parser *p, fe_tok_kind close) {
-  if (fe_peek(p)->kind != FE_TOK_KW_FOR && fe_peek(p)->kind != FE_TOK_KW_ASYNC) return false;
-  fe_parse_error(p, fe_peek(p)->loc, "unsupported: comprehension");
-  int depth = 0;
-  while (fe_peek(p)->kind != FE_TOK_EOF && fe_peek(p)->kind != FE_TOK_NEWLINE) {
-    fe_tok_kind k = fe_peek(p)->kind;
-    if (k == FE_TOK_LPAREN || k == FE_TOK_LBRACKET || k == FE_TOK_LBRACE) depth++;
-    if (k == FE_TOK_RPAREN || k == FE_TOK_RBRACKET || k == FE_TOK_RBRACE) {
-      if (depth == 0 && k == close) break;
-      depth--;
-    }
-    fe_next(p);
-  }
-  return true;
 }
 
 static fe_expr *parse_expr(fe_parser *p);
@@ -136,177 +110,83 @@ static fe_expr *parse_subscript(fe_parser *p) {
 
 /* trailer: '(' [arglist] ')'
  * arglist: argument (',' argument)* [',']
- * argument: test | NAME '=' test */
+ * argument: test [comp_for] | NAME '=' test | '*' test | '**' test */
 static fe_expr *parse_call(fe_parser *p, fe_expr *fn) {
   fe_expr *call = fe_new_expr(p, FE_EX_CALL, fn->loc);
   call->start = fn->start;
   call->a = fn;
   fe_next(p); /* '(' */
-  expr_list args, kwvals;
-  list_init(&args);
-  list_init(&kwvals);
+  fe_expr_list args, kwvals;
+  fe_list_init(&args);
+  fe_list_init(&kwvals);
   const char *kwnames[64];
   while (fe_peek(p)->kind != FE_TOK_RPAREN && fe_peek(p)->kind != FE_TOK_EOF) {
     const fe_token *t = fe_peek(p);
-    if (t->kind == FE_TOK_STAR || t->kind == FE_TOK_POW) {
-      fe_parse_error(p, t->loc, "unsupported: '%s' argument unpacking",
-                     t->kind == FE_TOK_STAR ? "*" : "**");
+    if (t->kind == FE_TOK_STAR) {
       fe_next(p);
-      (void)fe_parse_test(p);
-    } else if (t->kind == FE_TOK_NAME && fe_peek_at(p, 1)->kind == FE_TOK_ASSIGN) {
+      fe_expr *st = fe_new_expr(p, FE_EX_STARRED, t->loc);
+      st->a = fe_parse_test(p);
+      if (kwvals.n > 0 && !kwnames[kwvals.n - 1] && kwvals.n < 64)
+        fe_parse_error(p, t->loc, "iterable argument unpacking follows keyword argument unpacking");
+      fe_list_push(p, &args, st);
+    } else if (t->kind == FE_TOK_POW || (t->kind == FE_TOK_NAME && fe_peek_at(p, 1)->kind == FE_TOK_ASSIGN)) {
       fe_next(p);
-      fe_next(p);
+      const char *name = NULL;
+      if (t->kind == FE_TOK_NAME) {
+        fe_next(p);
+        name = fe_parse_name(p, t);
+      }
       fe_expr *v = fe_parse_test(p);
       if (kwvals.n == 64) {
         fe_parse_error(p, t->loc, "too many keyword arguments");
       } else {
-        for (int i = 0; i < kwvals.n; i++)
-          if (kwnames[i] == t->text)
-            fe_parse_error(p, t->loc, "keyword argument repeated: '%s'", t->text);
-        kwnames[kwvals.n] = t->text;
-        list_push(p, &kwvals, v);
+        for (int i = 0; name && i < kwvals.n; i++)
+          if (kwnames[i] == name) fe_parse_error(p, t->loc, "keyword argument repeated: '%s'", name);
+        kwnames[kwvals.n] = name;
+        fe_list_push(p, &kwvals, v);
       }
     } else {
       fe_expr *v = fe_parse_test(p);
-      if (parse_reject_comprehension(p, FE_TOK_RPAREN)) break;
+      if (fe_peek(p)->kind == FE_TOK_WALRUS) {
+        ir_loc wl = fe_next(p)->loc;
+        fe_expr *w = fe_new_expr(p, FE_EX_WALRUS, wl);
+        w->a = v;
+        w->b = fe_parse_test(p);
+        v = w;
+      }
+      if (fe_peek(p)->kind == FE_TOK_KW_FOR || fe_peek(p)->kind == FE_TOK_KW_ASYNC) {
+        /* f(x for x in y): a generator as the only argument */
+        fe_expr *g = fe_new_expr(p, FE_EX_COMP, v->start);
+        g->ival = FE_COMP_GEN;
+        g->a = v;
+        fe_parse_comp_clauses(p, g);
+        v = g;
+      }
       if (kwvals.n > 0)
         fe_parse_error(p, v->loc, "positional argument follows keyword argument");
-      list_push(p, &args, v);
+      fe_list_push(p, &args, v);
     }
     if (!fe_accept(p, FE_TOK_COMMA)) break;
   }
   fe_expect(p, FE_TOK_RPAREN, "')' after call arguments");
   call->n = args.n;
-  call->items = list_finish(p, &args);
+  call->items = fe_list_finish(p, &args);
   call->nkw = kwvals.n;
-  call->kwvals = list_finish(p, &kwvals);
-  call->kwnames = ir_arena_alloc(p->arena, sizeof(char *) * (size_t)(kwvals.n ? kwvals.n : 1));
-  if (!call->kwnames) IR_UNREACHABLE("out of memory in the parser");
+  call->kwvals = fe_list_finish(p, &kwvals);
+  call->kwnames = fe_parse_alloc(p, sizeof(char *) * (size_t)(kwvals.n ? kwvals.n : 1));
   memcpy(call->kwnames, kwnames, sizeof(char *) * (size_t)kwvals.n);
   return call;
-}
-
-/* Parses a parenthesized or bracketed element list after the opener:
- * testlist_comp: test (',' test)* [',']. Sets *had_comma. */
-static fe_expr *parse_elements(fe_parser *p, fe_expr_kind kind, ir_loc loc, fe_tok_kind close,
-                               bool *had_comma) {
-  expr_list items;
-  list_init(&items);
-  *had_comma = false;
-  while (fe_peek(p)->kind != close && fe_peek(p)->kind != FE_TOK_EOF) {
-    if (fe_peek(p)->kind == FE_TOK_STAR) {
-      fe_parse_error(p, fe_peek(p)->loc, "unsupported: starred expression");
-      fe_next(p);
-    }
-    fe_expr *e = fe_parse_test(p);
-    if (fe_peek(p)->kind == FE_TOK_WALRUS) {
-      fe_parse_error(p, fe_peek(p)->loc, "unsupported: assignment expression ':='");
-      fe_next(p);
-      e = fe_parse_test(p);
-    }
-    list_push(p, &items, e);
-    if (parse_reject_comprehension(p, close)) break;
-    if (!fe_accept(p, FE_TOK_COMMA)) break;
-    *had_comma = true;
-  }
-  fe_expect(p, close, close == FE_TOK_RPAREN ? "')'" : close == FE_TOK_RBRACKET ? "']'" : "'}'");
-  fe_expr *e = fe_new_expr(p, kind, loc);
-  e->n = items.n;
-  e->items = list_finish(p, &items);
-  return e;
-}
-
-/* dictmaker: '{' [test ':' test (',' test ':' test)* [',']] '}'
- * Dicts appear in decorator arguments (@triton.autotune configs), which are
- * parsed but never lowered; set displays are not supported. */
-static fe_expr *parse_dict(fe_parser *p, ir_loc loc) {
-  expr_list items;
-  list_init(&items);
-  while (fe_peek(p)->kind != FE_TOK_RBRACE && fe_peek(p)->kind != FE_TOK_EOF) {
-    fe_expr *k = fe_parse_test(p);
-    if (!fe_accept(p, FE_TOK_COLON)) {
-      fe_parse_error(p, fe_peek(p)->loc, "unsupported: set display");
-      break;
-    }
-    list_push(p, &items, k);
-    list_push(p, &items, fe_parse_test(p));
-    if (!fe_accept(p, FE_TOK_COMMA)) break;
-  }
-  fe_expect(p, FE_TOK_RBRACE, "'}'");
-  fe_expr *e = fe_new_expr(p, FE_EX_DICT, loc);
-  e->n = items.n;
-  e->items = list_finish(p, &items);
-  return e;
-}
-
-/* atom: '(' [testlist_comp] ')' | '[' [testlist_comp] ']' | NAME | NUMBER
- *     | STRING+ | '...' | 'None' | 'True' | 'False' */
-static fe_expr *parse_atom(fe_parser *p) {
-  const fe_token *t = fe_peek(p);
-  fe_expr *e;
-  bool had_comma;
-  switch (t->kind) {
-  case FE_TOK_NAME:
-    fe_next(p);
-    e = fe_new_expr(p, FE_EX_NAME, t->loc);
-    e->name = t->text;
-    return e;
-  case FE_TOK_INT:
-    fe_next(p);
-    e = fe_new_expr(p, FE_EX_INT, t->loc);
-    e->ival = t->ival;
-    return e;
-  case FE_TOK_FLOAT:
-    fe_next(p);
-    e = fe_new_expr(p, FE_EX_FLOAT, t->loc);
-    e->fval = t->fval;
-    return e;
-  case FE_TOK_STRING: {
-    /* Adjacent literals concatenate. */
-    e = fe_new_expr(p, FE_EX_STR, t->loc);
-    ir_strbuf sb;
-    ir_sb_init(&sb);
-    while (fe_peek(p)->kind == FE_TOK_STRING) {
-      const fe_token *s = fe_next(p);
-      ir_sb_append(&sb, s->text, s->len);
-    }
-    e->slen = sb.len;
-    e->str = ir_arena_strdup(p->arena, sb.data ? sb.data : "", sb.len);
-    ir_sb_free(&sb);
-    return e;
-  }
-  case FE_TOK_KW_NONE: fe_next(p); return fe_new_expr(p, FE_EX_NONE, t->loc);
-  case FE_TOK_KW_TRUE: fe_next(p); return fe_new_expr(p, FE_EX_TRUE, t->loc);
-  case FE_TOK_KW_FALSE: fe_next(p); return fe_new_expr(p, FE_EX_FALSE, t->loc);
-  case FE_TOK_ELLIPSIS: fe_next(p); return fe_new_expr(p, FE_EX_ELLIPSIS, t->loc);
-  case FE_TOK_LPAREN:
-    fe_next(p);
-    e = parse_elements(p, FE_EX_TUPLE, t->loc, FE_TOK_RPAREN, &had_comma);
-    if (e->n == 1 && !had_comma) return e->items[0]; /* parenthesized expression */
-    return e;
-  case FE_TOK_LBRACKET:
-    fe_next(p);
-    return parse_elements(p, FE_EX_LIST, t->loc, FE_TOK_RBRACKET, &had_comma);
-  case FE_TOK_LBRACE:
-    fe_next(p);
-    return parse_dict(p, t->loc);
-  case FE_TOK_KW_LAMBDA:
-    fe_parse_error(p, t->loc, "unsupported: lambda");
-    return fe_new_expr(p, FE_EX_ERROR, t->loc);
-  case FE_TOK_KW_YIELD:
-  case FE_TOK_KW_AWAIT:
-    fe_parse_error(p, t->loc, "unsupported: '%s'", t->text);
-    return fe_new_expr(p, FE_EX_ERROR, t->loc);
-  default:
-    fe_parse_error(p, t->loc, "expected an expression, found %s", fe_tok_desc(p, t));
-    return fe_new_expr(p, FE_EX_ERROR, t->loc);
-  }
 }
 
 /* atom_expr: atom trailer*
  * trailer: '(' [arglist] ')' | '[' subscriptlist ']' | '.' NAME */
 static fe_expr *parse_atom_expr(fe_parser *p) {
-  fe_expr *e = parse_atom(p);
+  if (fe_peek(p)->kind == FE_TOK_KW_AWAIT) {
+    const fe_token *t = fe_next(p);
+    fe_parse_error(p, t->loc, "unsupported: 'await'");
+    return fe_new_expr(p, FE_EX_ERROR, t->loc);
+  }
+  fe_expr *e = fe_parse_atom(p);
   for (;;) {
     const fe_token *t = fe_peek(p);
     if (t->kind == FE_TOK_LPAREN) {
@@ -317,17 +197,17 @@ static fe_expr *parse_atom_expr(fe_parser *p) {
       fe_expr *a = fe_new_expr(p, FE_EX_ATTR, e->loc);
       a->start = e->start;
       a->a = e;
-      if (fe_expect(p, FE_TOK_NAME, "an attribute name after '.'")) a->name = n->text;
+      if (fe_expect(p, FE_TOK_NAME, "an attribute name after '.'")) a->name = fe_parse_name(p, n);
       else a->name = ir_intern_cstr(p->ctx, "?");
       e = a;
     } else if (t->kind == FE_TOK_LBRACKET) {
       /* subscriptlist: subscript (',' subscript)* [','] */
       fe_next(p);
-      expr_list idx;
-      list_init(&idx);
+      fe_expr_list idx;
+      fe_list_init(&idx);
       bool had_comma = false;
       while (fe_peek(p)->kind != FE_TOK_RBRACKET && fe_peek(p)->kind != FE_TOK_EOF) {
-        list_push(p, &idx, parse_subscript(p));
+        fe_list_push(p, &idx, parse_subscript(p));
         if (!fe_accept(p, FE_TOK_COMMA)) break;
         had_comma = true;
       }
@@ -341,7 +221,7 @@ static fe_expr *parse_atom_expr(fe_parser *p) {
       } else {
         s->b = fe_new_expr(p, FE_EX_TUPLE, t->loc);
         s->b->n = idx.n;
-        s->b->items = list_finish(p, &idx);
+        s->b->items = fe_list_finish(p, &idx);
       }
       e = s;
     } else {
@@ -364,7 +244,7 @@ static fe_expr *parse_factor(fe_parser *p);
 /* Guards the parser's recursion (unary operators, `not`, nested tests):
  * false, with an error, once FE_MAX_EXPR_DEPTH levels are open. A caller
  * that got true calls parse_leave when done. */
-static bool parse_enter(fe_parser *p, ir_loc loc) {
+bool fe_parse_enter(fe_parser *p, ir_loc loc) {
   if (p->depth >= FE_MAX_EXPR_DEPTH) {
     fe_parse_error(p, loc, "expression nested too deeply (more than %d levels)",
                    FE_MAX_EXPR_DEPTH);
@@ -373,7 +253,7 @@ static bool parse_enter(fe_parser *p, ir_loc loc) {
   p->depth++;
   return true;
 }
-static void parse_leave(fe_parser *p) { p->depth--; }
+void fe_parse_leave(fe_parser *p) { p->depth--; }
 
 /* Depth of the tree at e, counted up to `limit` + 1 and no further, so the
  * walk itself recurses at most that deep. */
@@ -421,12 +301,12 @@ static fe_expr *parse_factor(fe_parser *p) {
   else if (t->kind == FE_TOK_PLUS) op = FE_OP_POS;
   else if (t->kind == FE_TOK_TILDE) op = FE_OP_INVERT;
   else return parse_power(p);
-  if (!parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
+  if (!fe_parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
   fe_next(p);
   fe_expr *e = fe_new_expr(p, FE_EX_UNARY, t->loc);
   e->op = op;
   e->a = parse_factor(p);
-  parse_leave(p);
+  fe_parse_leave(p);
   return e;
 }
 
@@ -477,8 +357,8 @@ static fe_expr *parse_expr(fe_parser *p) { return parse_binary_level(p, 0); }
  * comp_op: '<'|'>'|'=='|'>='|'<='|'!='|'in'|'not' 'in'|'is'|'is' 'not' */
 static fe_expr *parse_comparison(fe_parser *p) {
   fe_expr *first = parse_expr(p);
-  expr_list operands;
-  list_init(&operands);
+  fe_expr_list operands;
+  fe_list_init(&operands);
   fe_op ops[64];
   ir_loc loc = first->loc;
   for (;;) {
@@ -505,7 +385,7 @@ static fe_expr *parse_comparison(fe_parser *p) {
     fe_next(p);
     if (op == FE_OP_ISNOT || op == FE_OP_NOTIN) fe_next(p);
     if (operands.n == 0) {
-      list_push(p, &operands, first);
+      fe_list_push(p, &operands, first);
       loc = t->loc;
     }
     if (operands.n > 63) {
@@ -513,16 +393,15 @@ static fe_expr *parse_comparison(fe_parser *p) {
       break;
     }
     ops[operands.n - 1] = op;
-    list_push(p, &operands, parse_expr(p));
+    fe_list_push(p, &operands, parse_expr(p));
   }
 done:
   if (operands.n == 0) return first;
   fe_expr *e = fe_new_expr(p, FE_EX_COMPARE, loc);
   e->start = first->start;
   e->n = operands.n;
-  e->items = list_finish(p, &operands);
-  e->cmpops = ir_arena_alloc(p->arena, sizeof(fe_op) * (size_t)(operands.n - 1));
-  if (!e->cmpops) IR_UNREACHABLE("out of memory in the parser");
+  e->items = fe_list_finish(p, &operands);
+  e->cmpops = fe_parse_alloc(p, sizeof(fe_op) * (size_t)(operands.n - 1));
   memcpy(e->cmpops, ops, sizeof(fe_op) * (size_t)(operands.n - 1));
   return e;
 }
@@ -531,12 +410,12 @@ done:
 static fe_expr *parse_not_test(fe_parser *p) {
   const fe_token *t = fe_peek(p);
   if (t->kind != FE_TOK_KW_NOT) return parse_comparison(p);
-  if (!parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
+  if (!fe_parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
   fe_next(p);
   fe_expr *e = fe_new_expr(p, FE_EX_UNARY, t->loc);
   e->op = FE_OP_NOT;
   e->a = parse_not_test(p);
-  parse_leave(p);
+  fe_parse_leave(p);
   return e;
 }
 
@@ -560,32 +439,46 @@ static fe_expr *parse_or_test(fe_parser *p) {
   return e;
 }
 
-/* lambdef: 'lambda' [NAME (',' NAME)*] ':' test
- * Lambdas appear in decorator arguments (@triton.heuristics), which are
- * parsed but never lowered; the lowering rejects one in a kernel. */
+/* lambdef: 'lambda' [parameters] ':' test -> a function whose body returns
+ * the test (lambdas appear in decorator arguments: @triton.heuristics). */
 static fe_expr *parse_lambda(fe_parser *p) {
-  ir_loc loc = fe_peek(p)->loc;
-  fe_next(p);
-  while (fe_peek(p)->kind == FE_TOK_NAME) {
-    fe_next(p);
-    if (!fe_accept(p, FE_TOK_COMMA)) break;
-  }
+  ir_loc loc = fe_next(p)->loc;
+  fe_func *fn = fe_parse_alloc(p, sizeof *fn);
+  fn->loc = loc;
+  fn->name = ir_intern_cstr(p->ctx, "<lambda>");
+  fn->is_lambda = true;
+  fe_parse_params(p, fn, FE_TOK_COLON);
   fe_expect(p, FE_TOK_COLON, "':' after lambda parameters");
+  fe_stmt *ret = fe_parse_alloc(p, sizeof *ret);
+  ret->kind = FE_ST_RETURN;
+  ret->loc = fe_peek(p)->loc;
+  ret->value = fe_parse_test(p);
+  fn->body.n = 1;
+  fn->body.stmts = fe_parse_alloc(p, sizeof(fe_stmt *));
+  fn->body.stmts[0] = ret;
   fe_expr *e = fe_new_expr(p, FE_EX_LAMBDA, loc);
-  e->a = fe_parse_test(p);
+  e->fn = fn;
   return e;
 }
 
 static fe_expr *parse_test(fe_parser *p);
+
+fe_expr *fe_parse_or_test(fe_parser *p) {
+  ir_loc loc = fe_peek(p)->loc;
+  if (!fe_parse_enter(p, loc)) return fe_new_expr(p, FE_EX_ERROR, loc);
+  fe_expr *e = parse_or_test(p);
+  fe_parse_leave(p);
+  return e;
+}
 
 /* Every nested test (parentheses, call arguments, lambda bodies, the else
  * of a conditional) comes through here: the recursion guard and, for the
  * outermost, the depth of the finished tree. */
 fe_expr *fe_parse_test(fe_parser *p) {
   ir_loc loc = fe_peek(p)->loc;
-  if (!parse_enter(p, loc)) return fe_new_expr(p, FE_EX_ERROR, loc);
+  if (!fe_parse_enter(p, loc)) return fe_new_expr(p, FE_EX_ERROR, loc);
   fe_expr *e = parse_test(p);
-  parse_leave(p);
+  fe_parse_leave(p);
   return check_depth(p, e);
 }
 
@@ -604,20 +497,29 @@ static fe_expr *parse_test(fe_parser *p) {
   return x;
 }
 
-/* testlist: test (',' test)* [','] */
+fe_expr *fe_parse_star_test(fe_parser *p) {
+  if (fe_peek(p)->kind != FE_TOK_STAR) return fe_parse_test(p);
+  ir_loc loc = fe_next(p)->loc;
+  fe_expr *e = fe_new_expr(p, FE_EX_STARRED, loc);
+  e->a = check_depth(p, parse_expr(p));
+  return e;
+}
+
+/* testlist: (test | star_expr) (',' (test | star_expr))* [','] */
 fe_expr *fe_parse_testlist(fe_parser *p) {
-  fe_expr *first = fe_parse_test(p);
+  fe_expr *first = fe_parse_star_test(p);
   if (fe_peek(p)->kind != FE_TOK_COMMA) return first;
-  expr_list items;
-  list_init(&items);
-  list_push(p, &items, first);
+  fe_expr_list items;
+  fe_list_init(&items);
+  fe_list_push(p, &items, first);
   while (fe_accept(p, FE_TOK_COMMA)) {
     if (!fe_tok_starts_expr(fe_peek(p)->kind)) break;
-    list_push(p, &items, fe_parse_test(p));
+    fe_list_push(p, &items, fe_parse_star_test(p));
   }
   fe_expr *t = fe_new_expr(p, FE_EX_TUPLE, first->loc);
+  t->start = first->start;
   t->n = items.n;
-  t->items = list_finish(p, &items);
+  t->items = fe_list_finish(p, &items);
   return t;
 }
 
@@ -626,15 +528,16 @@ fe_expr *fe_parse_testlist(fe_parser *p) {
 fe_expr *fe_parse_exprlist(fe_parser *p) {
   fe_expr *first = check_depth(p, parse_expr(p));
   if (fe_peek(p)->kind != FE_TOK_COMMA) return first;
-  expr_list items;
-  list_init(&items);
-  list_push(p, &items, first);
+  fe_expr_list items;
+  fe_list_init(&items);
+  fe_list_push(p, &items, first);
   while (fe_accept(p, FE_TOK_COMMA)) {
     if (fe_peek(p)->kind == FE_TOK_KW_IN) break;
-    list_push(p, &items, check_depth(p, parse_expr(p)));
+    fe_list_push(p, &items, check_depth(p, parse_expr(p)));
   }
   fe_expr *t = fe_new_expr(p, FE_EX_TUPLE, first->loc);
+  t->start = first->start;
   t->n = items.n;
-  t->items = list_finish(p, &items);
+  t->items = fe_list_finish(p, &items);
   return t;
 }

@@ -1,9 +1,13 @@
-/* parser.c - recursive-descent parser for kernel files: imports, module
- * constants, decorated functions and their statements (expressions are in
- * parse_expr.c). Each parse function carries its grammar rule.
+/* parser.c - recursive-descent parser for the functions and values a kernel
+ * reaches: decorated defs and their statements, module-level values, and
+ * whole modules for tests (expressions are in parse_expr.c and
+ * parse_atom.c). Each parse function carries its grammar rule.
  *
- * Errors are reported once per statement; the parser then skips to the next
- * statement (and over any block it opened), so one run reports many errors. */
+ * The parser starts where the module index (modindex.c) says a function or
+ * value begins. Errors are reported once per statement; the parser then
+ * skips to the next statement (and over any block it opened), so one run
+ * reports many errors. In quiet mode (host code evaluated for decorators)
+ * errors are only counted and the first is kept for a remark. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +36,25 @@ bool fe_accept(fe_parser *p, fe_tok_kind k) {
   return true;
 }
 
+const char *fe_parse_name(fe_parser *p, const fe_token *t) { return fe_tok_name(p->ctx, t); }
+
+void *fe_parse_alloc(fe_parser *p, size_t size) {
+  void *m = ir_arena_alloc(p->arena, size ? size : 1);
+  if (!m) IR_UNREACHABLE("out of memory in the parser");
+  return m;
+}
+
 const char *fe_tok_desc(fe_parser *p, const fe_token *t) {
   char buf[96];
   switch (t->kind) {
   case FE_TOK_NAME:
-    snprintf(buf, sizeof buf, "'%s'", t->text);
+    snprintf(buf, sizeof buf, "'%.*s'", (int)(t->len < 80 ? t->len : 80), t->text);
     return ir_intern_cstr(p->ctx, buf);
   case FE_TOK_INT: return "integer literal";
   case FE_TOK_FLOAT: return "float literal";
+  case FE_TOK_IMAG: return "imaginary literal";
   case FE_TOK_STRING: return "string literal";
+  case FE_TOK_FSTRING_START: return "f-string";
   default: return fe_tok_kind_name(t->kind);
   }
 }
@@ -48,11 +62,18 @@ const char *fe_tok_desc(fe_parser *p, const fe_token *t) {
 void fe_parse_error(fe_parser *p, ir_loc loc, const char *fmt, ...) {
   if (p->panic) return;
   p->panic = true;
-  p->nerrors++;
   va_list ap;
   va_start(ap, fmt);
-  ir_vemit(p->ctx, IR_SEV_ERROR, loc, fmt, ap);
+  if (p->quiet) {
+    if (p->nerrors == 0) {
+      vsnprintf(p->first_error, sizeof p->first_error, fmt, ap);
+      p->first_error_loc = loc;
+    }
+  } else {
+    ir_vemit(p->ctx, IR_SEV_ERROR, loc, fmt, ap);
+  }
   va_end(ap);
+  p->nerrors++;
 }
 
 bool fe_expect(fe_parser *p, fe_tok_kind k, const char *what) {
@@ -60,6 +81,16 @@ bool fe_expect(fe_parser *p, fe_tok_kind k, const char *what) {
   const fe_token *t = fe_peek(p);
   fe_parse_error(p, t->loc, "expected %s, found %s", what, fe_tok_desc(p, t));
   return false;
+}
+
+void fe_parser_init(fe_parser *p, ir_context *ctx, ir_arena *arena, const fe_modindex *ix, int pos) {
+  memset(p, 0, sizeof *p);
+  p->ctx = ctx;
+  p->arena = arena;
+  p->src = ix->src;
+  p->toks = ix->toks.toks;
+  p->ntoks = ix->toks.n;
+  p->pos = pos < 0 ? 0 : pos < p->ntoks ? pos : p->ntoks - 1;
 }
 
 /* ---- recovery ----------------------------------------------------------------- */
@@ -108,8 +139,7 @@ typedef struct stmt_list {
 static void stmts_push(fe_parser *p, stmt_list *l, fe_stmt *s) {
   if (l->n == l->cap) {
     int ncap = l->cap ? l->cap * 2 : 8;
-    fe_stmt **ni = ir_arena_alloc(p->arena, sizeof *ni * (size_t)ncap);
-    if (!ni) IR_UNREACHABLE("out of memory in the parser");
+    fe_stmt **ni = fe_parse_alloc(p, sizeof *ni * (size_t)ncap);
     if (l->n) memcpy(ni, l->items, sizeof *ni * (size_t)l->n);
     l->items = ni;
     l->cap = ncap;
@@ -118,8 +148,7 @@ static void stmts_push(fe_parser *p, stmt_list *l, fe_stmt *s) {
 }
 
 static fe_stmt *new_stmt(fe_parser *p, fe_stmt_kind kind, ir_loc loc) {
-  fe_stmt *s = ir_arena_alloc(p->arena, sizeof *s);
-  if (!s) IR_UNREACHABLE("out of memory in the parser");
+  fe_stmt *s = fe_parse_alloc(p, sizeof *s);
   s->kind = kind;
   s->loc = loc;
   return s;
@@ -156,6 +185,9 @@ static void check_target(fe_parser *p, const fe_expr *e) {
   switch (e->kind) {
   case FE_EX_NAME: case FE_EX_ATTR: case FE_EX_SUBSCRIPT: case FE_EX_ERROR:
     return;
+  case FE_EX_STARRED:
+    check_target(p, e->a);
+    return;
   case FE_EX_TUPLE: case FE_EX_LIST:
     for (int i = 0; i < e->n; i++) check_target(p, e->items[i]);
     return;
@@ -187,6 +219,12 @@ static bool aug_op(fe_tok_kind k, fe_op *op) {
   }
 }
 
+static fe_expr **one_target(fe_parser *p, fe_expr *e) {
+  fe_expr **t = fe_parse_alloc(p, sizeof(fe_expr *));
+  t[0] = e;
+  return t;
+}
+
 /* expr_stmt: testlist (annassign | augassign testlist | ('=' testlist)*)
  * annassign: ':' test ['=' testlist] */
 static fe_stmt *parse_expr_stmt(fe_parser *p) {
@@ -200,8 +238,7 @@ static fe_stmt *parse_expr_stmt(fe_parser *p) {
     if (first->kind != FE_EX_NAME)
       fe_parse_error(p, first->loc, "unsupported: annotated assignment to a non-name");
     s->ntargets = 1;
-    s->targets = ir_arena_alloc(p->arena, sizeof(fe_expr *));
-    s->targets[0] = first;
+    s->targets = one_target(p, first);
     s->annotation = fe_parse_test(p);
     if (fe_accept(p, FE_TOK_ASSIGN)) s->value = fe_parse_testlist(p);
     return s;
@@ -213,14 +250,9 @@ static fe_stmt *parse_expr_stmt(fe_parser *p) {
       fe_parse_error(p, first->loc, "illegal expression for augmented assignment");
     s->op = op;
     s->ntargets = 1;
-    s->targets = ir_arena_alloc(p->arena, sizeof(fe_expr *));
-    s->targets[0] = first;
+    s->targets = one_target(p, first);
     s->value = fe_parse_testlist(p);
     return s;
-  }
-  if (t->kind == FE_TOK_WALRUS) {
-    fe_parse_error(p, t->loc, "unsupported: assignment expression ':='");
-    return new_stmt(p, FE_ST_PASS, loc);
   }
   if (t->kind != FE_TOK_ASSIGN) {
     fe_stmt *s = new_stmt(p, FE_ST_EXPR, loc);
@@ -240,7 +272,7 @@ static fe_stmt *parse_expr_stmt(fe_parser *p) {
   }
   fe_stmt *s = new_stmt(p, FE_ST_ASSIGN, loc);
   s->ntargets = n - 1;
-  s->targets = ir_arena_alloc(p->arena, sizeof(fe_expr *) * (size_t)n);
+  s->targets = fe_parse_alloc(p, sizeof(fe_expr *) * (size_t)n);
   for (int i = 0; i < n - 1; i++) {
     check_target(p, chain[i]);
     s->targets[i] = chain[i];
@@ -250,8 +282,9 @@ static fe_stmt *parse_expr_stmt(fe_parser *p) {
 }
 
 /* small_stmt: expr_stmt | 'pass' | 'break' | 'continue' | 'return' [testlist]
- *           | 'assert' test [',' test]
- * (del, global, nonlocal, raise, import, yield: unsupported) */
+ *           | 'assert' test [',' test] | 'raise' [test ['from' test]]
+ *           | ('global' | 'nonlocal') NAME (',' NAME)*
+ * (del, import, yield: unsupported) */
 static fe_stmt *parse_small_stmt(fe_parser *p) {
   const fe_token *t = fe_peek(p);
   fe_stmt *s;
@@ -270,9 +303,19 @@ static fe_stmt *parse_small_stmt(fe_parser *p) {
     s->cond = fe_parse_test(p);
     if (fe_accept(p, FE_TOK_COMMA)) s->msg = fe_parse_test(p);
     return s;
-  case FE_TOK_KW_DEL: case FE_TOK_KW_GLOBAL: case FE_TOK_KW_NONLOCAL: case FE_TOK_KW_RAISE:
-  case FE_TOK_KW_IMPORT: case FE_TOK_KW_FROM: case FE_TOK_KW_YIELD:
-    fe_parse_error(p, t->loc, "unsupported statement '%s'", t->text);
+  case FE_TOK_KW_RAISE:
+    fe_next(p);
+    s = new_stmt(p, FE_ST_RAISE, t->loc);
+    if (fe_tok_starts_expr(fe_peek(p)->kind)) s->value = fe_parse_test(p);
+    if (s->value && fe_accept(p, FE_TOK_KW_FROM)) (void)fe_parse_test(p);
+    return s;
+  case FE_TOK_KW_GLOBAL: case FE_TOK_KW_NONLOCAL:
+    fe_next(p);
+    do fe_expect(p, FE_TOK_NAME, "a name");
+    while (fe_accept(p, FE_TOK_COMMA));
+    return new_stmt(p, FE_ST_GLOBAL, t->loc);
+  case FE_TOK_KW_DEL: case FE_TOK_KW_IMPORT: case FE_TOK_KW_FROM: case FE_TOK_KW_YIELD:
+    fe_parse_error(p, t->loc, "unsupported statement %s", fe_tok_kind_name(t->kind));
     return new_stmt(p, FE_ST_PASS, t->loc);
   default:
     return parse_expr_stmt(p);
@@ -299,7 +342,7 @@ static fe_stmt *parse_if(fe_parser *p) {
   if (fe_peek(p)->kind == FE_TOK_KW_ELIF) {
     fe_stmt *e = parse_if(p);
     s->orelse.n = 1;
-    s->orelse.stmts = ir_arena_alloc(p->arena, sizeof(fe_stmt *));
+    s->orelse.stmts = fe_parse_alloc(p, sizeof(fe_stmt *));
     s->orelse.stmts[0] = e;
   } else if (fe_peek(p)->kind == FE_TOK_KW_ELSE) {
     fe_next(p);
@@ -331,23 +374,28 @@ static fe_stmt *parse_loop(fe_parser *p) {
   return s;
 }
 
-/* stmt: simple_stmt | if_stmt | while_stmt | for_stmt
- * (class, def, with, try, async and decorators inside a function: unsupported) */
+/* stmt: simple_stmt | if_stmt | while_stmt | for_stmt | funcdef (nested)
+ * (class, with, try, async, match: unsupported inside functions) */
 static void parse_stmt(fe_parser *p, stmt_list *out) {
   int start = p->pos;
   const fe_token *t = fe_peek(p);
   switch (t->kind) {
   case FE_TOK_KW_IF: stmts_push(p, out, parse_if(p)); break;
   case FE_TOK_KW_WHILE: case FE_TOK_KW_FOR: stmts_push(p, out, parse_loop(p)); break;
-  case FE_TOK_KW_CLASS: case FE_TOK_KW_DEF: case FE_TOK_KW_WITH: case FE_TOK_KW_TRY:
-  case FE_TOK_KW_ASYNC:
-    fe_parse_error(p, t->loc, "unsupported statement '%s'", t->text);
+  case FE_TOK_KW_DEF: case FE_TOK_AT: {
+    fe_func *fn = fe_parse_funcdef(p);
+    if (fn) {
+      fe_stmt *s = new_stmt(p, FE_ST_DEF, t->loc);
+      s->fn = fn;
+      stmts_push(p, out, s);
+    }
+    break;
+  }
+  case FE_TOK_KW_CLASS: case FE_TOK_KW_WITH: case FE_TOK_KW_TRY: case FE_TOK_KW_ASYNC:
+    fe_parse_error(p, t->loc, "unsupported statement %s", fe_tok_kind_name(t->kind));
     break;
   case FE_TOK_KW_EXCEPT: case FE_TOK_KW_FINALLY: case FE_TOK_KW_ELSE: case FE_TOK_KW_ELIF:
-    fe_parse_error(p, t->loc, "unexpected '%s'", t->text);
-    break;
-  case FE_TOK_AT:
-    fe_parse_error(p, t->loc, "unsupported: decorator inside a function");
+    fe_parse_error(p, t->loc, "unexpected %s", fe_tok_kind_name(t->kind));
     break;
   case FE_TOK_INDENT:
     fe_parse_error(p, t->loc, "unexpected indent");
@@ -358,284 +406,162 @@ static void parse_stmt(fe_parser *p, stmt_list *out) {
     fe_next(p); /* stray empty statement (after ';') */
     return;
   default:
+    if (t->kind == FE_TOK_NAME && t->len == 5 && memcmp(t->text, "match", 5) == 0 &&
+        fe_tok_starts_expr(fe_peek_at(p, 1)->kind) && fe_peek_at(p, 1)->kind != FE_TOK_LPAREN) {
+      /* `match x:` cannot be an expression statement */
+      int save = p->pos;
+      fe_parser q = *p;
+      q.quiet = true;
+      q.nerrors = 0;
+      fe_next(&q);
+      (void)fe_parse_testlist(&q);
+      if (fe_peek(&q)->kind == FE_TOK_COLON) {
+        fe_parse_error(p, t->loc, "unsupported statement 'match'");
+        break;
+      }
+      p->pos = save;
+    }
     parse_simple_stmt(p, out);
     break;
   }
   if (p->panic) sync_statement(p, start);
 }
 
-/* ---- module level ------------------------------------------------------------------ */
+/* ---- functions ---------------------------------------------------------------------- */
 
-/* dotted_name: NAME ('.' NAME)* -> interned "a.b.c" */
-static const char *parse_dotted_name(fe_parser *p) {
-  char buf[256];
-  size_t n = 0;
-  do {
-    const fe_token *t = fe_peek(p);
-    if (!fe_expect(p, FE_TOK_NAME, "a module name")) return NULL;
-    size_t l = strlen(t->text);
-    if (n + l + 2 >= sizeof buf) {
-      fe_parse_error(p, t->loc, "module name too long");
-      return NULL;
-    }
-    if (n) buf[n++] = '.';
-    memcpy(buf + n, t->text, l);
-    n += l;
-  } while (fe_accept(p, FE_TOK_DOT));
-  return ir_intern(p->ctx, buf, n);
-}
-
-typedef struct module_builder {
-  fe_import imports[128];
-  int nimports;
-  fe_global globals[256];
-  int nglobals;
-  fe_func *funcs[256];
-  int nfuncs;
-} module_builder;
-
-static void add_import(fe_parser *p, module_builder *mb, const char *alias, const char *path,
-                       ir_loc loc) {
-  if (mb->nimports == 128) {
-    fe_parse_error(p, loc, "too many imports");
-    return;
-  }
-  fe_import *im = &mb->imports[mb->nimports++];
-  im->alias = alias;
-  im->path = path;
-  im->loc = loc;
-}
-
-/* import_name: 'import' dotted_name ['as' NAME] (',' dotted_name ['as' NAME])*
- * import_from: 'from' dotted_name 'import' ('(' import_as_names ')' | import_as_names)
- * import_as_names: NAME ['as' NAME] (',' NAME ['as' NAME])* [','] */
-static void parse_import(fe_parser *p, module_builder *mb) {
-  const fe_token *t = fe_next(p);
-  if (t->kind == FE_TOK_KW_IMPORT) {
-    do {
-      ir_loc loc = fe_peek(p)->loc;
-      const char *path = parse_dotted_name(p);
-      if (!path) return;
-      const char *alias;
-      if (fe_accept(p, FE_TOK_KW_AS)) {
-        const fe_token *a = fe_peek(p);
-        if (!fe_expect(p, FE_TOK_NAME, "a name after 'as'")) return;
-        alias = a->text;
-      } else { /* `import a.b` binds `a` */
-        const char *dot = strchr(path, '.');
-        alias = dot ? ir_intern(p->ctx, path, (size_t)(dot - path)) : path;
-        if (dot) path = alias;
-      }
-      add_import(p, mb, alias, path, loc);
-    } while (fe_accept(p, FE_TOK_COMMA));
-  } else {
-    const char *from = parse_dotted_name(p);
-    if (!from || !fe_expect(p, FE_TOK_KW_IMPORT, "'import'")) return;
-    if (fe_peek(p)->kind == FE_TOK_STAR) {
-      fe_parse_error(p, fe_peek(p)->loc, "unsupported: 'import *'");
-      return;
-    }
-    bool paren = fe_accept(p, FE_TOK_LPAREN);
-    do {
-      if (paren && fe_peek(p)->kind == FE_TOK_RPAREN) break;
-      const fe_token *n = fe_peek(p);
-      if (!fe_expect(p, FE_TOK_NAME, "a name to import")) return;
-      const char *alias = n->text;
-      if (fe_accept(p, FE_TOK_KW_AS)) {
-        const fe_token *a = fe_peek(p);
-        if (!fe_expect(p, FE_TOK_NAME, "a name after 'as'")) return;
-        alias = a->text;
-      }
-      char buf[320];
-      snprintf(buf, sizeof buf, "%s.%s", from, n->text);
-      add_import(p, mb, alias, ir_intern_cstr(p->ctx, buf), n->loc);
-    } while (fe_accept(p, FE_TOK_COMMA));
-    if (paren) fe_expect(p, FE_TOK_RPAREN, "')'");
-  }
-  if (fe_peek(p)->kind != FE_TOK_EOF) fe_expect(p, FE_TOK_NEWLINE, "end of statement");
-}
-
-/* parameters: '(' [tfpdef ['=' test] (',' tfpdef ['=' test])* [',']] ')'
- * tfpdef: NAME [':' test] */
-static void parse_params(fe_parser *p, fe_func *fn) {
+/* parameters: '(' [param (',' param)*] ')' for a def, or up to ':' for a
+ * lambda. param: NAME [':' test] ['=' test] | '*' [NAME] | '**' NAME | '/' */
+void fe_parse_params(fe_parser *p, fe_func *fn, fe_tok_kind close) {
   fe_param_decl params[128];
   int n = 0;
-  if (!fe_expect(p, FE_TOK_LPAREN, "'(' after the function name")) return;
-  while (fe_peek(p)->kind != FE_TOK_RPAREN && fe_peek(p)->kind != FE_TOK_EOF) {
+  bool kwonly = false, has_kwargs = false;
+  bool is_def = close == FE_TOK_RPAREN;
+  while (fe_peek(p)->kind != close && fe_peek(p)->kind != FE_TOK_EOF &&
+         fe_peek(p)->kind != FE_TOK_NEWLINE) {
     const fe_token *t = fe_peek(p);
-    if (t->kind == FE_TOK_STAR || t->kind == FE_TOK_POW || t->kind == FE_TOK_SLASH) {
-      fe_parse_error(p, t->loc, "unsupported: '%s' in a parameter list", fe_tok_kind_name(t->kind));
-      return;
+    if (t->kind == FE_TOK_SLASH) { /* positional-only marker: no effect here */
+      fe_next(p);
+      if (!fe_accept(p, FE_TOK_COMMA)) break;
+      continue;
     }
+    fe_param_kind kind = FE_PARAM_PLAIN;
+    if (t->kind == FE_TOK_STAR || t->kind == FE_TOK_POW) {
+      fe_next(p);
+      kind = t->kind == FE_TOK_STAR ? FE_PARAM_VARARGS : FE_PARAM_KWARGS;
+      if (kind == FE_PARAM_VARARGS && fe_peek(p)->kind != FE_TOK_NAME) { /* bare `*` */
+        kwonly = true;
+        if (!fe_accept(p, FE_TOK_COMMA)) break;
+        continue;
+      }
+    }
+    const fe_token *nt = fe_peek(p);
     if (!fe_expect(p, FE_TOK_NAME, "a parameter name")) return;
     if (n == 128) {
-      fe_parse_error(p, t->loc, "too many parameters");
+      fe_parse_error(p, nt->loc, "too many parameters");
       return;
     }
+    if (has_kwargs) fe_parse_error(p, nt->loc, "parameter after '**%s'", params[n - 1].name);
     fe_param_decl *pd = &params[n++];
     memset(pd, 0, sizeof *pd);
-    pd->name = t->text;
-    pd->loc = t->loc;
+    pd->name = fe_parse_name(p, nt);
+    pd->loc = nt->loc;
+    pd->kind = kind;
+    pd->kwonly = kwonly;
+    if (kind == FE_PARAM_VARARGS) kwonly = true;
+    if (kind == FE_PARAM_KWARGS) has_kwargs = true;
     for (int i = 0; i < n - 1; i++)
       if (params[i].name == pd->name)
-        fe_parse_error(p, t->loc, "duplicate parameter '%s'", pd->name);
-    if (fe_accept(p, FE_TOK_COLON)) pd->annotation = fe_parse_test(p);
-    if (fe_accept(p, FE_TOK_ASSIGN)) pd->dflt = fe_parse_test(p);
-    else if (n > 1 && params[n - 2].dflt)
-      fe_parse_error(p, t->loc, "parameter without a default follows parameter with a default");
+        fe_parse_error(p, nt->loc, "duplicate parameter '%s'", pd->name);
+    if (is_def && fe_accept(p, FE_TOK_COLON)) pd->annotation = fe_parse_test(p);
+    if (kind == FE_PARAM_PLAIN && fe_accept(p, FE_TOK_ASSIGN)) pd->dflt = fe_parse_test(p);
+    else if (kind == FE_PARAM_PLAIN && !kwonly && n > 1 && params[n - 2].dflt &&
+             params[n - 2].kind == FE_PARAM_PLAIN)
+      fe_parse_error(p, nt->loc, "parameter without a default follows parameter with a default");
     if (!fe_accept(p, FE_TOK_COMMA)) break;
   }
-  fe_expect(p, FE_TOK_RPAREN, "')' after the parameters");
   fn->nparams = n;
-  fn->params = ir_arena_alloc(p->arena, sizeof *fn->params * (size_t)(n ? n : 1));
-  if (!fn->params) IR_UNREACHABLE("out of memory in the parser");
+  fn->params = fe_parse_alloc(p, sizeof *fn->params * (size_t)(n ? n : 1));
   memcpy(fn->params, params, sizeof *params * (size_t)n);
 }
 
-/* decorated: decorator+ funcdef
+/* decorated: decorator* funcdef
  * decorator: '@' test NEWLINE
- * funcdef: 'def' NAME parameters ['->' test] ':' suite */
-static void parse_funcdef(fe_parser *p, module_builder *mb) {
+ * funcdef: 'def' NAME '(' parameters ')' ['->' test] ':' suite */
+fe_func *fe_parse_funcdef(fe_parser *p) {
   fe_expr *decos[16];
   int ndecos = 0;
+  int errors = p->nerrors;
   while (fe_peek(p)->kind == FE_TOK_AT) {
     const fe_token *at = fe_next(p);
     fe_expr *d = fe_parse_test(p);
     if (ndecos == 16) fe_parse_error(p, at->loc, "too many decorators");
     else decos[ndecos++] = d;
-    if (!fe_expect(p, FE_TOK_NEWLINE, "newline after decorator")) return;
+    if (!fe_expect(p, FE_TOK_NEWLINE, "newline after decorator")) return NULL;
   }
   const fe_token *def = fe_peek(p);
-  if (def->kind == FE_TOK_KW_CLASS) {
-    fe_parse_error(p, def->loc, "unsupported statement 'class'");
-    return;
-  }
-  if (!fe_expect(p, FE_TOK_KW_DEF, "'def' after decorators")) return;
-  fe_func *fn = ir_arena_alloc(p->arena, sizeof *fn);
-  if (!fn) IR_UNREACHABLE("out of memory in the parser");
-  fn->loc = def->loc;
-  const fe_token *name = fe_peek(p);
-  if (!fe_expect(p, FE_TOK_NAME, "a function name after 'def'")) return;
-  fn->name = name->text;
-  parse_params(p, fn);
-  if (p->panic) return;
-  if (fe_accept(p, FE_TOK_ARROW)) fn->ret_annotation = fe_parse_test(p);
-  if (!fe_expect(p, FE_TOK_COLON, "':' after the function signature")) return;
-  fn->ndecorators = ndecos;
-  fn->decorators = ir_arena_alloc(p->arena, sizeof(fe_expr *) * (size_t)(ndecos ? ndecos : 1));
-  memcpy(fn->decorators, decos, sizeof(fe_expr *) * (size_t)ndecos);
-  fn->body = parse_suite(p);
-  for (int i = 0; i < mb->nfuncs; i++)
-    if (mb->funcs[i]->name == fn->name) {
-      fe_parse_error(p, name->loc, "function '%s' is defined twice", fn->name);
-      return;
-    }
-  if (mb->nfuncs == 256) {
-    fe_parse_error(p, def->loc, "too many functions");
-    return;
-  }
-  mb->funcs[mb->nfuncs++] = fn;
-}
-
-/* global: NAME [':' test] '=' test NEWLINE */
-static void parse_global(fe_parser *p, module_builder *mb) {
-  const fe_token *name = fe_next(p);
-  fe_global g = {name->text, name->loc, NULL, NULL};
-  if (fe_accept(p, FE_TOK_COLON)) g.annotation = fe_parse_test(p);
-  if (!fe_expect(p, FE_TOK_ASSIGN, "'=' in a module-level constant")) return;
-  g.value = fe_parse_test(p);
-  if (fe_peek(p)->kind == FE_TOK_ASSIGN || fe_peek(p)->kind == FE_TOK_COMMA) {
-    fe_parse_error(p, fe_peek(p)->loc,
-                   "unsupported: module-level statement other than 'NAME = constant'");
-    return;
-  }
-  if (fe_peek(p)->kind != FE_TOK_EOF) fe_expect(p, FE_TOK_NEWLINE, "end of statement");
-  if (mb->nglobals == 256) {
-    fe_parse_error(p, name->loc, "too many module-level constants");
-    return;
-  }
-  mb->globals[mb->nglobals++] = g;
-}
-
-/* file_input: (NEWLINE | import | global | decorated | docstring)* ENDMARKER */
-static void parse_module_stmt(fe_parser *p, module_builder *mb) {
-  int start = p->pos;
-  const fe_token *t = fe_peek(p);
-  switch (t->kind) {
-  case FE_TOK_KW_IMPORT: case FE_TOK_KW_FROM: parse_import(p, mb); break;
-  case FE_TOK_AT: case FE_TOK_KW_DEF: parse_funcdef(p, mb); break;
-  case FE_TOK_NAME:
-    if (fe_peek_at(p, 1)->kind == FE_TOK_ASSIGN || fe_peek_at(p, 1)->kind == FE_TOK_COLON) {
-      parse_global(p, mb);
-      break;
-    }
-    fe_parse_error(p, t->loc, "unsupported: module-level statement other than 'NAME = constant'");
-    break;
-  case FE_TOK_STRING: /* module docstring */
-    (void)fe_parse_test(p);
-    if (fe_peek(p)->kind != FE_TOK_EOF) fe_expect(p, FE_TOK_NEWLINE, "end of statement");
-    break;
-  case FE_TOK_NEWLINE: fe_next(p); break;
-  case FE_TOK_INDENT:
-    fe_parse_error(p, t->loc, "unexpected indent");
-    skip_block(p);
-    p->panic = false;
-    return;
-  case FE_TOK_DEDENT: fe_next(p); break;
-  case FE_TOK_KW_CLASS: case FE_TOK_KW_WITH: case FE_TOK_KW_TRY: case FE_TOK_KW_IF:
-  case FE_TOK_KW_FOR: case FE_TOK_KW_WHILE: case FE_TOK_KW_ASYNC: case FE_TOK_KW_DEL:
-  case FE_TOK_KW_GLOBAL: case FE_TOK_KW_RAISE: case FE_TOK_KW_ASSERT:
-    fe_parse_error(p, t->loc, "unsupported statement '%s' at module level", t->text);
-    break;
-  default:
-    fe_parse_error(p, t->loc, "unsupported: module-level statement other than 'NAME = constant'");
-    break;
-  }
-  if (p->panic) sync_statement(p, start);
-}
-
-fe_module *fe_parse(ir_context *ctx, const ir_source *src, ir_arena *arena) {
-  fe_tokens toks;
-  bool lex_ok = fe_lex(ctx, src, arena, &toks);
-  if (!lex_ok) {
-    fe_tokens_free(&toks);
+  if (def->kind == FE_TOK_KW_ASYNC) {
+    fe_parse_error(p, def->loc, "unsupported: 'async def'");
     return NULL;
   }
-  fe_parser p;
-  memset(&p, 0, sizeof p);
-  p.ctx = ctx;
-  p.arena = arena;
-  p.src = src;
-  p.toks = toks.toks;
-  p.ntoks = toks.n;
-  module_builder *mb = calloc(1, sizeof *mb);
-  if (!mb) IR_UNREACHABLE("out of memory in the parser");
-  while (fe_peek(&p)->kind != FE_TOK_EOF) {
-    int before = p.pos;
-    parse_module_stmt(&p, mb);
-    if (p.pos == before) fe_next(&p); /* guarantees progress */
+  if (!fe_expect(p, FE_TOK_KW_DEF, "'def' after decorators")) return NULL;
+  fe_func *fn = fe_parse_alloc(p, sizeof *fn);
+  fn->loc = def->loc;
+  const fe_token *name = fe_peek(p);
+  if (!fe_expect(p, FE_TOK_NAME, "a function name after 'def'")) return NULL;
+  fn->name = fe_parse_name(p, name);
+  if (!fe_expect(p, FE_TOK_LPAREN, "'(' after the function name")) return NULL;
+  fe_parse_params(p, fn, FE_TOK_RPAREN);
+  if (p->panic) return NULL;
+  fe_expect(p, FE_TOK_RPAREN, "')' after the parameters");
+  if (p->panic) return NULL;
+  if (fe_accept(p, FE_TOK_ARROW)) fn->ret_annotation = fe_parse_test(p);
+  if (!fe_expect(p, FE_TOK_COLON, "':' after the function signature")) return NULL;
+  fn->ndecorators = ndecos;
+  fn->decorators = fe_parse_alloc(p, sizeof(fe_expr *) * (size_t)(ndecos ? ndecos : 1));
+  memcpy(fn->decorators, decos, sizeof(fe_expr *) * (size_t)ndecos);
+  fn->body = parse_suite(p);
+  return p->nerrors == errors ? fn : NULL;
+}
+
+/* The value of NAME = value: a testlist ending the statement. */
+fe_expr *fe_parse_value(fe_parser *p) {
+  fe_expr *e = fe_parse_testlist(p);
+  fe_tok_kind k = fe_peek(p)->kind;
+  if (k != FE_TOK_NEWLINE && k != FE_TOK_EOF && k != FE_TOK_SEMI && k != FE_TOK_DEDENT)
+    fe_parse_error(p, fe_peek(p)->loc, "expected end of statement, found %s",
+                   fe_tok_desc(p, fe_peek(p)));
+  return e;
+}
+
+/* ---- whole modules ----------------------------------------------------------------- */
+
+fe_module *fe_parse(ir_context *ctx, const ir_source *src, ir_arena *arena) {
+  fe_module *mod = ir_arena_alloc(arena, sizeof *mod);
+  if (!mod) IR_UNREACHABLE("out of memory in the parser");
+  mod->src = src;
+  if (!fe_modindex_build(ctx, src, arena, &mod->ix)) return NULL;
+  int errors = 0;
+  mod->funcs = ir_arena_alloc(arena, sizeof(fe_func *) * (size_t)(mod->ix.nbinds + 1));
+  for (int i = 0; i < mod->ix.nbinds; i++) {
+    const fe_bind *b = &mod->ix.binds[i];
+    if (b->kind != FE_BIND_FUNC && b->kind != FE_BIND_VALUE) continue;
+    /* undecorated defs are host functions: parsed only if something runs them */
+    if (b->kind == FE_BIND_FUNC && mod->ix.toks.toks[b->at].kind != FE_TOK_AT) continue;
+    fe_parser p;
+    fe_parser_init(&p, ctx, arena, &mod->ix, b->at);
+    if (b->kind == FE_BIND_FUNC) {
+      fe_func *fn = fe_parse_funcdef(&p);
+      if (fn) mod->funcs[mod->nfuncs++] = fn;
+    } else {
+      (void)fe_parse_value(&p);
+    }
+    errors += p.nerrors;
   }
-  fe_module *mod = NULL;
-  if (p.nerrors == 0) {
-    mod = ir_arena_alloc(arena, sizeof *mod);
-    mod->src = src;
-    mod->nimports = mb->nimports;
-    mod->imports = ir_arena_alloc(arena, sizeof(fe_import) * (size_t)(mb->nimports + 1));
-    memcpy(mod->imports, mb->imports, sizeof(fe_import) * (size_t)mb->nimports);
-    mod->nglobals = mb->nglobals;
-    mod->globals = ir_arena_alloc(arena, sizeof(fe_global) * (size_t)(mb->nglobals + 1));
-    memcpy(mod->globals, mb->globals, sizeof(fe_global) * (size_t)mb->nglobals);
-    mod->nfuncs = mb->nfuncs;
-    mod->funcs = ir_arena_alloc(arena, sizeof(fe_func *) * (size_t)(mb->nfuncs + 1));
-    memcpy(mod->funcs, mb->funcs, sizeof(fe_func *) * (size_t)mb->nfuncs);
-  }
-  free(mb);
-  fe_tokens_free(&toks);
-  return mod;
+  return errors ? NULL : mod;
 }
 
 fe_func *fe_module_find_func(const fe_module *mod, const char *name) {
-  for (int i = 0; i < mod->nfuncs; i++)
+  for (int i = mod->nfuncs - 1; i >= 0; i--)
     if (strcmp(mod->funcs[i]->name, name) == 0) return mod->funcs[i];
   return NULL;
 }

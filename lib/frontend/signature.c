@@ -1,9 +1,11 @@
 /* signature.c - Triton AOT signature strings ("*fp32:16,i32,1024") parsed
- * into per-parameter types, divisibility hints and constexpr values, and
- * matched against a function's parameters.
+ * into per-parameter types, divisibility hints and constexpr values (ints,
+ * floats, True/False, None, quoted strings, dtypes), and matched against a
+ * function's parameters.
  *
  * The string is registered as the source "<signature>" so that errors carry a
- * caret pointing into it. */
+ * caret pointing into it. Entries are split at commas outside quotes and
+ * brackets. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -52,11 +54,84 @@ static bool sig_lookup_type(const char *s, size_t n, ttc_type *out) {
   return false;
 }
 
+/* Triton's dtype names (tl.float16) for dtype constexprs. */
+static bool sig_lookup_dtype(const char *s, size_t n, ttc_type *out) {
+  static const sig_type_name dtypes[] = {
+      {"int1", TTC_TYPE_I1},     {"int8", TTC_TYPE_I8},       {"int16", TTC_TYPE_I16},
+      {"int32", TTC_TYPE_I32},   {"int64", TTC_TYPE_I64},     {"uint8", TTC_TYPE_U8},
+      {"uint16", TTC_TYPE_U16},  {"uint32", TTC_TYPE_U32},    {"uint64", TTC_TYPE_U64},
+      {"float16", TTC_TYPE_F16}, {"bfloat16", TTC_TYPE_BF16}, {"float32", TTC_TYPE_F32},
+      {"float64", TTC_TYPE_F64},
+  };
+  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+    if (strlen(dtypes[i].name) == n && memcmp(dtypes[i].name, s, n) == 0) {
+      *out = dtypes[i].type;
+      return true;
+    }
+  return sig_lookup_type(s, n, out);
+}
+
+/* A quoted string entry ('gelu' or "gelu"; \' and \\ escape). */
+static bool sig_parse_string(ir_context *ctx, ir_loc loc, const char *b, const char *e,
+                             ir_arena *arena, fe_sig_entry *out) {
+  size_t n = (size_t)(e - b);
+  if (n < 2 || e[-1] != b[0]) {
+    ir_error(ctx, loc, "unterminated string '%.*s' in signature", (int)n, b);
+    return false;
+  }
+  char *v = ir_arena_alloc(arena, n);
+  if (!v) return false;
+  size_t k = 0;
+  for (const char *p = b + 1; p < e - 1; p++) {
+    if (*p == '\\' && p + 1 < e - 1) p++;
+    v[k++] = *p;
+  }
+  v[k] = '\0';
+  out->is_value = true;
+  out->const_kind = FE_CONST_STR;
+  out->sval = v;
+  return true;
+}
+
+/* tensordesc<T[b0, b1, ...]>: a host-made tensor descriptor of T with that
+ * block shape (Triton's spelling), passed as base, shape and strides. */
+static bool sig_parse_desc(ir_context *ctx, ir_loc loc, const char *b, const char *e,
+                           fe_sig_entry *out) {
+  const char *p = b + 11, *lb = memchr(p, '[', (size_t)(e - p));
+  ttc_type t;
+  if (!lb || e[-1] != '>' || !sig_lookup_type(p, (size_t)(lb - p), &t)) {
+    ir_error(ctx, loc, "expected tensordesc<TYPE[BLOCK, ...]> in signature, found '%.*s'",
+             (int)(e - b), b);
+    return false;
+  }
+  p = lb + 1;
+  while (p < e && *p != ']') {
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || v < 1 || out->desc_rank == IR_MAX_RANK) {
+      ir_error(ctx, loc, "bad block shape in '%.*s'", (int)(e - b), b);
+      return false;
+    }
+    out->desc_block[out->desc_rank++] = v;
+    p = end;
+    while (p < e && (*p == ',' || *p == ' ')) p++;
+  }
+  if (out->desc_rank == 0) {
+    ir_error(ctx, loc, "bad block shape in '%.*s'", (int)(e - b), b);
+    return false;
+  }
+  out->type = TTC_TYPE_PTR;
+  out->pointee = t;
+  out->divisibility = 16;
+  return true;
+}
+
 /* Parses one trimmed entry [b, e) at column `col` (1-based). */
-/* An entry is a value (True/False or a number) or a type ['*']NAME[':16'].
- * Errors point at the offending part inside the "<signature>" source. */
+/* An entry is a value (True/False/None, a number, a quoted string, a dtype
+ * tl.NAME) or a type ['*']NAME[':16']. Errors point at the offending part
+ * inside the "<signature>" source. */
 static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b, const char *e,
-                            uint32_t col, fe_sig_entry *out) {
+                            uint32_t col, ir_arena *arena, fe_sig_entry *out) {
   ir_loc loc = {src, 1, col};
   size_t n = (size_t)(e - b);
   memset(out, 0, sizeof *out);
@@ -66,15 +141,28 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
     ir_error(ctx, loc, "empty signature entry");
     return false;
   }
-  if (n == 4 && memcmp(b, "True", 4) == 0) {
+  if ((n == 4 && memcmp(b, "True", 4) == 0) || (n == 5 && memcmp(b, "False", 5) == 0) ||
+      (n == 4 && memcmp(b, "None", 4) == 0)) {
     out->is_value = true;
-    out->const_kind = FE_CONST_BOOL;
-    out->ival = 1;
+    out->const_kind = b[0] == 'N' ? FE_CONST_NONE : FE_CONST_BOOL;
+    out->ival = b[0] == 'T';
     return true;
   }
-  if (n == 5 && memcmp(b, "False", 5) == 0) {
+  if (b[0] == '\'' || b[0] == '"') return sig_parse_string(ctx, loc, b, e, arena, out);
+  const char *name = n > 3 && memcmp(b, "tl.", 3) == 0 ? b + 3
+                     : n > 16 && memcmp(b, "triton.language.", 16) == 0 ? b + 16 : NULL;
+  if (name) {
+    if (strncmp(name, "float8", 6) == 0) {
+      ir_error(ctx, loc, "unsupported: fp8 type '%.*s' (fp8 comes with the tensor-core work)",
+               (int)n, b);
+      return false;
+    }
+    if (!sig_lookup_dtype(name, (size_t)(e - name), &out->dtype)) {
+      ir_error(ctx, loc, "unknown dtype '%.*s' in signature", (int)n, b);
+      return false;
+    }
     out->is_value = true;
-    out->const_kind = FE_CONST_BOOL;
+    out->const_kind = FE_CONST_DTYPE;
     return true;
   }
   if (isdigit((unsigned char)b[0]) || b[0] == '-' || b[0] == '+' || b[0] == '.') {
@@ -107,6 +195,7 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
     ir_error(ctx, loc, "invalid number '%.*s' in signature", (int)n, b);
     return false;
   }
+  if (n > 11 && memcmp(b, "tensordesc<", 11) == 0) return sig_parse_desc(ctx, loc, b, e, out);
   /* A type: ['*'] NAME [':' DIGITS] */
   const char *p = b;
   bool is_ptr = *p == '*';
@@ -117,7 +206,8 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
   if (!sig_lookup_type(p, (size_t)(tend - p), &t)) {
     ir_loc tloc = {src, 1, col + (uint32_t)(p - b)};
     ir_error(ctx, tloc, "unknown type '%.*s' in signature, expected one of i1, i8, i16, i32, "
-             "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64 or a constexpr value",
+             "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, or a constexpr value (a number, "
+             "True, False, None, 'a string', tl.float16)",
              (int)(tend - p), p);
     return false;
   }
@@ -167,11 +257,26 @@ int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
   size_t pos = 0;
   for (;;) {
     size_t b = pos;
-    while (pos < len && s[pos] != ',') pos++;
+    char quote = 0;
+    int depth = 0;
+    while (pos < len && (quote || depth > 0 || s[pos] != ',')) {
+      char c = s[pos];
+      if (quote) {
+        if (c == '\\' && pos + 1 < len) pos++;
+        else if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '[' || c == '<' || c == '(') {
+        depth++;
+      } else if ((c == ']' || c == '>' || c == ')') && depth > 0) {
+        depth--;
+      }
+      pos++;
+    }
     size_t e = pos;
     while (b < e && isspace((unsigned char)s[b])) b++;
     while (e > b && isspace((unsigned char)s[e - 1])) e--;
-    if (!sig_parse_entry(ctx, src, s + b, s + e, (uint32_t)b + 1, &entries[n])) ok = false;
+    if (!sig_parse_entry(ctx, src, s + b, s + e, (uint32_t)b + 1, arena, &entries[n])) ok = false;
     n++;
     if (pos >= len) break;
     pos++; /* ',' */
@@ -206,18 +311,29 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
              fn->nparams == 1 ? "" : "s");
     return false;
   }
-  fe_param *params = ir_arena_alloc(arena, sizeof *params * (size_t)(fn->nparams + 1));
+  int total = fn->nparams;
+  for (int i = 0; i < nentries; i++) total += 2 * entries[i].desc_rank;
+  fe_param *params = ir_arena_alloc(arena, sizeof *params * (size_t)(total + 1));
   if (!params) return false;
   bool ok = true;
+  int np = 0;
   for (int i = 0; i < fn->nparams; i++) {
     const fe_param_decl *pd = &fn->params[i];
     const fe_sig_entry *e = &entries[i];
-    fe_param *pa = &params[i];
+    fe_param *pa = &params[np++];
     pa->name = pd->name;
     pa->is_constexpr = fe_is_constexpr_annotation(pd->annotation);
     pa->sig_loc = e->loc;
     snprintf(pa->value_text, sizeof pa->value_text, "%s", e->text);
     char buf[32];
+    fe_sig_entry dt;
+    if (pa->is_constexpr && !e->is_value && e->type != TTC_TYPE_PTR && !e->divisibility) {
+      dt = *e; /* `fp16` for a constexpr parameter is the dtype tl.float16 */
+      dt.is_value = true;
+      dt.const_kind = FE_CONST_DTYPE;
+      dt.dtype = e->type;
+      e = &dt;
+    }
     if (pa->is_constexpr && !e->is_value) {
       ir_error(ctx, e->loc, "constexpr parameter '%s' needs a value in the signature, found type "
                "'%s'", pd->name, sig_type_str(e, buf, sizeof buf));
@@ -237,10 +353,30 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
     pa->const_kind = e->const_kind;
     pa->ival = e->ival;
     pa->fval = e->fval;
+    pa->sval = e->sval;
+    pa->dtype = e->dtype;
     if (!pa->is_constexpr) pa->value_text[0] = '\0';
+    if (e->desc_rank && pa->is_constexpr) {
+      ir_error(ctx, e->loc, "a tensor descriptor cannot be a constexpr");
+      ok = false;
+    } else if (e->desc_rank) { /* then its shape (i32) and strides (i64) */
+      pa->desc_rank = e->desc_rank;
+      memcpy(pa->desc_block, e->desc_block, sizeof pa->desc_block);
+      for (int k = 0; k < 2 * e->desc_rank; k++) {
+        fe_param *part = &params[np++];
+        memset(part, 0, sizeof *part);
+        char nm[96];
+        snprintf(nm, sizeof nm, "%s_%s%d", pd->name, k < e->desc_rank ? "shape" : "stride",
+                 k % e->desc_rank);
+        part->name = ir_intern_cstr(ctx, nm);
+        part->type = k < e->desc_rank ? TTC_TYPE_I32 : TTC_TYPE_I64;
+        part->desc_part = true;
+        part->sig_loc = e->loc;
+      }
+    }
   }
   if (!ok) return false;
-  info->nparams = fn->nparams;
+  info->nparams = np;
   info->params = params;
   return true;
 }

@@ -605,6 +605,7 @@ static void visit_op(ax_walk *w, const ir_op *op) {
   case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
   case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
   case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
+  case IR_OP_TT_EXTERN_ELEMENTWISE:
   case IR_NUM_OPS:
     for (int i = 0; i < op->nresults; i++) {
       ax_fact a = fact_pessimistic(op->results[i].type);

@@ -404,6 +404,12 @@ static void check_rule(verifier *vf, const ir_op *op) {
     for (int i = 0; i < op->nresults && i < op->noperands; i++)
       if (op->results[i].type != o[i]->type) v_error(vf, op, "result #%d must have its operand's type", i);
     return;
+  case IR_RULE_EXTERN: {
+    const ir_attr *sym = ir_op_get_attr(op, "symbol");
+    if (!sym || sym->kind != IR_ATTR_STRING || !sym->s || !sym->s[0])
+      V_ERR(vf, op, "requires a string attribute 'symbol'");
+    return;
+  }
   }
 }
 

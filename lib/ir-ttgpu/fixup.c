@@ -122,7 +122,7 @@ static void fix_op(ir_module *m, ir_op *op) {
   case IR_RULE_BITCAST: case IR_RULE_SCAN: case IR_RULE_ASSERT: case IR_RULE_IF:
   case IR_RULE_CONVERT: case IR_RULE_LOCAL_ALLOC: case IR_RULE_LOCAL_LOAD:
   case IR_RULE_LOCAL_STORE: case IR_RULE_MEMDESC_TRANS: case IR_RULE_MEMDESC_INDEX:
-  case IR_RULE_ASYNC_COPY: case IR_RULE_TOKENS:
+  case IR_RULE_ASYNC_COPY: case IR_RULE_TOKENS: case IR_RULE_EXTERN:
     break;
   }
   if (info->traits & IR_T_TERMINATOR) {

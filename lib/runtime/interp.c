@@ -544,6 +544,8 @@ static bool exec_op(rt_iexec *ex, const rt_ins *ins) {
   case IR_OP_TT_DOT: return rt_interp_dot(ex, ins);
   case IR_OP_TT_ASSERT: return exec_assert(ex, ins);
   case IR_OP_TT_PRINT: return exec_print(ex, ins);
+  case IR_OP_TT_EXTERN_ELEMENTWISE: return rt_interp_extern(ex, ins);
+  case IR_OP_GPU_BARRIER: return true; /* a program's threads run in lockstep here */
   case IR_OP_SCF_FOR: return exec_for(ex, ins);
   case IR_OP_SCF_WHILE: return exec_while(ex, ins);
   case IR_OP_SCF_IF: return exec_if(ex, ins);
@@ -559,7 +561,7 @@ static bool exec_op(rt_iexec *ex, const rt_ins *ins) {
   case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
   case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
   case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
-  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED:
   case IR_NUM_OPS: return exec_unsupported(ex, ins);
   }
   return exec_unsupported(ex, ins);

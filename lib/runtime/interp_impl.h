@@ -114,6 +114,9 @@ typedef enum rt_fop {
 
 bool rt_interp_float_op(rt_iexec *ex, const rt_ins *ins, rt_fop kind);
 bool rt_interp_cmpf(rt_iexec *ex, const rt_ins *ins);
+/* tt.extern_elementwise: libdevice functions by symbol, computed with libm
+ * in double (a failure names symbols it does not know). */
+bool rt_interp_extern(rt_iexec *ex, const rt_ins *ins);
 /* extf, truncf, fp_to_fp (rounding attr), sitofp, uitofp, fptosi, fptoui. */
 bool rt_interp_convert(rt_iexec *ex, const rt_ins *ins);
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Mutation fuzzing of ttc on malformed input: nothing may crash.
 
-Takes kernel files, applies random edits (delete/insert/duplicate characters,
-tokens and lines, break indentation, truncate, swap lines), compiles each
-mutant with ttc and checks the outcome: exit 0 (still valid) or 1 (a located
-'error:' diagnostic). Any other status (an abort, a sanitizer report, a
-signal) or an 'internal error' fails the run; the mutant is kept for replay.
+Takes kernel files (whole modules with host code and imports among them),
+applies random edits (delete/insert/duplicate characters, tokens and lines,
+host-code fragments such as f-strings, classes, try, comprehensions and
+decorators, break indentation, truncate, swap lines), compiles each mutant
+with ttc (-I at the seed's folder, so its imports still resolve) and checks
+the outcome: exit 0 (still valid) or 1 (a located 'error:' diagnostic). Any
+other status (an abort, a sanitizer report, a signal) or an 'internal error'
+fails the run; the mutant is kept for replay.
 
 usage: fuzz_ttc.py TTC OUTDIR ITERATIONS SEED KERNEL.py:NAME:SIG [...]
 """
@@ -17,7 +20,14 @@ import sys
 TOKENS = ["(", ")", "[", "]", ":", ",", "=", "+", "*", "**", "//", "%", "<<", "None",
           "tl.", "tl.arange(0, 48)", "tl.load(", "if ", "for ", "while ", "\n", "    ",
           "\t", "'", '"', "\\", "0x", "1e", "@triton.jit\n", "def ", "return ", ".to(",
-          "tl.float16", "[:, None]", "lambda", "class ", "1.5", "-", "~", "not ", "and "]
+          "tl.float16", "[:, None]", "lambda", "class ", "1.5", "-", "~", "not ", "and ",
+          "f'{x!r:>{w}}'", "f\"{f'{a}'}\"", "try:\n", "except Exception as e:\n",
+          "finally:\n", "with open(p) as f:\n", "[i for i in range(3) if i]", "{k: v for k, v in d}",
+          "*args", "**kwargs", "async def ", "await ", "match x:\n    case 1:\n", "(y := 2)",
+          "@functools.lru_cache(maxsize=None)\n", "if __name__ == '__main__':\n", "global g\n",
+          "from .util import *\n", "import torch\n", "raise ValueError(f'{1}')\n", "b'\\x00'",
+          "rb'\\d'", "0x_ff", "1_000j", "yield ", "del x\n", "nonlocal z\n", "\\\n", "...",
+          "tl.sort(", "tl.make_block_ptr(", "triton.Config({'B': 1}, num_warps=4)"]
 
 
 def mutate(text, rng):
@@ -68,7 +78,8 @@ def main():
         with open(mutant, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
         level = rng.choice(["ttir", "ttgir", "llir"])
-        cmd = [ttc, mutant, "-k", name, "-s", sig, "--emit", level, "-o", os.devnull]
+        cmd = [ttc, mutant, "-I", os.path.dirname(os.path.abspath(path)), "-k", name, "-s", sig,
+               "--emit", level, "-o", os.devnull]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=60)
         except subprocess.TimeoutExpired:

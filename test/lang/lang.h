@@ -136,5 +136,6 @@ static inline ttc_arg lang_arg(const buf *b) { return ttc_arg_ptr(b->dev); }
 void lang_cases_basic(lcase_list *l);     /* cases_basic.c: one kernel per feature */
 void lang_cases_table(lcase_list *l);     /* cases_table.c: dtype x shape x warps */
 void lang_cases_layernorm(lcase_list *l); /* cases_layernorm.c: layer norm, softmax, matmul */
+void lang_cases_language(lcase_list *l);  /* cases_language.c: whole modules, sort, block ptrs */
 
 #endif

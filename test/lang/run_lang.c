@@ -91,6 +91,7 @@ int main(int argc, char **argv) {
   lang_cases_basic(&cases);
   lang_cases_table(&cases);
   lang_cases_layernorm(&cases);
+  lang_cases_language(&cases);
   if (list) {
     for (size_t i = 0; i < cases.n; i++)
       if (!filter || strstr(cases.v[i].name, filter)) printf("%s\n", cases.v[i].name);

@@ -28,7 +28,7 @@ static bool lower(lower_fixture *f, const char *body, const char *kernel, const 
   snprintf(text, sizeof text, "import triton\nimport triton.language as tl\n\n%s", body);
   f->ctx = ir_context_create();
   const ir_source *src = ir_context_add_source(f->ctx, "k.py", text, strlen(text));
-  f->m = fe_lower_kernel(f->ctx, src, kernel, sig, &f->info);
+  f->m = fe_lower_kernel(f->ctx, src, kernel, sig, NULL, &f->info);
   f->ir = NULL;
   if (f->m) {
     ir_strbuf sb;

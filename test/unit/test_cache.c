@@ -1,7 +1,8 @@
 /* test_cache.c - the on-disk cache behind ttc_compile (opts.cache) and
  * kernel functions: hits and misses, what the key covers (the kernel, the
  * helpers and constants it reaches, not the rest of the file), entries that
- * are truncated or corrupt (recompiled, with a remark), two processes
+ * are truncated or corrupt (recompiled, with a remark), kernels importing
+ * other files (never stored), two processes
  * compiling into one cache at the same time, and TTC_CACHE=0. */
 #include <dirent.h>
 #include <errno.h>
@@ -150,6 +151,54 @@ static void test_key_covers_reached_source(void **state) {
   assert_false(compile_cached(make_src(3, 2, 0), "*fp32,i32,256", TTC_LEVEL_PTX, NULL));
   assert_false(compile_cached(make_src(4, 1, 0), "*fp32,i32,256", TTC_LEVEL_PTX, NULL));
   assert_true(compile_cached(make_src(3, 1, 9), "*fp32,i32,256", TTC_LEVEL_PTX, NULL));
+}
+
+/* A kernel importing a helper from another file (through an include
+ * directory) is compiled each time and never stored: the key covers the
+ * kernel's file only, and an edit of the helper's file must be seen. */
+static void test_imports_not_stored(void **state) {
+  (void)state;
+  char inc[256];
+  snprintf(inc, sizeof inc, "/tmp/ttc-test-inc-XXXXXX");
+  assert_non_null(mkdtemp(inc));
+  char mod[512];
+  snprintf(mod, sizeof mod, "%s/cachemod.py", inc);
+  static const char src[] = "import triton\n"
+                            "import triton.language as tl\n"
+                            "from cachemod import helper\n"
+                            "\n"
+                            "@triton.jit\n"
+                            "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                            "    offs = tl.arange(0, BLOCK)\n"
+                            "    tl.store(x_ptr + offs, helper(tl.load(x_ptr + offs)))\n";
+  const char *dirs[1] = {inc};
+  const char *gains[2] = {"3.0", "5.0"};
+  for (int i = 0; i < 2; i++) {
+    FILE *f = fopen(mod, "w");
+    assert_non_null(f);
+    fprintf(f, "import triton\n\n@triton.jit\ndef helper(x):\n    return x * %s\n", gains[i]);
+    fclose(f);
+    ttc_compile_options o;
+    ttc_compile_options_init(&o);
+    o.stop_after = TTC_LEVEL_TTIR;
+    o.cache = 1;
+    o.cache_dir = cache_dir;
+    o.include_dirs = dirs;
+    o.num_include_dirs = 1;
+    ttc_kernel *k = NULL;
+    ttc_status st = ttc_compile(src, strlen(src), "k.py", "k", "*fp32,i32,64", &o, &k);
+    if (st != TTC_OK) fprintf(stderr, "%s", ttc_kernel_diagnostics(k));
+    assert_int_equal(st, TTC_OK);
+    assert_false(ttc_kernel_from_cache(k));
+    const char *ttir = ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL);
+    assert_non_null(ttir);
+    assert_non_null(strstr(ttir, i ? "5.000000e+00" : "3.000000e+00"));
+    ttc_kernel_destroy(k);
+  }
+  char entries[4][1024];
+  assert_int_equal(list_entries(entries, 4), 0);
+  unlink(mod);
+  remove_tree(inc);
 }
 
 /* Rewrites one entry with its first `keep` bytes (or flips a byte). */
@@ -307,6 +356,7 @@ int main(void) {
       cmocka_unit_test(test_hashes),
       cmocka_unit_test_setup_teardown(test_hit_and_outputs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_key_covers_reached_source, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_imports_not_stored, setup, teardown),
       cmocka_unit_test_setup_teardown(test_damaged_entries_recompile, setup, teardown),
       cmocka_unit_test_setup_teardown(test_disabled, setup, teardown),
       cmocka_unit_test_setup_teardown(test_two_processes, setup, teardown),

@@ -1,6 +1,8 @@
-/* test_parser.c - the kernel-file parser: module structure (imports,
- * constants, decorated functions), statements, expression precedence, and
- * located errors with recovery at the next statement. */
+/* test_parser.c - the kernel-file parser: the module index (imports,
+ * values, functions, host code skipped with what it binds), statements,
+ * expressions (precedence, comprehensions, displays, f-strings, lambdas,
+ * starred arguments), and located errors with recovery at the next
+ * statement. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,6 +57,12 @@ static const fe_stmt *first_stmt(parse_fixture *f, const char *body) {
   return f->mod->funcs[0]->body.stmts[0];
 }
 
+/* The binding of `name` in the module's index (the last one), or NULL. */
+static const fe_bind *bind_of(const parse_fixture *f, const char *name) {
+  int b = fe_modindex_find(&f->mod->ix, name);
+  return b >= 0 ? &f->mod->ix.binds[b] : NULL;
+}
+
 static void test_module_structure(void **state) {
   (void)state;
   parse_fixture f;
@@ -72,19 +80,24 @@ static void test_module_structure(void **state) {
                  "def helper(a):\n"
                  "    return a\n");
   assert_non_null(f.mod);
-  assert_int_equal(f.mod->nimports, 4);
-  assert_string_equal(f.mod->imports[0].alias, "triton");
-  assert_string_equal(f.mod->imports[0].path, "triton");
-  assert_string_equal(f.mod->imports[1].alias, "tl");
-  assert_string_equal(f.mod->imports[1].path, "triton.language");
-  assert_string_equal(f.mod->imports[2].alias, "arange");
-  assert_string_equal(f.mod->imports[2].path, "triton.language.arange");
-  assert_string_equal(f.mod->imports[3].alias, "ld");
-  assert_string_equal(f.mod->imports[3].path, "triton.language.load");
-  assert_int_equal(f.mod->nglobals, 2);
-  assert_string_equal(f.mod->globals[0].name, "BLOCK");
-  assert_int_equal(f.mod->globals[0].value->ival, 1024);
-  assert_non_null(f.mod->globals[1].annotation);
+  const fe_bind *b = bind_of(&f, "triton");
+  assert_int_equal(b->kind, FE_BIND_IMPORT);
+  assert_string_equal(b->imp.module, "triton");
+  assert_null(b->imp.attr);
+  b = bind_of(&f, "tl");
+  assert_string_equal(b->imp.module, "triton.language");
+  b = bind_of(&f, "arange");
+  assert_string_equal(b->imp.module, "triton.language");
+  assert_string_equal(b->imp.attr, "arange");
+  b = bind_of(&f, "ld");
+  assert_string_equal(b->imp.attr, "load");
+  assert_int_equal(b->loc.line, 4);
+  b = bind_of(&f, "BLOCK");
+  assert_int_equal(b->kind, FE_BIND_VALUE);
+  assert_int_equal(f.mod->ix.toks.toks[b->at].ival, 1024);
+  b = bind_of(&f, "SCALE");
+  assert_int_equal(b->kind, FE_BIND_VALUE);
+  assert_true(b->ann >= 0);
   assert_int_equal(f.mod->nfuncs, 2);
   const fe_func *fn = f.mod->funcs[0];
   assert_string_equal(fn->name, "add");
@@ -103,15 +116,67 @@ static void test_module_structure(void **state) {
   parse_done(&f);
 }
 
-static void test_import_dotted_binds_first_name(void **state) {
+static void test_import_forms(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton.language\nfrom triton import jit\n");
+  parse_text(&f, "import triton.language\nfrom triton import jit\nimport a.b as c, d\n"
+                 "from ..utils import (f as g,\n    h,)\nfrom . import sib\nfrom .m import *\n"
+                 "from __future__ import annotations\n");
   assert_non_null(f.mod);
-  assert_string_equal(f.mod->imports[0].alias, "triton");
-  assert_string_equal(f.mod->imports[0].path, "triton");
-  assert_string_equal(f.mod->imports[1].alias, "jit");
-  assert_string_equal(f.mod->imports[1].path, "triton.jit");
+  const fe_bind *b = bind_of(&f, "triton"); /* `import a.b` binds a */
+  assert_string_equal(b->imp.module, "triton");
+  b = bind_of(&f, "jit");
+  assert_string_equal(b->imp.module, "triton");
+  assert_string_equal(b->imp.attr, "jit");
+  assert_string_equal(bind_of(&f, "c")->imp.module, "a.b");
+  assert_string_equal(bind_of(&f, "d")->imp.module, "d");
+  b = bind_of(&f, "g");
+  assert_int_equal(b->imp.level, 2);
+  assert_string_equal(b->imp.module, "utils");
+  assert_string_equal(b->imp.attr, "f");
+  assert_non_null(bind_of(&f, "h"));
+  b = bind_of(&f, "sib");
+  assert_int_equal(b->imp.level, 1);
+  assert_string_equal(b->imp.module, "");
+  assert_int_equal(f.mod->ix.nstars, 1);
+  assert_null(bind_of(&f, "annotations"));
+  parse_done(&f);
+}
+
+/* Host code is skipped, never parsed: classes, host functions with any
+ * syntax, try/with/if blocks, loops; what they bind is recorded. */
+static void test_module_host_code(void **state) {
+  (void)state;
+  parse_fixture f;
+  parse_text(&f, "import torch\n"
+                 "class K(torch.nn.Module):\n    def forward(self, *a, **k):\n        return f'{a!r}'\n"
+                 "print(1); torch.manual_seed(0)\n"
+                 "try:\n    from fast import op\nexcept ImportError:\n    op = None\n"
+                 "with open('x') as fh:\n    DATA = fh.read()\n"
+                 "for i in range(3):\n    LAST = i\n"
+                 "if __name__ == '__main__':\n    MAIN = 1\nelse:\n    MAIN = 2\n"
+                 "A, B = 1, 2\nC += 1\n"
+                 "match C:\n    case 1:\n        pass\n"
+                 "def host(x, *args, key=1, **kw):\n    with x as y:\n        return [i async for i in y]\n");
+  assert_non_null(f.mod);
+  assert_int_equal(ir_context_num_errors(f.ctx), 0);
+  const fe_bind *b = bind_of(&f, "K");
+  assert_int_equal(b->kind, FE_BIND_HOST);
+  assert_string_equal(b->what, "a class");
+  b = bind_of(&f, "op"); /* the except handler's binding is a fallback */
+  assert_true(b->fallback);
+  assert_int_equal(f.mod->ix.binds[b->prev].kind, FE_BIND_IMPORT);
+  assert_false(f.mod->ix.binds[b->prev].fallback);
+  assert_int_equal(bind_of(&f, "fh")->kind, FE_BIND_HOST);
+  assert_int_equal(bind_of(&f, "DATA")->kind, FE_BIND_VALUE);
+  assert_string_equal(bind_of(&f, "LAST")->what, "a loop");
+  assert_string_equal(bind_of(&f, "i")->what, "a for loop");
+  b = bind_of(&f, "MAIN");
+  assert_int_equal(f.mod->ix.conds[b->cond].clause, 1);
+  assert_int_equal(f.mod->ix.conds[f.mod->ix.binds[b->prev].cond].clause, 0);
+  assert_string_equal(bind_of(&f, "A")->what, "a tuple assignment");
+  assert_string_equal(bind_of(&f, "C")->what, "an augmented assignment");
+  assert_int_equal(bind_of(&f, "host")->kind, FE_BIND_FUNC);
   parse_done(&f);
 }
 
@@ -346,38 +411,77 @@ static void test_error_with_and_try_recover(void **state) {
   parse_done(&f);
 }
 
+/* Host code that does not tokenize is an error; host code that merely is
+ * not the kernel language is not. */
 static void test_error_module_level(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton\nclass K:\n    pass\nprint(1)\nx = 1\n");
+  parse_text(&f, "import triton\nclass K:\n    x = $\n");
   assert_null(f.mod);
-  assert_int_equal(ir_context_num_errors(f.ctx), 2);
-  expect_error(&f, 0, 2, 1, "unsupported statement 'class' at module level");
-  expect_error(&f, 1, 4, 1, "unsupported: module-level statement other than 'NAME = constant'");
+  assert_int_equal(ir_context_num_errors(f.ctx), 1);
+  expect_error(&f, 0, 3, 9, "unexpected character '$'");
   parse_done(&f);
 }
 
-static void test_error_comprehension_and_dict(void **state) {
+/* Comprehensions, sets, dicts and f-strings parse into their nodes (the
+ * lowering decides where they may be used). */
+static void test_comprehensions_and_displays(void **state) {
+  (void)state;
+  const fe_stmt *s;
+  parse_fixture f;
+  s = first_stmt(&f, "a = [i * 2 for i in x if i for j in y]");
+  assert_int_equal(s->value->kind, FE_EX_COMP);
+  assert_int_equal(s->value->ival, FE_COMP_LIST);
+  assert_int_equal(s->value->n, 2);
+  assert_int_equal(s->value->items[0]->n, 1);
+  parse_done(&f);
+  s = first_stmt(&f, "a = {k: v for k, v in x}");
+  assert_int_equal(s->value->ival, FE_COMP_DICT);
+  assert_int_equal(s->value->items[0]->a->kind, FE_EX_TUPLE);
+  parse_done(&f);
+  s = first_stmt(&f, "a = ({1, *b}, {**d, 'k': 2}, sum(i for i in x), {})");
+  assert_int_equal(s->value->items[0]->kind, FE_EX_SET);
+  assert_int_equal(s->value->items[0]->items[1]->kind, FE_EX_STARRED);
+  assert_int_equal(s->value->items[1]->kind, FE_EX_DICT);
+  assert_null(s->value->items[1]->items[0]);
+  assert_int_equal(s->value->items[2]->items[0]->ival, FE_COMP_GEN);
+  assert_int_equal(s->value->items[3]->kind, FE_EX_DICT);
+  parse_done(&f);
+  s = first_stmt(&f, "a = f'x{y!r:>{w}} {z=}' 'tail'");
+  assert_int_equal(s->value->kind, FE_EX_FSTR);
+  assert_int_equal(s->value->n, 6);
+  assert_int_equal(s->value->items[1]->kind, FE_EX_FORMAT);
+  assert_int_equal(s->value->items[1]->ival, 'r');
+  assert_int_equal(s->value->items[1]->b->kind, FE_EX_FSTR);
+  assert_string_equal(s->value->items[3]->str, "z=");
+  assert_string_equal(s->value->items[5]->str, "tail");
+  parse_done(&f);
+  s = first_stmt(&f, "g(*a, k=1, **kw)");
+  assert_int_equal(s->value->items[0]->kind, FE_EX_STARRED);
+  assert_int_equal(s->value->nkw, 2);
+  assert_null(s->value->kwnames[1]);
+  parse_done(&f);
+}
+
+static void test_error_unsupported_in_function(void **state) {
   (void)state;
   parse_fixture f;
   parse_text(&f, "import triton\n@triton.jit\ndef f(x):\n"
-                 "    a = [i for i in x]\n"
-                 "    b = {1, 2}\n"
-                 "    global g\n");
+                 "    del x\n"
+                 "    y = (yield 1)\n");
   assert_null(f.mod);
-  assert_int_equal(ir_context_num_errors(f.ctx), 3);
-  expect_error(&f, 0, 4, 12, "unsupported: comprehension");
-  expect_error(&f, 1, 5, 11, "unsupported: set display");
-  expect_error(&f, 2, 6, 5, "unsupported statement 'global'");
+  assert_int_equal(ir_context_num_errors(f.ctx), 2);
+  expect_error(&f, 0, 4, 5, "unsupported statement 'del'");
+  expect_error(&f, 1, 5, 10, "unsupported: 'yield'");
   parse_done(&f);
 }
 
 /* Decorator arguments may hold dicts and lambdas (@triton.autotune,
- * @triton.heuristics): they parse into FE_EX_DICT / FE_EX_LAMBDA nodes. */
+ * @triton.heuristics): a lambda is a function returning its body. */
 static void test_decorator_dict_and_lambda(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton\n@triton.heuristics({'E': lambda a, b: a['n'] % 2 == 0, 'F': 1})\n"
+  parse_text(&f, "import triton\n@triton.heuristics({'E': lambda a, b=2: a['n'] % 2 == 0, 'F': 1})\n"
                  "@triton.jit\ndef f(x):\n    pass\n");
   assert_non_null(f.mod);
   assert_int_equal(ir_context_num_errors(f.ctx), 0);
@@ -387,16 +491,23 @@ static void test_decorator_dict_and_lambda(void **state) {
   assert_int_equal(dict->kind, FE_EX_DICT);
   assert_int_equal(dict->n, 4);
   assert_int_equal(dict->items[1]->kind, FE_EX_LAMBDA);
-  assert_int_equal(dict->items[1]->a->kind, FE_EX_COMPARE);
+  const fe_func *lam = dict->items[1]->fn;
+  assert_int_equal(lam->nparams, 2);
+  assert_non_null(lam->params[1].dflt);
+  assert_int_equal(lam->body.stmts[0]->kind, FE_ST_RETURN);
+  assert_int_equal(lam->body.stmts[0]->value->kind, FE_EX_COMPARE);
   parse_done(&f);
 }
 
-static void test_error_walrus(void **state) {
+static void test_walrus_and_raise(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton\n@triton.jit\ndef f(x):\n    y = (z := 1)\n");
-  assert_null(f.mod);
-  expect_error(&f, 0, 4, 12, "unsupported: assignment expression ':='");
+  const fe_stmt *s = first_stmt(&f, "y = (z := 1)");
+  assert_int_equal(s->value->kind, FE_EX_WALRUS);
+  parse_done(&f);
+  s = first_stmt(&f, "raise ValueError('bad') from None");
+  assert_int_equal(s->kind, FE_ST_RAISE);
+  assert_int_equal(s->value->kind, FE_EX_CALL);
   parse_done(&f);
 }
 
@@ -482,7 +593,8 @@ static void test_error_loop_else(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_module_structure),
-      cmocka_unit_test(test_import_dotted_binds_first_name),
+      cmocka_unit_test(test_import_forms),
+      cmocka_unit_test(test_module_host_code),
       cmocka_unit_test(test_precedence_arith),
       cmocka_unit_test(test_precedence_bitwise_and_shift),
       cmocka_unit_test(test_precedence_boolean_and_ternary),
@@ -499,9 +611,10 @@ int main(void) {
       cmocka_unit_test(test_error_class_in_function),
       cmocka_unit_test(test_error_with_and_try_recover),
       cmocka_unit_test(test_error_module_level),
-      cmocka_unit_test(test_error_comprehension_and_dict),
+      cmocka_unit_test(test_comprehensions_and_displays),
+      cmocka_unit_test(test_error_unsupported_in_function),
       cmocka_unit_test(test_decorator_dict_and_lambda),
-      cmocka_unit_test(test_error_walrus),
+      cmocka_unit_test(test_walrus_and_raise),
       cmocka_unit_test(test_error_missing_colon),
       cmocka_unit_test(test_error_unexpected_indent),
       cmocka_unit_test(test_error_expected_block),

@@ -25,7 +25,10 @@ static const char usage_text[] =
     "\n"
     "  -k, --kernel NAME        the @triton.jit function to compile\n"
     "  -s, --signature SIG      Triton AOT signature, one entry per parameter:\n"
-    "                           '*fp32:16,*fp32:16,*fp32:16,i32,1024'\n"
+    "                           '*fp32:16,*fp32:16,*fp32:16,i32,1024'; constexprs take\n"
+    "                           numbers, True/False, None, 'strings' and dtypes (tl.float16)\n"
+    "  -I DIR                   search DIR for modules the kernel file imports (repeatable;\n"
+    "                           after the file's own package and directory)\n"
     "  -w, --num-warps N        warps per program (power of two, 1..32; default 4)\n"
     "      --num-stages N       software pipelining depth (default 3)\n"
     "      --arch ARCH          sm_80, sm_90 or sm_90a (default sm_90)\n"
@@ -70,9 +73,12 @@ static const char usage_text[] =
 typedef enum input_kind { INPUT_PY, INPUT_TTIR, INPUT_TTGIR, INPUT_LLIR } input_kind;
 
 #define MAX_SIGNATURES 64
+#define MAX_INCLUDE_DIRS 64
 
 typedef struct cli {
   const char *argv0;
+  const char *include_dirs[MAX_INCLUDE_DIRS];
+  int ninclude;
   const char *file, *kernel, *signature, *output, *reproducer, *input;
   const char *signatures[MAX_SIGNATURES]; /* every -s, for --aot */
   int nsignatures;
@@ -144,6 +150,13 @@ static void parse_args(int argc, char **argv, cli *c) {
       c->opts.cache_dir = v;
     } else if (strcmp(a, "--no-cache") == 0) {
       c->no_cache = true;
+    } else if (strncmp(a, "-I", 2) == 0) {
+      const char *dir = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!dir) usage_error("option '%s' needs a directory", a);
+      if (c->ninclude == MAX_INCLUDE_DIRS) usage_error("more than 64 include directories at '%s'", dir);
+      c->include_dirs[c->ninclude++] = dir;
+      c->opts.include_dirs = c->include_dirs;
+      c->opts.num_include_dirs = c->ninclude;
     } else if ((v = flag_value(argc, argv, &i, "-w", "--num-warps"))) {
       c->opts.num_warps = parse_int(v, "--num-warps");
     } else if ((v = flag_value(argc, argv, &i, NULL, "--num-stages"))) {

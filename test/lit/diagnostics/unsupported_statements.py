@@ -13,9 +13,6 @@ def k(x_ptr):
         pass
     except Exception:
         pass
-    f = lambda v: v + 1
-    g = [i for i in range(4)]
 # CHECK: {{.*}}unsupported_statements.py:8:5: error: unsupported statement 'class'
 # CHECK: {{.*}}unsupported_statements.py:10:5: error: unsupported statement 'with'
 # CHECK: {{.*}}unsupported_statements.py:12:5: error: unsupported statement 'try'
-# CHECK: {{.*}}unsupported_statements.py:17:12: error: unsupported: comprehension

@@ -1,6 +1,7 @@
 # @triton.autotune and @triton.heuristics decorators (dict displays in their
 # arguments included) are accepted and ignored: the signature picks the
-# config. A dict inside a kernel body is a located error.
+# config. Dicts and lambdas are compile-time values in a kernel: a runtime
+# value in a dict, or a lambda called on one, is a located error.
 # RUN: %ttc %s -k k -s '*fp32,i32,128' --emit ttir | FileCheck %s
 # RUN: not %ttc %s -k bad -s '*fp32' --emit ttir 2>&1 | FileCheck %s --check-prefix=ERR
 # RUN: not %ttc %s -k bad2 -s '*fp32' --emit ttir 2>&1 | FileCheck %s --check-prefix=ERR2
@@ -19,14 +20,15 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def bad(x_ptr):
-    d = {'a': 1}
+    d = {'a': x_ptr}
 
 
 @triton.jit
 def bad2(x_ptr):
     f = lambda v: v + 1
+    f(x_ptr)
 
 # CHECK: tt.func public @k(%x_ptr: !tt.ptr<f32>, %n: i32)
 # CHECK: tt.make_range {end = 128 : i32, start = 0 : i32}
-# ERR: autotune.py:22:9: error: unsupported: dict display in a kernel
-# ERR2: autotune.py:27:9: error: unsupported: lambda in a kernel
+# ERR: autotune.py:23:9: error: unsupported: runtime values in a dict
+# ERR2: autotune.py:29:7: error: '<lambda>' runs at compile time: its arguments must be constexprs, found 'pointer<fp32>'

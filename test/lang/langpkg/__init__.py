@@ -1,0 +1,1 @@
+# langpkg - a package of kernel helpers: ops.py imports from util.py relatively.

@@ -1,0 +1,9 @@
+# langpkg/ops.py - a jit helper built on a relative import.
+import triton
+
+from .util import twice
+
+
+@triton.jit
+def double_it(x):
+    return twice(x)
