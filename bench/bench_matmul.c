@@ -1,5 +1,5 @@
-/* bench_matmul.c - times ttc's compile of examples/matmul/matmul.py (fp16 in,
- * fp32 accumulation, fp16 out) on square sizes the way bench/triton_matmul.py
+/* bench_matmul.c - times ttc's compile of examples/matmul/matmul.py (fp16 or,
+ * with -t bf16, bf16 in; fp32 accumulation; the same type out) on square sizes the way bench/triton_matmul.py
  * times Triton's (do_bench: L2 flushed before each launch, median).
  *
  * Each configuration is BMxBNxBK/wW/sS (block sizes, num_warps, num_stages;
@@ -8,9 +8,9 @@
  * every stage count gives the same kernel.
  * Sampled output elements are checked against a double reference first.
  *
- * usage: bench_matmul [-r REPS] [-s SIZE,...] [-c CONFIG,...] [kernel.py]
+ * usage: bench_matmul [-r REPS] [-s SIZE,...] [-c CONFIG,...] [-t f16|bf16] [kernel.py]
  * prints: "ttc matmul case=S/CONFIG size=S ms=T tflops=F" per size and
- * configuration (2*S^3 flops). */
+ * configuration (2*S^3 flops); "ttc matmul_bf16 ..." with -t bf16. */
 #include <math.h>
 #include <stdbool.h>
 
@@ -77,12 +77,19 @@ static ttc_status launch_matmul(void *user) {
   return ttc_module_launch(r->mod, grid, NULL, args, 9);
 }
 
-/* fp16 values with at most 8 significant bits, built from bits directly:
- * k/128 for k in -128..127, exactly representable in fp16 and in float. */
+static bool use_bf16; /* -t bf16 */
+
+/* Values with at most 8 significant bits, built from bits directly: k/128
+ * for k in -128..127, exactly representable in fp16, bf16 and float. */
 static uint16_t small_half(uint64_t *s, float *value) {
   *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
   int k = (int)(*s >> 56) - 128;
   *value = (float)k / 128.0f;
+  if (use_bf16) { /* exact in bf16: the top half of the f32 */
+    uint32_t x;
+    memcpy(&x, value, sizeof x);
+    return (uint16_t)(x >> 16);
+  }
   if (k == 0) return 0;
   unsigned mag = (unsigned)(k < 0 ? -k : k), e = 0;
   while ((mag >> e) > 1) e++; /* mag = 1.f * 2^e, e in 0..7 */
@@ -92,6 +99,12 @@ static uint16_t small_half(uint64_t *s, float *value) {
 }
 
 static float half_to_float(uint16_t h) {
+  if (use_bf16) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+  }
   unsigned e = (h >> 10) & 0x1f, m = h & 0x3ffu;
   float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
                                                      : ldexpf((float)(m | 0x400u), (int)e - 25);
@@ -105,7 +118,8 @@ static int bench_size(bench_ctx *b, const char *path, int32_t size, const config
   const char *hint = size % 16 == 0 ? "i32:16" : "i32";
   char sig[256];
   /* Unit strides specialized to 1, as Triton's JIT does. */
-  snprintf(sig, sizeof sig, "*fp16:16,*fp16:16,*fp16:16,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d",
+  const char *pt = use_bf16 ? "*bf16:16" : "*fp16:16";
+  snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt,
            hint, hint, hint, hint, hint, hint, cfg->bm, cfg->bn, cfg->bk, GROUP_M);
   matmul_run r = {NULL, 0, 0, 0, size, cfg};
   if (bench_load_staged(b, path, NULL, "matmul_kernel", sig, cfg->warps, cfg->stages, &r.mod) != 0)
@@ -174,6 +188,10 @@ int main(int argc, char **argv) {
       reps = one[0];
     } else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
       if ((nsizes = bench_parse_list(argv[++i], sizes, MAX_SIZES, 16384)) < 1) goto usage;
+    } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
+      i++;
+      if (strcmp(argv[i], "bf16") != 0 && strcmp(argv[i], "f16") != 0) goto usage;
+      use_bf16 = strcmp(argv[i], "bf16") == 0;
     } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
       if ((ncfgs = parse_configs(argv[++i], cfgs)) < 1) goto usage;
     } else if (argv[i][0] == '-') {
@@ -186,15 +204,16 @@ int main(int argc, char **argv) {
   bench_ctx b;
   int rc = bench_open(&b, "bench_matmul");
   if (rc == 0)
-    printf("# ttc matmul (fp16, GROUP_SIZE_M %d) on %s (%s), median of %ld "
+    printf("# ttc matmul (%s, GROUP_SIZE_M %d) on %s (%s), median of %ld "
            "launches, L2 flushed before each\n",
-           GROUP_M, ttc_device_name(b.dev), ttc_device_arch(b.dev), reps);
+           use_bf16 ? "bf16" : "fp16", GROUP_M, ttc_device_name(b.dev), ttc_device_arch(b.dev), reps);
   for (int i = 0; rc == 0 && i < nsizes; i++)
     for (int j = 0; rc == 0 && j < ncfgs; j++) {
       float ms = 0;
       rc = bench_size(&b, path, (int32_t)sizes[i], &cfgs[j], (int)reps, &ms);
       if (rc == 0)
-        printf("ttc matmul case=%ld/%s size=%ld ms=%.6f tflops=%.3f\n", sizes[i], cfgs[j].name,
+        printf("ttc %s case=%ld/%s size=%ld ms=%.6f tflops=%.3f\n",
+               use_bf16 ? "matmul_bf16" : "matmul", sizes[i], cfgs[j].name,
                sizes[i], (double)ms,
                2.0 * (double)sizes[i] * (double)sizes[i] * (double)sizes[i] / (ms * 1e-3) / 1e12);
       fflush(stdout);
@@ -203,6 +222,6 @@ int main(int argc, char **argv) {
   return rc;
 usage:
   fprintf(stderr, "usage: bench_matmul [-r REPS] [-s SIZE,...] [-c BMxBNxBK/wW/sS,...] "
-                  "[kernel.py]\n");
+                  "[-t f16|bf16] [kernel.py]\n");
   return 1;
 }

@@ -4,18 +4,18 @@
 # examples/; prints one table per workload with the ratio ttc/Triton:
 #   vector_add  f32, sizes 2^SIZES                    (GB/s)
 #   softmax     f32, 4096 x SOFTMAX_COLS, row softmax (GB/s)
-#   matmul      f16, MATMUL_SIZES square, each of MATMUL_CONFIGS
+#   matmul      f16 (matmul_bf16: bf16), MATMUL_SIZES square, each of MATMUL_CONFIGS
 #               (BMxBNxBK/wW/sS; default bench_matmul's) (TFLOP/s; also
 #               Triton's best tutorial config per size, "triton-best")
 # Environment: TTC_BUILD (build folder, default <repo>/build), WORKLOADS
-# (default "vector_add softmax matmul"), SIZES (log2, default 20,24,28),
+# (default "vector_add softmax matmul matmul_bf16"), SIZES (log2, default 20,24,28),
 # SOFTMAX_COLS (default 256,1024,4096,16384), MATMUL_SIZES (default
 # 1024,2048,4096,8192), PYTHON (default python3), TTC_PTXAS (found if unset).
 # Exit status: 0 when every benchmark ran, 1 otherwise. Builds nothing.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TTC_BUILD:-$root/build}
-workloads=${WORKLOADS:-vector_add softmax matmul}
+workloads=${WORKLOADS:-vector_add softmax matmul matmul_bf16}
 sizes=${SIZES:-20,24,28}
 softmax_cols=${SOFTMAX_COLS:-256,1024,4096,16384}
 matmul_sizes=${MATMUL_SIZES:-1024,2048,4096,8192}
@@ -115,6 +115,9 @@ for w in $workloads; do
     matmul)
       measure matmul ttc "$build/bin/bench_matmul" -s "$matmul_sizes" -c "$matmul_configs" "$root/examples/matmul/matmul.py"
       measure matmul triton "$python" "$root/bench/triton_matmul.py" "$matmul_sizes" "$matmul_configs" ;;
+    matmul_bf16)
+      measure matmul_bf16 ttc "$build/bin/bench_matmul" -t bf16 -s "$matmul_sizes" -c "$matmul_configs" "$root/examples/matmul/matmul.py"
+      measure matmul_bf16 triton "$python" "$root/bench/triton_matmul.py" "$matmul_sizes" "$matmul_configs" bf16 ;;
     *)
       echo "bench/run.sh: unknown workload '$w'" >&2
       status=1 ;;
@@ -126,6 +129,7 @@ for w in $workloads; do
     vector_add) table vector_add size gbps ;;
     softmax) table softmax cols gbps ;;
     matmul) table matmul case tflops; best matmul ;;
+    matmul_bf16) table matmul_bf16 case tflops; best matmul_bf16 ;;
   esac
 done
 exit $status

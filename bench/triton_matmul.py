@@ -6,8 +6,9 @@ on fp16 square matrices:
   - "triton-best" rows: the best of a few configurations from Triton's matmul
     tutorial (its autotune list for CUDA fp16), timed the same way.
 
-usage: python3 bench/triton_matmul.py [SIZE,SIZE,...] [CONFIG,CONFIG,...]
-  (defaults 1024,2048,4096 and bench_matmul's configurations)
+usage: python3 bench/triton_matmul.py [SIZE,SIZE,...] [CONFIG,CONFIG,...] [f16|bf16]
+  (defaults 1024,2048,4096, bench_matmul's configurations, f16; with bf16 the
+  lines say "matmul_bf16")
 prints: "triton matmul case=S/CONFIG size=S ms=T tflops=F" per size and
 configuration and "triton-best matmul size=S ... config=..." per size, the
 format of bench_matmul, so bench/run.sh can join them.
@@ -56,7 +57,7 @@ def runner(a, b, c, cfg):
 
 
 def time_config(a, b, ref, cfg):
-    c = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=torch.float16)
+    c = torch.full((a.shape[0], b.shape[1]), float("nan"), device="cuda", dtype=a.dtype)
     run = runner(a, b, c, cfg)
     run()
     torch.cuda.synchronize()
@@ -71,17 +72,19 @@ def main():
     if len(sys.argv) > 1:
         sizes = [int(s) for s in sys.argv[1].split(",")]
     configs = (sys.argv[2] if len(sys.argv) > 2 else DEFAULT_CONFIGS).split(",")
-    print(f"# triton {triton.__version__} matmul (fp16) on {torch.cuda.get_device_name()}, "
+    bf16 = len(sys.argv) > 3 and sys.argv[3] == "bf16"
+    dtype, name = (torch.bfloat16, "matmul_bf16") if bf16 else (torch.float16, "matmul")
+    print(f"# triton {triton.__version__} {name} ({dtype}) on {torch.cuda.get_device_name()}, "
           "do_bench median")
     for s in sizes:
         gen = torch.Generator(device="cuda").manual_seed(0)
-        a = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).half()
-        b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).half()
+        a = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
+        b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
         ref = a.float() @ b.float()
         flops = 2.0 * s * s * s
-        for name in configs:
-            ms = time_config(a, b, ref, parse_config(name))
-            print(f"triton matmul case={s}/{name} size={s} ms={ms:.6f} "
+        for cfg_name in configs:
+            ms = time_config(a, b, ref, parse_config(cfg_name))
+            print(f"triton {name} case={s}/{cfg_name} size={s} ms={ms:.6f} "
                   f"tflops={flops / (ms * 1e-3) / 1e12:.3f}", flush=True)
         best = None
         for cfg in BEST_CANDIDATES:
@@ -94,9 +97,9 @@ def main():
                 best = (t, cfg)
         if best:
             t, cfg = best
-            name = "x".join(str(v) for v in cfg[:3]) + f"/g{cfg[3]}/w{cfg[4]}/s{cfg[5]}"
-            print(f"triton-best matmul size={s} ms={t:.6f} "
-                  f"tflops={flops / (t * 1e-3) / 1e12:.3f} config={name}", flush=True)
+            best_name = "x".join(str(v) for v in cfg[:3]) + f"/g{cfg[3]}/w{cfg[4]}/s{cfg[5]}"
+            print(f"triton-best {name} size={s} ms={t:.6f} "
+                  f"tflops={flops / (t * 1e-3) / 1e12:.3f} config={best_name}", flush=True)
         del a, b, ref
         torch.cuda.empty_cache()
 

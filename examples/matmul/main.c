@@ -3,13 +3,15 @@
  * the CPU interpreter), checks the fp16 product against a double-precision C
  * reference by relative Frobenius error, and reports TFLOP/s.
  *
- * Block sizes: 64 x 64 x 32 with 4 warps and GROUP_SIZE_M 8. tl.dot runs on
- * the tensor cores (wgmma on sm_90, mma.sync on sm_80); bench_matmul times
- * larger tiles.
+ * Tiles: -c BMxBNxBKwW (default 64x64x32w4), GROUP_SIZE_M 8; -t f16 or bf16
+ * inputs (default f16; the kernel stores its fp16-rounded product in C's
+ * type). tl.dot runs on the tensor cores (wgmma on sm_90, mma.sync on sm_80).
  *
- * usage: matmul [-m M] [-n N] [-k K] [kernel.py]   (default 512 each)
+ * usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [kernel.py]
+ *   (sizes default to 512 each)
  * Exit status: 0 verified, 1 failure or mismatch, 2 no GPU (and no interpreter). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +24,7 @@
 #define TTC_EXAMPLES_DIR "examples"
 #endif
 
-#define BLOCK_M 64
-#define BLOCK_N 64
-#define BLOCK_K 32
 #define GROUP_M 8
-#define NUM_WARPS 4
 #define MAX_DIM 16384
 
 /* ||out - ref|| / ||ref|| (Frobenius) must not exceed this. The fp32
@@ -40,7 +38,27 @@ static const ex_timing timing = {.warmup = 3, .timed = 20, .interp_timed = 1};
 
 typedef struct shape {
   int32_t m, n, k;
+  int bm, bn, bk, warps; /* the tiling */
+  bool bf16;             /* bf16 inputs and output instead of f16 */
 } shape;
+
+/* bf16 <-> float: round to nearest even (NaN kept quiet); bf16 is the top
+ * half of an f32. */
+static uint16_t f32_to_bf16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof x);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
+  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+static float bf16_to_f32(uint16_t h) {
+  uint32_t x = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &x, sizeof f);
+  return f;
+}
+
+static float to_f32(uint16_t h, bool bf16) { return bf16 ? bf16_to_f32(h) : ex_f16_to_f32(h); }
 
 /* ||c - a@b|| / ||a@b|| with the reference in double from the fp16 inputs
  * (their products are exact in double). Counts NaN/inf outputs in *nonfinite. */
@@ -55,16 +73,16 @@ static double rel_error(const uint16_t *a, const uint16_t *b, const uint16_t *c,
     fprintf(stderr, "matmul: out of host memory for the reference\n");
     return INFINITY;
   }
-  for (size_t i = 0; i < (size_t)s.k * (size_t)s.n; i++) bf[i] = ex_f16_to_f32(b[i]);
+  for (size_t i = 0; i < (size_t)s.k * (size_t)s.n; i++) bf[i] = to_f32(b[i], s.bf16);
   for (int32_t i = 0; i < s.m; i++) {
     for (int32_t j = 0; j < s.n; j++) row[j] = 0;
     for (int32_t p = 0; p < s.k; p++) {
-      double av = ex_f16_to_f32(a[(size_t)i * s.k + p]);
+      double av = to_f32(a[(size_t)i * s.k + p], s.bf16);
       const float *brow = bf + (size_t)p * s.n;
       for (int32_t j = 0; j < s.n; j++) row[j] += av * brow[j];
     }
     for (int32_t j = 0; j < s.n; j++) {
-      double got = ex_f16_to_f32(c[(size_t)i * s.n + j]);
+      double got = to_f32(c[(size_t)i * s.n + j], s.bf16);
       if (!isfinite(got)) {
         if ((*nonfinite)++ < 5)
           fprintf(stderr, "matmul: non-finite output at (%d, %d): %g, expected %.6g\n", (int)i,
@@ -93,9 +111,15 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     goto done;
   }
   uint64_t seed = EX_SEED;
-  for (size_t i = 0; i < na; i++) a[i] = ex_f32_to_f16(ex_next_float(&seed));
-  for (size_t i = 0; i < nb; i++) b[i] = ex_f32_to_f16(ex_next_float(&seed));
-  for (size_t i = 0; i < nc; i++) c[i] = 0x7e00u; /* NaN poison: skipped tiles fail */
+  for (size_t i = 0; i < na; i++) {
+    float v = ex_next_float(&seed);
+    a[i] = s.bf16 ? f32_to_bf16(v) : ex_f32_to_f16(v);
+  }
+  for (size_t i = 0; i < nb; i++) {
+    float v = ex_next_float(&seed);
+    b[i] = s.bf16 ? f32_to_bf16(v) : ex_f32_to_f16(v);
+  }
+  for (size_t i = 0; i < nc; i++) c[i] = s.bf16 ? 0x7fc0u : 0x7e00u; /* NaN poison: skipped tiles fail */
   if ((st = ttc_device_alloc(dev, na * 2, &da)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nb * 2, &db)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nc * 2, &dc)) != TTC_OK) {
@@ -109,7 +133,7 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     goto done;
   }
   unsigned tiles =
-      (unsigned)((s.m + BLOCK_M - 1) / BLOCK_M) * (unsigned)((s.n + BLOCK_N - 1) / BLOCK_N);
+      (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
   const unsigned grid[3] = {tiles, 1, 1};
   /* a, b, c, M, N, K, then (row, column) strides of A, B and C. */
   /* The unit strides were specialized in the signature: no arguments. */
@@ -148,7 +172,9 @@ done:
 
 int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/matmul/matmul.py";
-  shape s = {512, 512, 512};
+  shape s = {512, 512, 512, 64, 64, 32, 4, false};
+  static const char usage[] =
+      "usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [kernel.py]\n";
   for (int i = 1; i < argc; i++) {
     int32_t *dim = strcmp(argv[i], "-m") == 0   ? &s.m
                    : strcmp(argv[i], "-n") == 0 ? &s.n
@@ -159,8 +185,23 @@ int main(int argc, char **argv) {
       if (v < 0) return 1;
       *dim = (int32_t)v;
       i++;
+    } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+      int n = 0;
+      if (sscanf(argv[++i], "%dx%dx%dw%d%n", &s.bm, &s.bn, &s.bk, &s.warps, &n) != 4 ||
+          argv[i][n] || s.bm < 16 || s.bn < 16 || s.bk < 16 || s.bm > 256 || s.bn > 256 ||
+          s.bk > 256 || s.warps < 1 || s.warps > 32) {
+        fprintf(stderr, "matmul: -c wants BMxBNxBKwW with blocks in 16..256, got '%s'\n", argv[i]);
+        return 1;
+      }
+    } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
+      i++;
+      if (strcmp(argv[i], "f16") != 0 && strcmp(argv[i], "bf16") != 0) {
+        fprintf(stderr, "matmul: -t wants f16 or bf16, got '%s'\n", argv[i]);
+        return 1;
+      }
+      s.bf16 = strcmp(argv[i], "bf16") == 0;
     } else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: matmul [-m M] [-n N] [-k K] [kernel.py]\n");
+      fputs(usage, stderr);
       return 1;
     } else {
       path = argv[i];
@@ -175,13 +216,13 @@ int main(int argc, char **argv) {
    * unit strides given as the value 1, which bakes them in (they leave the
    * kernel's parameters) and lets the loads along them vectorize. */
   char sig[256];
-  snprintf(sig, sizeof sig, "*fp16:16,*fp16:16,*fp16:16,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d",
+  const char *pt = s.bf16 ? "*bf16:16" : "*fp16:16";
+  snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt,
            ex_i32_sig(s.m), ex_i32_sig(s.n), ex_i32_sig(s.k), ex_i32_sig(s.k), ex_i32_sig(s.n),
-           ex_i32_sig(s.n),
-           BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M);
+           ex_i32_sig(s.n), s.bm, s.bn, s.bk, GROUP_M);
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
-  opts.num_warps = NUM_WARPS;
+  opts.num_warps = s.warps;
   if (ttc_device_is_interpreter(dev)) opts.stop_after = TTC_LEVEL_TTIR; /* all it runs */
   else opts.arch = ttc_device_arch(dev);
   ttc_kernel *kernel = NULL;
@@ -193,8 +234,8 @@ int main(int argc, char **argv) {
     ttc_device_destroy(dev);
     return 1;
   }
-  printf("matmul: blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n", BLOCK_M, BLOCK_N,
-         BLOCK_K, GROUP_M, NUM_WARPS, sig);
+  printf("matmul: %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n",
+         s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
 
   ttc_module *mod = NULL;
   st = ttc_module_load(dev, kernel, &mod);

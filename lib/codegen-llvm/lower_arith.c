@@ -1,7 +1,7 @@
 /* lower_arith.c - elementwise ops (arith, math, casts, tt elementwise) on
  * per-thread register arrays: register j of the result is the scalar op on
  * register j of each operand. Math follows Triton's fast paths: exp(x) is
- * ex2.approx(x * log2 e), log(x) is lg2.approx(x) * ln 2, f32 divf is
+ * ex2.approx(x * log2 e), exp2(x) ex2.approx.ftz(x), log(x) is lg2.approx(x) * ln 2, f32 divf is
  * div.full; f16/bf16 transcendental math runs in f32. */
 #include <string.h>
 
@@ -56,7 +56,9 @@ static LLVMValueRef math_op(cg *c, ir_op_kind k, const ir_type *et, LLVMValueRef
     x = LLVMBuildFMul(c->b, x, LLVMConstReal(cty, log2e), "");
     r = call1(c, "llvm.nvvm.ex2.approx", cty, x);
   } else if (k == IR_OP_MATH_EXP2) {
-    r = call1(c, "llvm.nvvm.ex2.approx", cty, x);
+    /* Triton's exp2 is libdevice's __nv_exp2f under FTZ reflection: the
+     * flush-to-zero form, one MUFU.EX2 without the denormal fix-up. */
+    r = call1(c, "llvm.nvvm.ex2.approx.ftz", cty, x);
   } else if (k == IR_OP_MATH_LOG || k == IR_OP_MATH_LOG2) {
     r = call1(c, is_f64 ? "llvm.nvvm.lg2.approx.d" : "llvm.nvvm.lg2.approx.f", NULL, x);
     if (k == IR_OP_MATH_LOG) r = LLVMBuildFMul(c->b, r, LLVMConstReal(cty, ln2), "");

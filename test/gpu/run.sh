@@ -101,6 +101,7 @@ else
   skip sass "cuobjdump not found"
 fi
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
+step matmul_bf16 "$build/bin/matmul" -t bf16 -c 128x128x64w4 -m 2048 -n 2048 -k 2048 "$matmul_kernel"
 step attention "$build/bin/attention" -b 8 -n 1024 -d 64 "$root/examples/attention/attention.py"
 step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examples/attention/attention.py"
 step lang_compare "$build/bin/run_lang" --compare
