@@ -863,6 +863,7 @@ fe_val fe_call_load_store(fe_lower *l, const char *name, fe_val *a, ir_loc *locs
                           const fe_args *args);
 /* Attribute of a runtime value: .dtype, .shape, .to, ... */
 fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc);
+bool fe_is_tensor_member(const char *name);
 
 /* lower_stmt.c */
 void fe_lower_body(fe_lower *l, const fe_body *body);

@@ -316,7 +316,11 @@ static bool bind_params(fe_lower *l, const fe_func *fn, const fe_args *args, fe_
       return false;
     }
     if (v.kind == FE_V_ERROR) ok = false;
-    if (is_jit && fe_is_constexpr_annotation(pd->annotation) && v.kind == FE_V_TENSOR) {
+    /* Triton does not check a helper's constexpr annotations against its
+     * arguments (a runtime value passed there stays one); tl functions of the
+     * prelude do, for a clear error at the user's call */
+    if (is_jit && fn->unit && fn->unit->is_prelude && fe_is_constexpr_annotation(pd->annotation) &&
+        v.kind == FE_V_TENSOR) {
       fe_error(l, vloc, "argument '%s' of '%s' must be a constexpr, found a runtime value",
                pd->name, fn->name);
       ok = false;

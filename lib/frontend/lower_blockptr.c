@@ -301,14 +301,18 @@ fe_val fe_struct_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
     snprintf(buf, sizeof buf, "desc.%s", name);
     return fe_val_method(l, buf, v);
   }
+  if (!is_desc && !strcmp(name, "advance")) return fe_val_method(l, "tl.advance", v);
   if (!strcmp(name, "block_shape")) return v.items[is_desc ? TD_BLOCK : BP_BLOCK];
   if (!strcmp(name, "shape")) return v.items[is_desc ? TD_SHAPE : BP_SHAPE];
   if (!strcmp(name, "strides")) return v.items[is_desc ? TD_STRIDES : BP_STRIDES];
   if (!strcmp(name, "base")) return v.items[0];
   if (!strcmp(name, "dtype")) {
+    /* a descriptor's dtype is its element type; a block pointer's is a
+     * pointer type (p.dtype.element_ty is the element, as in Triton) */
     fe_val d = fe_val_error();
     d.kind = FE_V_DTYPE;
-    d.ty = ir_type_scalar(v.items[0].v->type)->elem;
+    d.ty = ir_type_scalar(v.items[0].v->type);
+    if (is_desc) d.ty = d.ty->elem;
     d.is_unsigned = v.items[0].is_unsigned;
     return d;
   }

@@ -5,7 +5,9 @@
  *
  * Each builtin binds its arguments by Triton's parameter names, so keyword
  * calls (`tl.load(p, mask=m, other=0.0)`) work as in Triton. */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend/fe.h"
@@ -485,6 +487,20 @@ static fe_val b_pointer_type(fe_lower *l, const char *name, fe_val *a, ir_loc *l
   return d;
 }
 
+/* tl.core.get_int_dtype(bitwidth, signed): int8 ... int64 or their unsigned kin. */
+static fe_val b_get_int_dtype(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                              const fe_args *args) {
+  if (a[0].kind != FE_V_INT || (a[0].ival != 1 && a[0].ival != 8 && a[0].ival != 16 &&
+                                a[0].ival != 32 && a[0].ival != 64))
+    return fe_error(l, locs[0], "bitwidth must be 1, 8, 16, 32 or 64, found '%s'",
+                    fe_val_type_str(l, &a[0]));
+  fe_val d = fe_val_error();
+  d.kind = FE_V_DTYPE;
+  d.ty = ir_type_int(l->ctx, (int)a[0].ival);
+  d.is_unsigned = a[0].ival > 1 && fe_const_truth(&a[1]) == 0;
+  return d;
+}
+
 /* Shape ops live in lower_shape.c. */
 static fe_val b_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                          const fe_args *args) {
@@ -548,12 +564,20 @@ static fe_val b_py_len(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, c
 /* float("inf") and friends are the common constexpr spelling of infinities. */
 static fe_val b_py_float(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                          const fe_args *args) {
-  if (a[0].kind == FE_V_STR) {
+  if (a[0].kind == FE_V_STR) { /* Python's float(str): a decimal, inf or nan, spaces around */
     const char *s = a[0].path;
-    double inf = __builtin_inf();
-    if (!strcmp(s, "inf") || !strcmp(s, "+inf") || !strcmp(s, "infinity")) return fe_val_float(inf);
-    if (!strcmp(s, "-inf") || !strcmp(s, "-infinity")) return fe_val_float(-inf);
-    if (!strcmp(s, "nan")) return fe_val_float(__builtin_nan(""));
+    char buf[128];
+    size_t n = 0;
+    for (const char *p = s; *p && n + 1 < sizeof buf; p++)
+      if (*p != '_' && *p != ' ' && *p != '\t' && *p != '\n') buf[n++] = (char)tolower((unsigned char)*p);
+    buf[n] = '\0';
+    const char *b = buf + (buf[0] == '+' || buf[0] == '-');
+    double sign = buf[0] == '-' ? -1.0 : 1.0;
+    if (!strcmp(b, "inf") || !strcmp(b, "infinity")) return fe_val_float(sign * __builtin_inf());
+    if (!strcmp(b, "nan")) return fe_val_float(__builtin_nan(""));
+    char *end = NULL;
+    double d = n && (isdigit((unsigned char)*b) || *b == '.') && !strchr(buf, 'x') ? strtod(buf, &end) : 0;
+    if (end && *end == '\0' && end != buf) return fe_val_float(d);
     return fe_error(l, locs[0], "could not convert string to float: '%s'", s);
   }
   return b_py_conv(l, name, a, locs, args);
@@ -580,6 +604,7 @@ static const builtin builtins[] = {
     {"tl.max_constancy", b_identity, 2, P("input", "values")},
     {"tl.constexpr", b_identity, 1, P("value")},
     {"tl.pointer_type", b_pointer_type, 1, P("element_ty", "address_space", "const")},
+    {"tl.get_int_dtype", b_get_int_dtype, 2, P("bitwidth", "signed")},
     {"tl.assume", b_noop, 1, P("cond")},
     {"tl.to_tensor", b_to_tensor, 1, P("x")},
     {"tl.static_assert", b_static_assert, 1, P("cond", "msg")},
@@ -729,18 +754,23 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
     args.loc = loc;
     return fe_call_builtin(l, "tl.trans", &args);
   }
-  /* Triton's tensor member functions (core._tensor_member_fn). */
+  if (fe_is_tensor_member(name) && strcmp(name, "dtype") != 0 && strcmp(name, "type") != 0) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s.%s", strcmp(name, "to") == 0 ? "m" : "tl", name);
+    return fe_val_method(l, buf, v);
+  }
+  return fe_error(l, loc, "tensor has no attribute '%s'", name);
+}
+
+/* Triton's tensor member functions (core._tensor_member_fn), and dtype. */
+bool fe_is_tensor_member(const char *name) {
   static const char *const methods[] = {
       "reshape", "broadcast_to", "expand_dims", "trans", "permute", "view", "cast", "to",
       "split", "reduce", "associative_scan", "sum", "max", "min", "argmax", "argmin",
       "xor_sum", "cumsum", "cumprod", "sort", "flip", "ravel", "cdiv", "sigmoid", "softmax",
       "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "abs", "erf", "floor", "ceil",
-      "fma", "umulhi", "logical_and", "logical_or"};
+      "fma", "umulhi", "logical_and", "logical_or", "dtype", "type"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-    if (strcmp(methods[i], name) == 0) {
-      char buf[64];
-      snprintf(buf, sizeof buf, "%s.%s", strcmp(name, "to") == 0 ? "m" : "tl", name);
-      return fe_val_method(l, buf, v);
-    }
-  return fe_error(l, loc, "tensor has no attribute '%s'", name);
+    if (strcmp(methods[i], name) == 0) return true;
+  return false;
 }

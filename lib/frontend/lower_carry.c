@@ -38,6 +38,12 @@ static void collect_target(name_set *s, const fe_expr *t) {
     for (int i = 0; i < t->n; i++) collect_target(s, t->items[i]);
 }
 
+static bool is_static_range(const fe_expr *it) {
+  if (!it || it->kind != FE_EX_CALL || !it->a) return false;
+  const fe_expr *f = it->a;
+  return (f->kind == FE_EX_ATTR || f->kind == FE_EX_NAME) && strcmp(f->name, "static_range") == 0;
+}
+
 /* Every name a body may rebind (syntactically), nested blocks included. */
 static void collect_assigned(name_set *s, const fe_body *b) {
   for (int i = 0; i < b->n; i++) {
@@ -51,7 +57,9 @@ static void collect_assigned(name_set *s, const fe_body *b) {
       collect_assigned(s, &st->orelse);
       break;
     case FE_ST_FOR:
-      collect_target(s, st->target);
+      /* a tl.static_range variable is a constexpr per unrolled copy, not a
+       * loop-carried definition (Triton binds it outside the local defs) */
+      if (!is_static_range(st->iter)) collect_target(s, st->target);
       collect_assigned(s, &st->body);
       break;
     case FE_ST_WHILE: collect_assigned(s, &st->body); break;
@@ -154,7 +162,9 @@ bool fe_carry_yield(fe_lower *l, const fe_carry *c, ir_value **ys, const char *w
       ok = false;
       continue;
     }
-    if (!leaves_of(&v, slots, &n) || n != c->count[i] || v.kind != c->tmpl[i].kind) {
+    bool composite = v.kind == FE_V_TUPLE || v.kind == FE_V_STRUCT ||
+                     c->tmpl[i].kind == FE_V_TUPLE || c->tmpl[i].kind == FE_V_STRUCT;
+    if (!leaves_of(&v, slots, &n) || n != c->count[i] || (composite && v.kind != c->tmpl[i].kind)) {
       fe_error(l, loc, "%s: variable '%s' has a different structure after the loop body "
                "('%s' before, '%s' after)", what, c->names[i], fe_val_type_str(l, &c->tmpl[i]),
                fe_val_type_str(l, &v));

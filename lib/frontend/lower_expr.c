@@ -26,6 +26,10 @@ static bool is_fp8_name(const char *name) {
 }
 
 fe_val fe_get_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
+  /* tl.constexpr(x).value: a constexpr is its value here */
+  if (strcmp(name, "value") == 0 && (fe_is_const(&base) || base.kind == FE_V_DTYPE ||
+                                     base.kind == FE_V_STR || base.kind == FE_V_NONE))
+    return base;
   switch (base.kind) {
   case FE_V_ERROR: return base;
   case FE_V_MODULE: {
@@ -47,8 +51,12 @@ fe_val fe_get_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
     if (v.kind != FE_V_ERROR) return v;
     break;
   }
-  case FE_V_TUPLE: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL: case FE_V_NONE:
-  case FE_V_BUILTIN: case FE_V_METHOD: case FE_V_SLICE:
+  case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL:
+    /* `x = 0` then x.to(tl.int64): Triton makes a plain assigned number a
+     * scalar tensor; here it stays a constant until a tensor method needs one */
+    if (fe_is_tensor_member(name)) return fe_tensor_attr(l, fe_to_tensor(l, base, loc), name, loc);
+    break;
+  case FE_V_TUPLE: case FE_V_NONE: case FE_V_BUILTIN: case FE_V_METHOD: case FE_V_SLICE:
     break;
   }
   return fe_error(l, loc, "'%s' has no attribute '%s'", fe_val_type_str(l, &base), name);

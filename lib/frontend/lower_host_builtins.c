@@ -127,7 +127,12 @@ static fe_val pass(bool *handled) {
 static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *handled) {
   *handled = true;
   const fe_val *x = a->n ? &a->pos[0] : NULL;
-  if (!strcmp(name, "range")) return fe_in_host(l) ? py_range(l, a) : pass(handled);
+  if (!strcmp(name, "range")) { /* in a kernel: over constexprs, a compile-time list
+                                  * ([f(i) for i in range(N)]); `for` loops never get here */
+    bool consts = a->n > 0 && a->nkw == 0;
+    for (int i = 0; i < a->n; i++) consts &= a->pos[i].kind == FE_V_INT;
+    return fe_in_host(l) || consts ? py_range(l, a) : pass(handled);
+  }
   if (!strcmp(name, "len")) {
     if (!x) return pass(handled);
     if (x->kind == FE_V_LIST || x->kind == FE_V_DICT) return fe_val_int(x->obj->n);

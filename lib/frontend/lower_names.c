@@ -74,7 +74,10 @@ static fe_func *unit_func(fe_lower *l, fe_unit *u, int b) {
 }
 
 const fe_func *fe_prelude_func(fe_lower *l, const char *name) {
-  if (name[0] == '_') return NULL; /* private helpers are not part of tl */
+  /* private helpers are not part of tl, but for those of Triton's that
+   * kernel files import (triton.language.standard._log2) */
+  if (name[0] == '_' && strcmp(name, "_log2") != 0 && strcmp(name, "_is_power_of_two") != 0)
+    return NULL;
   for (int i = 0; i < l->nprelude; i++) {
     fe_unit *u = l->prelude[i];
     int b = fe_modindex_find(u->ix, name);
@@ -212,11 +215,20 @@ static int test_truth(fe_lower *l, fe_unit *u, int at) {
   p.quiet = true;
   fe_expr *e = fe_parse_test(&p);
   if (p.nerrors) return -1;
-  l->quiet++;
+  /* the test's own failure is not the enclosing evaluation's: count and
+   * message are restored */
   int before = l->nquiet;
+  char saved_msg[sizeof l->quiet_msg];
+  ir_loc saved_loc = l->quiet_loc;
+  memcpy(saved_msg, l->quiet_msg, sizeof saved_msg);
+  l->quiet++;
   fe_val v = fe_eval_in_unit(l, u, e);
   l->quiet--;
-  if (l->nquiet != before || v.kind == FE_V_ERROR || v.kind == FE_V_TENSOR) return -1;
+  bool failed = l->nquiet != before;
+  l->nquiet = before;
+  memcpy(l->quiet_msg, saved_msg, sizeof saved_msg);
+  l->quiet_loc = saved_loc;
+  if (failed || v.kind == FE_V_ERROR || v.kind == FE_V_TENSOR) return -1;
   return fe_const_truth(&v) > 0;
 }
 
@@ -367,28 +379,43 @@ static bool try_binding(fe_lower *l, fe_unit *u, int bi, ir_loc loc, fe_val *out
 /* Reports a binding that cannot be used, at the use. */
 static fe_val report_binding(fe_lower *l, fe_unit *u, int bi, ir_loc loc) {
   const fe_bind *b = &u->ix->binds[bi];
-  char why[256];
-  snprintf(why, sizeof why, "%s", l->quiet_msg);
-  if (l->quiet) { /* nested quiet evaluation: pass the reason up, with the name */
-    snprintf(l->quiet_msg, sizeof l->quiet_msg, "cannot use '%.60s': %.170s", b->name, why);
-    l->quiet_loc = loc;
+  if (l->quiet) { /* nested quiet evaluation: this name with the innermost reason (and its
+                   * place, quiet_loc) go up; names in between are dropped */
+    const char *why = l->quiet_msg;
+    if (strncmp(why, "cannot use '", 12) == 0) {
+      const char *end = strstr(why + 12, "': ");
+      if (end) why = end + 3;
+    }
+    char buf[sizeof l->quiet_msg];
+    snprintf(buf, sizeof buf, "cannot use '%.60s': %.180s", b->name, why);
+    memcpy(l->quiet_msg, buf, sizeof buf);
     if (l->nquiet == 0) l->nquiet = 1;
     return fe_val_error();
   }
+  char why[256], same[96];
+  snprintf(same, sizeof same, "cannot use '%.60s': ", b->name);
+  bool repeats = strncmp(l->quiet_msg, same, strlen(same)) == 0; /* an import of the same name */
+  snprintf(why, sizeof why, "%s", l->quiet_msg + (repeats ? strlen(same) : 0));
+  ir_loc where = l->quiet_loc;
   fe_error(l, loc, "cannot use '%s' in a kernel: %s", b->name, why);
   ir_note(l->ctx, b->loc, "'%s' is %s here", b->name,
           b->kind == FE_BIND_IMPORT ? "imported" : "bound");
+  if (where.src && (where.src != loc.src || where.line != loc.line || where.col != loc.col) &&
+      (where.src != b->loc.src || where.line != b->loc.line))
+    ir_note(l->ctx, where, "the reason is here");
   return fe_val_error();
 }
 
 fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, bool *found) {
   const fe_modindex *ix = u->ix;
   *found = true;
-  int fallback = -1, assumed = -1;
+  /* except-handler bindings, latest first: tried in source order when the
+   * binding of the try body fails (a nested try in a handler goes first) */
+  int fallbacks[8], nfb = 0, assumed = -1;
   for (int bi = fe_modindex_find(ix, name); bi >= 0; bi = ix->binds[bi].prev) {
     const fe_bind *b = &ix->binds[bi];
     if (b->fallback) {
-      if (fallback < 0 && cond_holds(l, u, b->cond) == 1) fallback = bi;
+      if (nfb < 8 && cond_holds(l, u, b->cond) == 1) fallbacks[nfb++] = bi;
       continue;
     }
     int c = cond_holds(l, u, b->cond);
@@ -409,18 +436,31 @@ fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, boo
     fe_val v;
     if (b->kind == FE_BIND_FUNC) /* syntax errors in a def are reported where they are */
       return binding_value(l, u, bi, loc);
+    int before = l->nquiet;
     if (try_binding(l, u, bi, loc, &v)) return v;
     char why[256];
     snprintf(why, sizeof why, "%s", l->quiet_msg);
-    if (fallback >= 0 && try_binding(l, u, fallback, loc, &v)) return v;
+    ir_loc where = l->quiet_loc;
+    int failed = l->nquiet;
+    for (int i = nfb - 1; i >= 0; i--) { /* the try body raised: its handlers run */
+      l->nquiet = before;
+      if (try_binding(l, u, fallbacks[i], loc, &v)) return v;
+    }
     snprintf(l->quiet_msg, sizeof l->quiet_msg, "%s", why);
+    l->quiet_loc = where;
+    l->nquiet = failed;
     if (l->quiet) l->nquiet = l->nquiet ? l->nquiet : 1;
     return report_binding(l, u, bi, loc);
   }
-  if (fallback >= 0) {
+  if (nfb > 0) {
     fe_val v;
-    if (try_binding(l, u, fallback, loc, &v)) return v;
-    return report_binding(l, u, fallback, loc);
+    int before = l->nquiet;
+    for (int i = nfb - 1; i > 0; i--) {
+      if (try_binding(l, u, fallbacks[i], loc, &v)) return v;
+      l->nquiet = before;
+    }
+    if (try_binding(l, u, fallbacks[0], loc, &v)) return v;
+    return report_binding(l, u, fallbacks[0], loc);
   }
   if (assumed >= 0) { /* bound only where an undecidable condition was taken as false */
     snprintf(l->quiet_msg, sizeof l->quiet_msg, "it is bound only under a module-level condition "

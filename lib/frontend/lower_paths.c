@@ -124,6 +124,7 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
     if (str_eq(path, triton_fns[i])) return builtin_val(l, path);
   if (str_eq(path, "triton.cdiv")) return fe_resolve_path(l, "triton.language.cdiv");
   if (str_eq(path, "triton.__version__")) return fe_val_str(l, "3.6.0");
+  if (str_eq(path, "triton.language.core.CONSTEXPR_0")) return fe_val_int(0);
   if (str_eq(path, "triton.language.tensor") || str_eq(path, "triton.language.dtype") ||
       str_eq(path, "triton.language.core.tensor") || str_eq(path, "triton.language.core.dtype"))
     return builtin_val(l, strstr(path, "tensor") ? "tl.tensor" : "tl.dtype");

@@ -174,6 +174,11 @@ fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc l
     k = IR_OP_TT_BITCAST;
   } else if (src->kind == IR_TY_PTR && dst->kind == IR_TY_INT && dst->width == 64) {
     k = IR_OP_TT_PTR_TO_INT;
+  } else if (src->kind == IR_TY_PTR && dst->kind == IR_TY_INT && dst->width == 1) {
+    /* a pointer's truth: not null (Triton's cast to int1) */
+    fe_val i = fe_cast(l, v, ir_type_i64(l->ctx), false, loc);
+    ir_value *zero = ir_build_const_int(&l->b, i.v->type, 0);
+    return fe_val_tensor(ir_build_cmpi(&l->b, IR_CMPI_NE, i.v, zero), false);
   } else if (src->kind == IR_TY_INT && src->width == 64 && dst->kind == IR_TY_PTR) {
     k = IR_OP_TT_INT_TO_PTR;
   } else {
@@ -622,8 +627,6 @@ fe_val fe_to_bool(fe_lower *l, fe_val v, ir_loc loc) {
   }
   const ir_type *s = ir_type_scalar(v.v->type);
   if (s->kind == IR_TY_INT && s->width == 1) return v;
-  if (s->kind == IR_TY_PTR)
-    return fe_error(l, loc, "expected a boolean, found '%s'", fe_val_type_str(l, &v));
   return fe_cast(l, v, ir_type_i1(l->ctx), false, loc);
 }
 

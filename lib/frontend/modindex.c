@@ -138,13 +138,13 @@ static int skim_suite(skim *s, int c, const ctx_flags *cf) {
     i++;
     if (i < s->n - 1 && s->t[i].kind == FE_TOK_INDENT) {
       int e = block_end(s, i);
-      skim_block(s, i + 1, e - 1, cf);
+      if (cf) skim_block(s, i + 1, e - 1, cf);
       return e;
     }
     return i; /* a missing block: nothing bound */
   }
   int e = line_end(s, i);
-  skim_block(s, i, e, cf);
+  if (cf) skim_block(s, i, e, cf);
   return e < s->n - 1 && s->t[e].kind == FE_TOK_NEWLINE ? e + 1 : e;
 }
 
@@ -324,15 +324,7 @@ static int skim_def(skim *s, int first, int i, const ctx_flags *cf) {
     int e = line_end(s, i);
     return e < s->n - 1 && s->t[e].kind == FE_TOK_NEWLINE ? e + 1 : e;
   }
-  /* Skip the body without indexing: names inside are local. */
-  int j = c + 1;
-  if (j < s->n - 1 && s->t[j].kind == FE_TOK_NEWLINE) {
-    j++;
-    if (j < s->n - 1 && s->t[j].kind == FE_TOK_INDENT) return block_end(s, j);
-    return j;
-  }
-  int e = line_end(s, j);
-  return e < s->n - 1 && s->t[e].kind == FE_TOK_NEWLINE ? e + 1 : e;
+  return skim_suite(s, c, NULL); /* the body is not indexed: names inside are local */
 }
 
 static int add_cond(skim *s, int parent, int first, int clause, ir_loc loc) {
@@ -342,24 +334,34 @@ static int add_cond(skim *s, int parent, int first, int clause, ir_loc loc) {
   return ix->nconds++;
 }
 
-/* if / elif / else: each clause's bindings carry their clause. */
+/* if / elif / else: each clause's bindings carry their clause. The chain's
+ * tests are recorded together first (a clause's condition reads the tests
+ * of the clauses before it), then the clause bodies are indexed. */
 static int skim_if(skim *s, int i, const ctx_flags *cf) {
   fe_modindex *ix = s->ix;
-  int first = ix->ntests, clause = 0;
-  for (;;) {
+  int first = ix->ntests, start = i, end = i;
+  for (;;) { /* the tests */
     fe_tok_kind k = s->t[i].kind;
     ix->tests = grow(s, ix->tests, ix->ntests, &s->cap_tests, sizeof *ix->tests);
     ix->tests[ix->ntests++] = k == FE_TOK_KW_ELSE ? -1 : i + 1;
     int c = header_colon(s, i);
-    if (c < 0) return line_end(s, i);
-    ctx_flags inner = *cf;
-    inner.cond = add_cond(s, cf->cond, first, clause, s->t[i].loc);
-    i = skim_suite(s, c, &inner);
-    clause++;
-    if (k == FE_TOK_KW_ELSE || i >= s->n - 1) return i;
+    if (c < 0) {
+      end = line_end(s, i);
+      break;
+    }
+    i = end = skim_suite(s, c, NULL);
+    if (k == FE_TOK_KW_ELSE || i >= s->n - 1) break;
     k = s->t[i].kind;
-    if (k != FE_TOK_KW_ELIF && k != FE_TOK_KW_ELSE) return i;
+    if (k != FE_TOK_KW_ELIF && k != FE_TOK_KW_ELSE) break;
   }
+  for (int clause = 0, n = ix->ntests - first; clause < n; clause++) { /* the bodies */
+    int c = header_colon(s, start);
+    if (c < 0) break;
+    ctx_flags inner = *cf;
+    inner.cond = add_cond(s, cf->cond, first, clause, s->t[start].loc);
+    start = skim_suite(s, c, &inner);
+  }
+  return end;
 }
 
 /* Any other compound statement: try / with / for / while / match. Bindings

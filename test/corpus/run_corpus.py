@@ -15,9 +15,12 @@ their names, constexprs from autotune configs, defaults and names -- and
 compiles the unchanged file to PTX for sm_90a through ptxas (--emit cubin),
 with -I at the project root (and its src/). A kernel counts as compiled
 when one of a few signature variants (fp32 or fp16 pointers, flags False or
-True) goes through ptxas. The report gives the pass rate per project and the
-remaining failures ranked by their first diagnostic, with the constructs
-named.
+True) goes through ptxas. When ttc's diagnostic shows a guessed parameter kind
+wrong (a pointer used as an integer, an integer dereferenced), the driver
+corrects that parameter and tries again, as a user fixing the signature
+would (a few rounds; the file is never changed). The report gives the pass
+rate per project and the remaining failures ranked by their diagnostic (the
+last one of the first variant), with the constructs named.
 
 The ttc given is copied (with its libttc.so) to a temporary folder first,
 so that rebuilding during a run does not disturb it.
@@ -59,7 +62,8 @@ BOOL_NAME = re.compile(r"^(HAS|IS|USE|ENABLE|EVEN|APPLY|RETURN|SAVE|STORE|LOAD|W
                        r"CAUSAL|REVERSE|TRANS|FUSE|ADD|IGNORE|SKIP|INPLACE|OUTPUT|COMPUTE|"
                        r"BACKWARD|FORWARD|NORM|SCALE|DIVIDE|MASK|CHECK|PRE|POST|SPLIT|"
                        r"ALLOW|FLIP|SWAP|PACK|RESIDUAL|BIAS|DROPOUT|TRAINING)(_|$)|_(ON|FLAG)$|"
-                       r"^(causal|training|reverse|is_\w+|has_\w+|use_\w+)$", re.I)
+                       r"^(causal|training|reverse|invert|descending|ascending|stable|inplace|is_\w+|has_\w+|"
+                       r"use_\w+)$", re.I)
 DTYPE_NAME = re.compile(r"dtype|DTYPE|_ty$|TYPE$", re.I)
 STR_NAME = re.compile(r"activation|ACTIVATION|ACT$|act_fn|MODE$|mode$|reduction|REDUCTION|op$|OP$|"
                       r"norm_type|LAYOUT|layout|kind|KIND|TYPE_STR|rounding|ROUNDING", re.I)
@@ -225,11 +229,27 @@ def heuristic_keys(fn):
     return keys
 
 
-def constexpr_value(name, default, config, flag):
+def compared_values(fn):
+    """constexpr name -> the first literal it is compared with (`if MODE == 2`)."""
+    out = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq)):
+            a, b = n.left, n.comparators[0]
+            if isinstance(b, ast.Name) and isinstance(a, ast.Constant):
+                a, b = b, a
+            if isinstance(a, ast.Name) and isinstance(b, ast.Constant) and \
+                    isinstance(b.value, (int, str)) and not isinstance(b.value, bool):
+                out.setdefault(a.id, b.value)
+    return out
+
+
+def constexpr_value(name, default, config, flag, compared):
     if name in config:
         v = config[name]
     elif default is not None:
         v = default
+    elif name in compared:
+        v = compared[name] if not isinstance(compared[name], str) else "'%s'" % compared[name]
     elif DTYPE_NAME.search(name):
         v = "tl.float32"
     elif BOOL_NAME.search(name):
@@ -243,7 +263,7 @@ def constexpr_value(name, default, config, flag):
     elif re.search(r"^(num_|NUM_)", name):
         v = 4
     else:
-        v = 32  # a block size: a power of two, small enough to compile quickly
+        v = 16  # a block size: a power of two, small enough to compile quickly
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, str) and not v.startswith(("tl.", "'")):
@@ -262,6 +282,7 @@ def signatures(fn, tree, src_text):
     ptrs = pointer_params(fn, params)
     config, warps = config_values(fn, tree)
     heur = heuristic_keys(fn)
+    compared = compared_values(fn)
     uses_dot = "tl.dot" in ast.get_source_segment(src_text, fn) if hasattr(ast, "get_source_segment") else False
     variants = []
     for elem, flag, int_names in (("fp16" if uses_dot else "fp32", False, True), ("fp16", False, True),
@@ -269,42 +290,278 @@ def signatures(fn, tree, src_text):
         entries = []
         for p, d, cx in zip(params, defaults, is_cx):
             if cx or p in heur:
-                entries.append(constexpr_value(p, d, config, flag))
+                entries.append(constexpr_value(p, d, config, flag, compared))
             elif p in ptrs:
                 entries.append("*i32" if int_names and INT_PTR_NAME.search(p) else "*" + elem)
             elif FLOAT_NAME.search(p):
                 entries.append("fp32")
             else:
                 entries.append("i32")
-        sig = ",".join(entries)
-        if sig not in [v[0] for v in variants]:
-            variants.append((sig, warps or 4))
+        if entries not in [v[0] for v in variants]:
+            variants.append((entries, warps or 4))
     return variants
 
 
 # ---- compiling ------------------------------------------------------------------------------
 
-def compile_one(ttc, path, kernel, variants, includes):
-    first_err = None
-    for sig, warps in variants:
-        with tempfile.NamedTemporaryFile(suffix=".cubin") as out:
-            cmd = [ttc, path, "-k", kernel, "-s", sig, "--arch", "sm_90a", "-w", str(warps),
-                   "--emit", "cubin", "-o", out.name]
-            for inc in includes:
-                cmd += ["-I", inc]
-            try:
-                p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
-            except subprocess.TimeoutExpired:
-                return False, sig, "error: compile took more than 120 s"
-            if p.returncode == 0:
+def run_ttc(ttc, path, kernel, sig, warps, includes):
+    """(ok, first error line) of one compile to cubin."""
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as out:
+        cmd = [ttc, path, "-k", kernel, "-s", sig, "--arch", "sm_90a", "-w", str(warps),
+               "--emit", "cubin", "-o", out.name]
+        for inc in includes:
+            cmd += ["-I", inc]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
+        except subprocess.TimeoutExpired:
+            return False, "error: compile took more than 120 s"
+    if p.returncode == 0:
+        return True, ""
+    err = next((l for l in p.stderr.splitlines() if ": error: " in l or l.startswith("ttc: error")),
+               p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit %d" % p.returncode)
+    if p.returncode not in (0, 1) or "internal error" in p.stderr:
+        err = "CRASH %d: %s" % (p.returncode, err)
+    return False, err
+
+
+# ---- signature feedback ----------------------------------------------------------------------
+#
+# A user whose guessed signature is wrong reads ttc's diagnostic and fixes the
+# parameter it names; so does this driver, a few times per kernel: the
+# diagnostic's location gives an expression of the kernel, its names (through
+# the kernel's assignments) give the parameters, and the message what they
+# should be. Only parameter kinds change (pointer / integer / pointer element);
+# the file is never touched.
+
+ERR_LOC = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$")
+
+
+def expr_at(fn, line, col):
+    """The largest expression of fn starting at line:col (1-based col), else
+    the smallest one around that place (an operator's or a method's)."""
+    best = None
+    for n in ast.walk(fn):
+        if isinstance(n, ast.expr) and n.lineno == line and n.col_offset == col - 1:
+            if best is None or (n.end_lineno, n.end_col_offset) > (best.end_lineno, best.end_col_offset):
+                best = n
+    if best is None:
+        size = lambda n: (n.end_lineno - n.lineno, n.end_col_offset - n.col_offset)
+        for n in ast.walk(fn):
+            if isinstance(n, ast.expr) and not isinstance(n, ast.Name) and \
+                    (n.lineno, n.col_offset) <= (line, col - 1) <= (n.end_lineno, n.end_col_offset):
+                if best is None or size(n) < size(best):
+                    best = n
+    return best
+
+
+def assignments(fn):
+    """name -> the values fn assigns to it."""
+    assigns = collections.defaultdict(list)
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    assigns[t.id].append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None \
+                and isinstance(node.target, ast.Name):
+            assigns[node.target.id].append(node.value)
+    return assigns
+
+
+def reaching_params(fn, e, params, roots_only):
+    """Parameters whose values reach expression e through the kernel's
+    assignments (through + / - and pointer-preserving calls only when
+    roots_only)."""
+    get = pointer_roots if roots_only else names_in
+    assigns = assignments(fn)
+    seen, todo = set(), list(get(e))
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        for v in assigns.get(n, []):
+            todo += list(get(v))
+    return [p for p in params if p in seen]
+
+
+def value_names(e):
+    """Names whose values make e, not those only giving a type (x.to(y.dtype))."""
+    if isinstance(e, ast.Name):
+        return {e.id}
+    if isinstance(e, ast.Call):
+        name = (dotted(e.func) or "").split(".")[-1]
+        if name in ("to", "cast") and isinstance(e.func, ast.Attribute):
+            return value_names(e.func.value)
+        out = value_names(e.func.value) if isinstance(e.func, ast.Attribute) else set()
+        for a in e.args:
+            out |= value_names(a)
+        return out
+    if isinstance(e, ast.Attribute):
+        return set() if e.attr in ("dtype", "element_ty", "type") else value_names(e.value)
+    out = set()
+    for c in ast.iter_child_nodes(e):
+        if isinstance(c, ast.expr):
+            out |= value_names(c)
+    return out
+
+
+def loaded_from(fn, e, params):
+    """Pointer parameters whose loads make e's value (x = tl.load(p + o),
+    y = x - 1, then e uses y)."""
+    assigns = assignments(fn)
+    out, seen, todo = [], set(), [e]
+    while todo:
+        v = todo.pop()
+        for n in ast.walk(v):
+            if isinstance(n, ast.Call) and (dotted(n.func) or "").split(".")[-1] == "load" and n.args:
+                out += [p for p in reaching_params(fn, n.args[0], params, True) if p not in out]
+        for n in value_names(v) - seen:
+            seen.add(n)
+            todo += assigns.get(n, [])
+    return out
+
+
+def enclosing_function(tree, line):
+    best = None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.FunctionDef) and n.lineno <= line <= n.end_lineno:
+            if best is None or n.lineno > best.lineno:
+                best = n
+    return best
+
+
+def calls_of(caller, callee):
+    """For each call of callee in caller: callee parameter -> argument expression."""
+    names = [a.arg for a in callee.args.args]
+    out = []
+    for n in ast.walk(caller):
+        if isinstance(n, ast.Call) and (dotted(n.func) or "").split(".")[-1] == callee.name:
+            m = {}
+            for i, a in enumerate(n.args):
+                if i < len(names) and not isinstance(a, ast.Starred):
+                    m[names[i]] = a
+            for kw in n.keywords:
+                if kw.arg in names:
+                    m[kw.arg] = kw.value
+            out.append(m)
+    return out
+
+
+def lift(kernel, tree, g, names, roots_only, depth=0):
+    """The kernel parameters that the parameters `names` of jit function g
+    receive, through the calls between them in the file."""
+    if g is kernel:
+        return set(names)
+    if depth > 3:
+        return set()
+    out = set()
+    for f in ast.walk(tree):
+        if not isinstance(f, ast.FunctionDef) or f is g:
+            continue
+        fparams = [a.arg for a in f.args.args]
+        for m in calls_of(f, g):
+            got = set()
+            for name in names:
+                if name in m:
+                    got |= set(reaching_params(f, m[name], fparams, roots_only))
+            if got:
+                out |= lift(kernel, tree, f, got, roots_only, depth + 1)
+    return out
+
+
+def feedback(fn, tree, path, params, entries, err, elem):
+    """A corrected copy of entries for error err, or None."""
+    m = ERR_LOC.match(err)
+    if not m or os.path.abspath(m.group(1)) != os.path.abspath(path):
+        return None
+    line, col, msg = int(m.group(2)), int(m.group(3)), m.group(4)
+    g = fn if fn.lineno <= line <= fn.end_lineno else enclosing_function(tree, line)
+    if g is None:
+        return None
+    e = expr_at(g, line, col)
+    if e is None and "loop-carried" not in msg:
+        return None
+    gparams = [a.arg for a in g.args.args]
+
+    def find(first, roots_only):  # kernel parameters behind expression e of g
+        got = lift(fn, tree, g, first(g, e, gparams), roots_only)
+        return [p for p in params if p in got]
+
+    new = list(entries)
+    is_ptr = lambda x: x.startswith("*")
+    is_cx = lambda x: not re.match(r"^\*?(i|u|fp|bf)\d+$", x)
+    changed = False
+
+    def set_kind(p, kind, when):
+        nonlocal changed
+        i = params.index(p)
+        if when(new[i]) and new[i] != kind:
+            new[i] = kind
+            changed = True
+
+    if re.search(r"must be a (scalar )?pointer|non-pointer dtype", msg):
+        for p in find(lambda f, x, ps: reaching_params(f, x, ps, True) or
+                      reaching_params(f, x, ps, False), True):
+            kind = "*" + (elem if "non-pointer" in msg or not INT_PTR_NAME.search(p) else "i32")
+            set_kind(p, kind, lambda k: not is_ptr(k) and not is_cx(k))
+    elif re.search(r"cannot convert '\w+' to 'pointer", msg):  # a table of addresses
+        for p in find(loaded_from, True):
+            set_kind(p, "*i64", lambda k: True)
+    elif re.search(r"invalid operands to '\+': '(pointer<\w+>|tensor<[^']*!tt.ptr[^']*)' and "
+                   r"'(tensor<[0-9x]*)?(fp|bf)\d+>?'", msg):
+        # pointer + a float: the offset is an integer (a loaded index, or a
+        # parameter guessed as a float)
+        right = e.right if isinstance(e, ast.BinOp) else e
+        for p in find(lambda f, x, ps: loaded_from(f, right if x is e else x, ps), True):
+            set_kind(p, "*i32", is_ptr)
+        if not changed:
+            for p in find(lambda f, x, ps: reaching_params(f, x, ps, False), False):
+                set_kind(p, "i32", lambda k: k.startswith(("fp", "bf")))
+    elif re.search(r"invalid operands to '[^']+': .*pointer", msg):
+        # a pointer where an integer is meant: the parameters named in the
+        # expression itself first
+        for p in find(lambda f, x, ps: [q for q in ps if q in names_in(x)] or
+                      reaching_params(f, x, ps, False), False):
+            if not re.search(r"ptr|Ptr|PTR", p):
+                set_kind(p, "i32", is_ptr)
+    elif re.search(r"requires integer operands|Unknown dtype|must be integer scalars, found 'fp|"
+                   r"dot operands must have the same", msg):
+        for p in find(loaded_from, True):
+            set_kind(p, "*i32", is_ptr)
+    elif re.search(r"cannot bitcast '[^']*' to '[a-z]+(\d+)': sizes differ", msg):
+        width = re.search(r"to '[a-z]+(\d+)'", msg).group(1)
+        for p in find(loaded_from, True):
+            set_kind(p, "*i" + width, is_ptr)
+    else:
+        lc = re.search(r"variable '(\w+)' has type '[^']*' before and '[^']*(fp|bf)\d+>?' after", msg)
+        if lc:  # an integer accumulator fed by a load guessed as floats
+            for value in assignments(g).get(lc.group(1), []):
+                for p in lift(fn, tree, g, loaded_from(g, value, gparams), True):
+                    if p in params:
+                        set_kind(p, "*i32", is_ptr)
+    return new if changed else None
+
+
+def compile_one(ttc, path, kernel, fn, tree, variants, includes):
+    """Tries the variants (each corrected by feedback); on failure reports the
+    first variant's last diagnostic."""
+    params = [a.arg for a in fn.args.args]
+    report = None
+    for entries, warps in variants:
+        elem = next((x[1:] for x in entries if x.startswith("*") and x != "*i32"), "fp32")
+        for _ in range(8):
+            sig = ",".join(entries)
+            ok, err = run_ttc(ttc, path, kernel, sig, warps, includes)
+            if ok:
                 return True, sig, ""
-            err = next((l for l in p.stderr.splitlines() if ": error: " in l or l.startswith("ttc: error")),
-                       p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit %d" % p.returncode)
-            if p.returncode not in (0, 1) or "internal error" in p.stderr:
-                err = "CRASH %d: %s" % (p.returncode, err)
-            if first_err is None:
-                first_err = (sig, err)
-    return False, first_err[0], first_err[1]
+            fixed = feedback(fn, tree, path, params, entries, err, elem)
+            if fixed is None:
+                break
+            entries = fixed
+        if report is None:
+            report = (sig, err)
+    return False, report[0], report[1]
 
 
 def construct(err):
@@ -360,7 +617,7 @@ def collect(corpus, only, per_project):
                 is_kernel = fn.name in launched or (fn.name not in called and not returns)
                 if not is_kernel or returns:
                     continue
-                found.append((project, f, fn.name, signatures(fn, tree, text), includes))
+                found.append((project, f, (fn, tree), signatures(fn, tree, text), includes))
         jobs += sample(found, per_project)
     return jobs
 
@@ -385,12 +642,14 @@ def main():
         shutil.copytree(os.path.dirname(lib), os.path.join(snap, "lib"))
     a.ttc = os.path.join(snap, "bin", "ttc")
     if a.list:
-        for project, f, k, variants, _ in jobs:
-            print("%s %s -k %s -s '%s'" % (project, os.path.relpath(f, a.corpus), k, variants[0][0]))
+        for project, f, (fn, _), variants, _ in jobs:
+            print("%s %s -k %s -s '%s'" % (project, os.path.relpath(f, a.corpus), fn.name,
+                                           ",".join(variants[0][0])))
         return 0
     results = []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        futs = {ex.submit(compile_one, a.ttc, f, k, v, inc): (p, f, k) for p, f, k, v, inc in jobs}
+        futs = {ex.submit(compile_one, a.ttc, f, fn.name, fn, tree, v, inc): (p, f, fn.name)
+                for p, f, (fn, tree), v, inc in jobs}
         for fut in concurrent.futures.as_completed(futs):
             p, f, k = futs[fut]
             ok, sig, err = fut.result()

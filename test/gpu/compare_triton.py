@@ -180,7 +180,8 @@ class TtcArg(ctypes.Structure):  # include/ttc/runtime.h: ttc_arg
 class TtcOptions(ctypes.Structure):  # include/ttc/compile.h: ttc_compile_options
     _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int), ("arch", ctypes.c_char_p),
                 ("stop_after", ctypes.c_int), ("ptxas", ctypes.c_char_p), ("emit_locations", ctypes.c_int),
-                ("cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p)]
+                ("cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p),
+                ("include_dirs", ctypes.POINTER(ctypes.c_char_p)), ("num_include_dirs", ctypes.c_int)]
 
 
 def ttc_args(vals):
@@ -336,6 +337,8 @@ def triton_kernel(path, kernel):
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
+        if os.path.dirname(path) not in sys.path:  # its sibling modules (language.py's imports)
+            sys.path.insert(0, os.path.dirname(path))
         spec.loader.exec_module(mod)
         _MODULES[path] = mod
     return getattr(_MODULES[path], kernel)
@@ -686,6 +689,42 @@ def layernorm_cases():
     return cs
 
 
+def language_cases():
+    """Whole-module kernels (test/lang/language.py): the prelude's sort, topk,
+    flip, gather, histogram, cat; block pointers; libdevice by name; idioms of
+    real kernel files. Device-side tensor descriptors need Triton's allocator
+    hook and are left to the interpreter suite."""
+    L = lang("language.py")
+    cs = []
+    for n in (16, 32):
+        for desc in (False, True):
+            cs.append(Case(f"lang_sort_f32_{n}{'_desc' if desc else ''}", lambda r, n=n: {
+                "x": frand(r, "fp32", 2 * n, -4, 4), "o": poison("fp32", 2 * n)},
+                [Launch(L, "sort_kernel", (2,), 4, ["x", "o", n, desc])], {"o": EXACT}))
+    cs += [Case("lang_sort2d_topk_i32", lambda r: {"x": irand(r, "i32", 64, -1000, 1000), "o": poison("i32", 80)},
+                [Launch(L, "sort2d_kernel", (1,), 4, ["x", "o", 4, 16])], {"o": EXACT}),
+           Case("lang_flip_2d", lambda r: {"x": frand(r, "fp32", 64, -4, 4), "o": poison("fp32", 128)},
+                [Launch(L, "flip_kernel", (1,), 4, ["x", "o", 4, 16])], {"o": EXACT}),
+           Case("lang_gather_2d", lambda r: {"x": frand(r, "fp32", 64, -4, 4), "c": irand(r, "i32", 64, 0, 16),
+                                             "w": irand(r, "i32", 64, 0, 4), "o": poison("fp32", 128)},
+                [Launch(L, "gather_kernel", (1,), 4, ["x", "c", "w", "o", 4, 16])], {"o": EXACT}),
+           Case("lang_histogram", lambda r: {"x": irand(r, "i32", 256, 0, 16), "o": poison("i32", 16)},
+                [Launch(L, "histogram_kernel", (1,), 4, ["x", "o", 256, 16])], {"o": EXACT}),
+           Case("lang_cat", lambda r: {"x": frand(r, "fp32", 16, -1, 1), "o": poison("fp32", 2)},
+                [Launch(L, "cat_kernel", (1,), 4, ["x", "o", 16])], {"o": (1e-6, 1e-5)}),
+           Case("lang_block_ptr_advance", lambda r: {"x": frand(r, "fp32", 37 * 48, -1, 1), "o": poison("fp32", 37)},
+                [Launch(L, "block_ptr_kernel", (cdiv(37, 16),), 4, ["x", "o", 37, 45, 48, 16, 16])],
+                {"o": (1e-6, 1e-5)}),
+           Case("lang_libdevice_barrier", lambda r: {"x": frand(r, "fp32", 300, -2, 2), "o": poison("fp32", 1200)},
+                [Launch(L, "libdevice_kernel", (cdiv(300, 128),), 4, ["x", "o", 300, 128])],
+                {"o": (1e-6, 1e-6)}),
+           Case("lang_idioms_weighted", lambda r: {"x": frand(r, "fp32", 300, -4, 4), "w": frand(r, "fp32", 300, -1, 1),
+                                                   "o": poison("fp32", 300)},
+                [Launch(L, "idioms_kernel", (cdiv(300, 128),), 4, ["x", "w", "o", 300, 128, False])],
+                {"o": (1e-6, 1e-6)})]
+    return cs
+
+
 def example_cases():
     V = os.path.join(EXAMPLES, "vector_add", "vector_add.py")
     S = os.path.join(EXAMPLES, "softmax", "softmax.py")
@@ -725,7 +764,7 @@ def all_cases():
     ln = layernorm_cases()
     locked = [c for c in ln if "_lock_" in c.name]
     return (example_cases() + [c for c in ln if c not in locked] + elementwise_cases() + control_cases()
-            + atomic_cases() + table_cases() + locked)
+            + atomic_cases() + table_cases() + language_cases() + locked)
 
 
 # ---- driver ----------------------------------------------------------------------

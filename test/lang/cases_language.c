@@ -227,6 +227,24 @@ static void case_int_pointer(lctx *c, const lparams *p) {
     lang_check(c);
 }
 
+/* out = 6x (x times w when w is given) where that is positive, else -1e8. */
+static void case_idioms(lctx *c, const lparams *p) {
+  enum { N = 300, B = 128 };
+  bool weighted = p->variant;
+  buf *x = lang_input(c, TTC_TYPE_F32, N, -4, 4);
+  buf *w = lang_input(c, TTC_TYPE_F32, N, -1, 1);
+  buf *o = lang_output(c, TTC_TYPE_F32, N, 0);
+  for (int i = 0; i < N; i++) {
+    float v = ((float *)x->host)[i] * (weighted ? ((float *)w->host)[i] : 1.0f);
+    ((float *)o->ref)[i] = v > 0 ? 3 * v + 3 * v : -1e8f;
+  }
+  if (!lang_upload(c)) return;
+  ttc_arg a[] = {lang_arg(x), weighted ? lang_arg(w) : ttc_arg_ptr(0), lang_arg(o), ttc_arg_i32(N)};
+  if (lang_run(c, "language.py", "idioms_kernel", "*fp32,*fp32,*fp32,i32,128,False",
+               (N + B - 1) / B, 1, 1, a, 4))
+    lang_check(c);
+}
+
 void lang_cases_language(lcase_list *l) {
   lparams p;
   memset(&p, 0, sizeof p);
@@ -250,4 +268,8 @@ void lang_cases_language(lcase_list *l) {
   p.variant = 1;
   lang_add(l, case_module, &p, 0, "module_imports_scaled");
   lang_add(l, case_int_pointer, NULL, 0, "int_pointer");
+  p.variant = 0;
+  lang_add(l, case_idioms, &p, 0, "idioms_null_weight");
+  p.variant = 1;
+  lang_add(l, case_idioms, &p, 0, "idioms_weighted");
 }

@@ -2,12 +2,14 @@
 # flip, gather, histogram, cat; block pointers and tensor descriptors;
 # libdevice by name and tl.debug_barrier; imports from a sibling module and
 # a package; string, dtype and None constexprs; @triton.constexpr_function;
-# pointers passed as integers. Host code below the kernels is skipped.
+# pointers passed as integers; idioms of real kernel files. Host code below
+# the kernels is skipped.
 import itertools
 
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
+from triton.language.standard import _is_power_of_two, _log2
 
 from lang_helpers import OFFSET, SCALE, scaled
 from langpkg.ops import double_it
@@ -83,7 +85,7 @@ def block_ptr_kernel(a_ptr, out_ptr, M, N, stride_m, BLOCK_M: tl.constexpr,
         a = tl.advance(a, (0, BLOCK_N))
     o = tl.make_block_ptr(out_ptr, shape=(M,), strides=(1,), offsets=(pid * BLOCK_M,),
                           block_shape=(BLOCK_M,), order=(0,))
-    tl.store(o, acc, boundary_check=(0,))
+    tl.store(o, acc.to(o.dtype.element_ty), boundary_check=(0,))
 
 
 # out = 2 * a through tensor descriptors, tile by tile (edge tiles clipped).
@@ -162,6 +164,42 @@ def int_pointer_kernel(addr, out_ptr, n, BLOCK: tl.constexpr):
     tl.static_assert(out_ptr.dtype.element_ty == tl.float32)
     tl.static_assert(x.type.is_block() and x.type.element_ty == tl.float32)
     tl.store(out_ptr + offs, x + triton.cdiv(BLOCK, 64), mask=m)
+
+
+@triton.jit
+def _lowest(dtype):
+    d = dtype.value  # a constexpr's .value is the constexpr itself
+    if d.is_floating():
+        return float(" -1e8 ")
+    return 0
+
+
+# Idioms of real kernel files: a number assigned and then used as a tensor
+# (base = 0; base.to(...)), a pointer's truth (w_ptr may be null), a block
+# pointer's advance method, tl.static_range variables inside a runtime loop,
+# a Python bool in tl.where, float() of a string, Triton's private helpers
+# that kernel files import.
+@triton.jit
+def idioms_kernel(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr, INV: tl.constexpr):
+    pid = tl.program_id(0)
+    base = 0
+    base = base.to(tl.int64) + pid * BLOCK
+    offs = base + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    if w_ptr:
+        x = x * tl.load(w_ptr + offs, mask=m, other=0.0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for t in range(0, 2):
+        for i in tl.static_range(0, 3):
+            acc += x * i
+    pos = tl.where(m, x > 0, INV)
+    tl.static_assert(_log2(BLOCK) == 7 and _is_power_of_two(BLOCK))
+    tl.static_assert(tl.core.get_int_dtype(16, False) == tl.uint16)
+    y = tl.where(pos, acc, _lowest(x.dtype))
+    p = tl.make_block_ptr(out_ptr, (n,), (1,), (0,), (BLOCK,), (0,))
+    p = p.advance((pid * BLOCK,))
+    tl.store(p, y, boundary_check=(0,))
 
 
 if __name__ == "__main__":

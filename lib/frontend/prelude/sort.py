@@ -18,6 +18,11 @@ def _log2(n: tl.constexpr):
 
 
 @triton.jit
+def _is_power_of_two(n: tl.constexpr):
+    return n != 0 and (n & (n - 1)) == 0
+
+
+@triton.jit
 def _last_dim(x, dim):
     # the (non-negative) dimension sort and flip work on; None is the last
     rank: tl.constexpr = len(x.shape)

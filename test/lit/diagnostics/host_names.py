@@ -35,6 +35,7 @@ def host_fn(v):
 
 # CHECK: host_names.py:25:9: error: cannot use 'DEVICE' in a kernel: cannot use 'torch': module 'torch' is not found (ttc reads kernel modules from the importing file's package and the -I search path)
 # CHECK: host_names.py:9:1: note: 'DEVICE' is bound here
+# CHECK: host_names.py:5:8: note: the reason is here
 # CHECK: host_names.py:26:9: error: cannot use 'Options' in a kernel: it is bound by a class, which ttc does not run
 # CHECK: host_names.py:12:7: note: 'Options' is bound here
 # CHECK: host_names.py:27:9: error: cannot use 'i' in a kernel: it is bound by a for loop, which ttc does not run
