@@ -203,6 +203,9 @@ const char *fe_decorator_path(fe_lower *l, const fe_func *fn, const fe_expr *d) 
   l->quiet--;
   l->nquiet = before;
   if (v.kind == FE_V_BUILTIN && strncmp(v.path, "triton.", 7) == 0) return v.path;
+  /* @tl.constexpr on a function: calling the constexpr calls the function
+   * at compile time, as @triton.constexpr_function does */
+  if (v.kind == FE_V_BUILTIN && strcmp(v.path, "tl.constexpr") == 0) return "triton.constexpr_function";
   return "";
 }
 

@@ -429,7 +429,14 @@ static fe_val b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
   if (!strcmp(p, "fp16")) return fe_val_bool(isf && t->width == 16 && !t->is_bf16);
   if (!strcmp(p, "bf16")) return fe_val_bool(isf && t->is_bf16);
   if (!strcmp(p, "fp32")) return fe_val_bool(isf && t->width == 32);
-  return fe_val_bool(isf && t->width == 64); /* fp64 */
+  if (!strcmp(p, "fp64")) return fe_val_bool(isf && t->width == 64);
+  if (!strcmp(p, "standard_floating")) return fe_val_bool(isf); /* no fp8 types here */
+  if (!strncmp(p, "fp8", 3)) return fe_val_bool(false);
+  if (!strcmp(p, "void")) return fe_val_bool(false);
+  /* is_int8 ... is_int64, is_uint8 ... is_uint64 */
+  bool want_uns = p[0] == 'u';
+  int width = atoi(p + (want_uns ? 4 : 3));
+  return fe_val_bool(isint && (int)t->width == width && t->width > 1 && uns == want_uns);
 }
 
 /* Attributes of dtypes: element_ty, primitive_bitwidth, int_bitwidth,
@@ -499,6 +506,25 @@ static fe_val b_get_int_dtype(fe_lower *l, const char *name, fe_val *a, ir_loc *
   d.ty = ir_type_int(l->ctx, (int)a[0].ival);
   d.is_unsigned = a[0].ival > 1 && fe_const_truth(&a[1]) == 0;
   return d;
+}
+
+/* tl.dtype("fp32"): a dtype by Triton's name for it. */
+static fe_val b_dtype_ctor(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                           const fe_args *args) {
+  static const char *const short_names[][2] = {
+      {"fp16", "float16"}, {"bf16", "bfloat16"}, {"fp32", "float32"}, {"fp64", "float64"}};
+  if (a[0].kind == FE_V_DTYPE) return a[0];
+  if (a[0].kind == FE_V_STR) {
+    const char *n = a[0].path;
+    for (size_t i = 0; i < sizeof short_names / sizeof short_names[0]; i++)
+      if (!strcmp(n, short_names[i][0])) n = short_names[i][1];
+    char path[96];
+    snprintf(path, sizeof path, "triton.language.%.60s", n);
+    fe_val d = fe_resolve_path(l, path);
+    if (d.kind == FE_V_DTYPE) return d;
+  }
+  return fe_error(l, locs[0], "not a Triton dtype name: '%s'", a[0].kind == FE_V_STR ? a[0].path
+                                                               : fe_val_type_str(l, &a[0]));
 }
 
 /* Shape ops live in lower_shape.c. */
@@ -605,6 +631,7 @@ static const builtin builtins[] = {
     {"tl.constexpr", b_identity, 1, P("value")},
     {"tl.pointer_type", b_pointer_type, 1, P("element_ty", "address_space", "const")},
     {"tl.get_int_dtype", b_get_int_dtype, 2, P("bitwidth", "signed")},
+    {"tl.dtype", b_dtype_ctor, 1, P("name")},
     {"tl.assume", b_noop, 1, P("cond")},
     {"tl.to_tensor", b_to_tensor, 1, P("x")},
     {"tl.static_assert", b_static_assert, 1, P("cond", "msg")},
@@ -660,6 +687,19 @@ static const builtin builtins[] = {
     {"d.is_bf16", b_dtype_pred, 1, P("self")},
     {"d.is_fp32", b_dtype_pred, 1, P("self")},
     {"d.is_fp64", b_dtype_pred, 1, P("self")},
+    {"d.is_int8", b_dtype_pred, 1, P("self")},
+    {"d.is_int16", b_dtype_pred, 1, P("self")},
+    {"d.is_int32", b_dtype_pred, 1, P("self")},
+    {"d.is_int64", b_dtype_pred, 1, P("self")},
+    {"d.is_uint8", b_dtype_pred, 1, P("self")},
+    {"d.is_uint16", b_dtype_pred, 1, P("self")},
+    {"d.is_uint32", b_dtype_pred, 1, P("self")},
+    {"d.is_uint64", b_dtype_pred, 1, P("self")},
+    {"d.is_fp8", b_dtype_pred, 1, P("self")},
+    {"d.is_fp8e4nv", b_dtype_pred, 1, P("self")},
+    {"d.is_fp8e5", b_dtype_pred, 1, P("self")},
+    {"d.is_standard_floating", b_dtype_pred, 1, P("self")},
+    {"d.is_void", b_dtype_pred, 1, P("self")},
     {"d.is_block", b_dtype_pred, 1, P("self")},
     {"d.is_floating_point", b_dtype_pred, 1, P("self")},
     {"m.to", b_to, 2, P("input", "dtype", "fp_downcast_rounding", "bitcast")},
@@ -689,7 +729,7 @@ bool fe_is_tl_builtin(const char *name) {
 /* tl builtins that need no kernel (constexpr folding and checks). */
 static bool works_in_host(const char *name) {
   static const char *const ok[] = {"tl.constexpr", "tl.static_assert", "tl.static_print",
-                                   "tl.cdiv", "tl.pointer_type"};
+                                   "tl.cdiv", "tl.pointer_type", "tl.get_int_dtype", "tl.dtype"};
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
     if (strcmp(ok[i], name) == 0) return true;
   return strncmp(name, "tl.", 3) != 0 && strncmp(name, "ld.", 3) != 0;

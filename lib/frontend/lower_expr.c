@@ -196,6 +196,12 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
     return fe_call_builtin(l, callee.path, &a);
   }
   case FE_V_ERROR: return callee;
+  case FE_V_DTYPE: /* tl.float32(x): x as a scalar or tensor of that type */
+    if (args->n == 1 && args->nkw == 0 && !fe_in_host(l) && !ir_type_is_tensor(callee.ty) &&
+        !ir_type_is_ptr(callee.ty) && (fe_is_const(&args->pos[0]) || args->pos[0].kind == FE_V_TENSOR))
+      return fe_cast(l, fe_to_tensor(l, args->pos[0], args->pos_loc[0]), callee.ty, callee.is_unsigned,
+                     args->loc);
+    /* fall through */
   default:
     return fe_error(l, args->loc, "'%s' is not callable (it is a '%s')", what,
                     fe_val_type_str(l, &callee));

@@ -13,7 +13,11 @@
 static fe_val b_where(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   fe_val c = fe_to_bool(l, a[0], locs[0]);
   fe_val x = a[1], y = a[2];
-  if (c.kind == FE_V_ERROR || !fe_promote_pair(l, &x, &y, FE_OP_ADD, args->loc))
+  /* two pointers of one type select as they are (no arithmetic promotion) */
+  bool ptrs = x.kind == FE_V_TENSOR && y.kind == FE_V_TENSOR &&
+              ir_type_is_ptr(ir_type_scalar(x.v->type)) &&
+              ir_type_scalar(x.v->type) == ir_type_scalar(y.v->type);
+  if (c.kind == FE_V_ERROR || (!ptrs && !fe_promote_pair(l, &x, &y, FE_OP_ADD, args->loc)))
     return fe_val_error();
   if (!fe_broadcast_pair(l, &c, &x, args->loc) || !fe_broadcast_pair(l, &c, &y, args->loc) ||
       !fe_broadcast_pair(l, &x, &y, args->loc))

@@ -279,6 +279,7 @@ def signatures(fn, tree, src_text):
     params = [a.arg for a in args.args]
     defaults = [None] * (len(params) - len(args.defaults)) + [literal(d) for d in args.defaults]
     is_cx = [a.annotation is not None and "constexpr" in ast.unparse(a.annotation) for a in args.args]
+    annotations = [ast.unparse(a.annotation) if a.annotation is not None else "" for a in args.args]
     ptrs = pointer_params(fn, params)
     config, warps = config_values(fn, tree)
     heur = heuristic_keys(fn)
@@ -288,9 +289,11 @@ def signatures(fn, tree, src_text):
     for elem, flag, int_names in (("fp16" if uses_dot else "fp32", False, True), ("fp16", False, True),
                                   ("fp32", True, True), ("fp32", False, False)):
         entries = []
-        for p, d, cx in zip(params, defaults, is_cx):
+        for p, d, cx, ann in zip(params, defaults, is_cx, annotations):
             if cx or p in heur:
                 entries.append(constexpr_value(p, d, config, flag, compared))
+            elif ann in ("int", "float", "bool"):  # `n: int`: a scalar, whatever its uses
+                entries.append("fp32" if ann == "float" else "i32")
             elif p in ptrs:
                 entries.append("*i32" if int_names and INT_PTR_NAME.search(p) else "*" + elem)
             elif FLOAT_NAME.search(p):
@@ -393,6 +396,8 @@ def value_names(e):
         name = (dotted(e.func) or "").split(".")[-1]
         if name in ("to", "cast") and isinstance(e.func, ast.Attribute):
             return value_names(e.func.value)
+        if name == "load":  # a loaded value does not derive from its address's values
+            return set()
         out = value_names(e.func.value) if isinstance(e.func, ast.Attribute) else set()
         for a in e.args:
             out |= value_names(a)
@@ -506,6 +511,10 @@ def feedback(fn, tree, path, params, entries, err, elem):
             kind = "*" + (elem if "non-pointer" in msg or not INT_PTR_NAME.search(p) else "i32")
             set_kind(p, kind, lambda k: not is_ptr(k) and not is_cx(k))
     elif re.search(r"cannot convert '\w+' to 'pointer", msg):  # a table of addresses
+        for c in ast.walk(g):  # the located dtype argument: its x.to(...) call's receiver
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and \
+                    any(a is e for a in c.args + [k.value for k in c.keywords]):
+                e = c.func.value
         for p in find(loaded_from, True):
             set_kind(p, "*i64", lambda k: True)
     elif re.search(r"invalid operands to '\+': '(pointer<\w+>|tensor<[^']*!tt.ptr[^']*)' and "
@@ -526,16 +535,30 @@ def feedback(fn, tree, path, params, entries, err, elem):
             if not re.search(r"ptr|Ptr|PTR", p):
                 set_kind(p, "i32", is_ptr)
     elif re.search(r"requires integer operands|Unknown dtype|must be integer scalars, found 'fp|"
+                   r"floor division '//' is not supported on '(fp|bf)|"
                    r"dot operands must have the same", msg):
         for p in find(loaded_from, True):
             set_kind(p, "*i32", is_ptr)
+    elif re.search(r"value of constexpr '\w+' must be a constant", msg):
+        # a runtime parameter that the launch passes as 1 (Triton specializes it)
+        for p in find(lambda f, x, ps: reaching_params(f, x, ps, False), False):
+            set_kind(p, "1", lambda k: k in ("i32", "i64"))
+    elif re.search(r"unsupported in codegen: 'tt.dot'$", msg):  # integer operands guessed
+        for p in find(loaded_from, True):
+            set_kind(p, "*" + elem, lambda k: k == "*i32")
     elif re.search(r"cannot bitcast '[^']*' to '[a-z]+(\d+)': sizes differ", msg):
         width = re.search(r"to '[a-z]+(\d+)'", msg).group(1)
         for p in find(loaded_from, True):
             set_kind(p, "*i" + width, is_ptr)
     else:
+        lp = re.search(r"variable '(\w+)' has type '[^']*i\d+>?' before and '[^']*pointer[^']*' after", msg)
         lc = re.search(r"variable '(\w+)' has type '[^']*' before and '[^']*(fp|bf)\d+>?' after", msg)
-        if lc:  # an integer accumulator fed by a load guessed as floats
+        if lp:  # an integer counter stepped by a parameter guessed as a pointer
+            for value in assignments(g).get(lp.group(1), []):
+                for p in lift(fn, tree, g, [q for q in gparams if q in names_in(value)], False):
+                    if p in params and not re.search(r"ptr|Ptr|PTR", p):
+                        set_kind(p, "i32", is_ptr)
+        elif lc:  # an integer accumulator fed by a load guessed as floats
             for value in assignments(g).get(lc.group(1), []):
                 for p in lift(fn, tree, g, loaded_from(g, value, gparams), True):
                     if p in params:

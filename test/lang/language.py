@@ -176,9 +176,9 @@ def _lowest(dtype):
 
 # Idioms of real kernel files: a number assigned and then used as a tensor
 # (base = 0; base.to(...)), a pointer's truth (w_ptr may be null), a block
-# pointer's advance method, tl.static_range variables inside a runtime loop,
-# a Python bool in tl.where, float() of a string, Triton's private helpers
-# that kernel files import.
+# pointer's advance method, tl.where between pointers, tl.static_range
+# variables inside a runtime loop, a Python bool in tl.where, float() of a
+# string, Triton's private helpers that kernel files import.
 @triton.jit
 def idioms_kernel(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr, INV: tl.constexpr):
     pid = tl.program_id(0)
@@ -186,7 +186,8 @@ def idioms_kernel(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr, INV: tl.constex
     base = base.to(tl.int64) + pid * BLOCK
     offs = base + tl.arange(0, BLOCK)
     m = offs < n
-    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    src = tl.where(n > 0, x_ptr, w_ptr)  # a select between pointers
+    x = tl.load(src + offs, mask=m, other=0.0)
     if w_ptr:
         x = x * tl.load(w_ptr + offs, mask=m, other=0.0)
     acc = tl.zeros([BLOCK], dtype=tl.float32)
