@@ -27,15 +27,16 @@ typedef struct bench_kernel {
 static const bench_kernel kernels[] = {
     {"vector_add", "vector_add/vector_add.py", "add_kernel",
      "*fp32:16,*fp32:16,*fp32:16,i32:16,1024", 4},
-    {"softmax", "softmax/softmax.py", "softmax_kernel", "*fp32:16,*fp32:16,i32:16,i32:16,i32:16,1024",
-     4},
+    {"softmax", "softmax/softmax.py", "softmax_kernel",
+     "*fp32:16,*fp32:16,i32:16,i32:16,i32:16,1024", 4},
     {"matmul", "matmul/matmul.py", "matmul_kernel",
      "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,64,64,32,8", 4},
     {"matmul_128x128x64", "matmul/matmul.py", "matmul_kernel",
      "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,128,128,64,8", 4},
     {"attention_d128", "attention/attention.py", "attention_kernel",
      "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16,"
-     "i32:16,i32:16,128,128,64,0", 8},
+     "i32:16,i32:16,128,128,64,0",
+     8},
 };
 
 /* Median wall time of `reps` compiles to `level`; -1 on a failed compile. */

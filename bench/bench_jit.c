@@ -47,8 +47,10 @@ static ttc_status open_device(ttc_device **dev) {
 /* Compile options for the device: its arch, or ttir for the interpreter. */
 static void device_options(ttc_device *dev, ttc_compile_options *co) {
   ttc_compile_options_init(co);
-  if (ttc_device_is_interpreter(dev)) co->stop_after = TTC_LEVEL_TTIR;
-  else co->arch = ttc_device_arch(dev);
+  if (ttc_device_is_interpreter(dev))
+    co->stop_after = TTC_LEVEL_TTIR;
+  else
+    co->arch = ttc_device_arch(dev);
 }
 
 /* ---- first ---------------------------------------------------------------------------- */
@@ -119,8 +121,8 @@ static int check_one(ttc_device *dev, const char *path, const char *name, const 
   ttc_level level = interp ? TTC_LEVEL_TTIR : TTC_LEVEL_PTX;
   const char *a = ttc_kernel_output(fk, level, NULL), *b = ttc_kernel_output(k, level, NULL);
   bool same = a && b && strcmp(a, b) == 0 && strcmp(got, sig) == 0;
-  printf("specialization %s derived=%s written=%s %s=%s\n", name, got, sig,
-         interp ? "ttir" : "ptx", same ? "same" : "DIFFERENT");
+  printf("specialization %s derived=%s written=%s %s=%s\n", name, got, sig, interp ? "ttir" : "ptx",
+         same ? "same" : "DIFFERENT");
   rc = same ? 0 : 1;
 done:
   free(got);
@@ -141,9 +143,9 @@ static int run_check(void) {
   const ttc_arg add_odd[4] = {PF32(p[0]), PF32(p[1] + 4), PF32(p[2]), ttc_arg_i32(1000003)};
   const ttc_arg sm[5] = {PF32(p[0]), PF32(p[1]), ttc_arg_i32(1024), ttc_arg_i32(1024),
                          ttc_arg_i32(781)};
-  const ttc_arg mm[12] = {PF16(p[0]), PF16(p[1]), PF16(p[2]), ttc_arg_i32(512), ttc_arg_i32(512),
-                          ttc_arg_i32(512), ttc_arg_i32(512), ttc_arg_i32(1), ttc_arg_i32(512),
-                          ttc_arg_i32(1), ttc_arg_i32(512), ttc_arg_i32(1)};
+  const ttc_arg mm[12] = {PF16(p[0]),       PF16(p[1]),       PF16(p[2]),       ttc_arg_i32(512),
+                          ttc_arg_i32(512), ttc_arg_i32(512), ttc_arg_i32(512), ttc_arg_i32(1),
+                          ttc_arg_i32(512), ttc_arg_i32(1),   ttc_arg_i32(512), ttc_arg_i32(1)};
   int rc = 0;
   rc |= check_one(dev, EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024", add,
                   4, "*fp32:16,*fp32:16,*fp32:16,i32:16,1024");
@@ -155,7 +157,8 @@ static int run_check(void) {
                   "BLOCK_SIZE_M=64,BLOCK_SIZE_N=64,BLOCK_SIZE_K=32,GROUP_SIZE_M=8", mm, 12,
                   "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,"
                   "64,64,32,8");
-  for (int i = 0; i < 3; i++) ttc_device_free(dev, p[i]);
+  for (int i = 0; i < 3; i++)
+    ttc_device_free(dev, p[i]);
   ttc_device_destroy(dev);
   return rc;
 }
@@ -247,10 +250,18 @@ static int run_autotune(int size, const char *cache_dir, bool expect_cached) {
     rc = fail_function(f, "create");
     goto done;
   }
-  const ttc_arg args[12] = {ttc_arg_ptr_to(TTC_TYPE_F16, a), ttc_arg_ptr_to(TTC_TYPE_F16, bm),
-                            ttc_arg_ptr_to(TTC_TYPE_F16, c), ttc_arg_i32(size), ttc_arg_i32(size),
-                            ttc_arg_i32(size), ttc_arg_i32(size), ttc_arg_i32(1), ttc_arg_i32(size),
-                            ttc_arg_i32(1), ttc_arg_i32(size), ttc_arg_i32(1)};
+  const ttc_arg args[12] = {ttc_arg_ptr_to(TTC_TYPE_F16, a),
+                            ttc_arg_ptr_to(TTC_TYPE_F16, bm),
+                            ttc_arg_ptr_to(TTC_TYPE_F16, c),
+                            ttc_arg_i32(size),
+                            ttc_arg_i32(size),
+                            ttc_arg_i32(size),
+                            ttc_arg_i32(size),
+                            ttc_arg_i32(1),
+                            ttc_arg_i32(size),
+                            ttc_arg_i32(1),
+                            ttc_arg_i32(size),
+                            ttc_arg_i32(1)};
   double t0 = bench_now_ms();
   if (ttc_function_launch_grid(f, mm_grid, NULL, NULL, args, 12) != TTC_OK ||
       ttc_device_synchronize(b.dev) != TTC_OK) {
@@ -291,12 +302,13 @@ static int run_autotune(int size, const char *cache_dir, bool expect_cached) {
   printf("# bench_jit autotune on %s, %dx%dx%d fp16, %d configs\n", ttc_device_name(b.dev), size,
          size, size, MM_NCONFIGS);
   printf("autotune first_launch_ms=%.1f tunings=%d from_cache=%d timed_runs=%d compiles=%d "
-         "cache_hits=%d chosen=%d signature=%s max_rel_err=%.2e\n", tune_ms, s.tunings,
-         s.tunings_cached, s.benchmark_runs, s.compiles, s.cache_hits, chosen, sig ? sig : "?",
-         worst);
+         "cache_hits=%d chosen=%d signature=%s max_rel_err=%.2e\n",
+         tune_ms, s.tunings, s.tunings_cached, s.benchmark_runs, s.compiles, s.cache_hits, chosen,
+         sig ? sig : "?", worst);
   free(sig);
   if (worst > 1e-2 || chosen < 0) {
-    fprintf(stderr, "bench_jit: %s\n", chosen < 0 ? "cannot tell the chosen config" : "wrong product");
+    fprintf(stderr, "bench_jit: %s\n",
+            chosen < 0 ? "cannot tell the chosen config" : "wrong product");
     goto done;
   }
   if (expect_cached) {
@@ -314,8 +326,10 @@ static int run_autotune(int size, const char *cache_dir, bool expect_cached) {
   for (int i = 0; i < MM_NCONFIGS; i++) {
     const int *cf = mm_configs[i];
     char csig[256];
-    snprintf(csig, sizeof csig, "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,"
-             "1,i32:16,1,%d,%d,%d,%d", cf[0], cf[1], cf[2], cf[3]);
+    snprintf(csig, sizeof csig,
+             "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,"
+             "1,i32:16,1,%d,%d,%d,%d",
+             cf[0], cf[1], cf[2], cf[3]);
     ttc_compile_options co;
     device_options(b.dev, &co);
     co.num_warps = cf[4];
@@ -323,10 +337,12 @@ static int run_autotune(int size, const char *cache_dir, bool expect_cached) {
     co.cache = 1;
     co.cache_dir = cache_dir;
     ttc_kernel *ck = NULL;
-    mm_run r = {NULL, {(unsigned)((size + cf[0] - 1) / cf[0] * ((size + cf[1] - 1) / cf[1])), 1, 1},
+    mm_run r = {NULL,
+                {(unsigned)((size + cf[0] - 1) / cf[0] * ((size + cf[1] - 1) / cf[1])), 1, 1},
                 {args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[8], args[10]}};
     ms[i] = INFINITY;
-    if (ttc_compile_file(EXAMPLES "/matmul/matmul_autotune.py", "matmul_kernel", csig, &co, &ck) == TTC_OK &&
+    if (ttc_compile_file(EXAMPLES "/matmul/matmul_autotune.py", "matmul_kernel", csig, &co, &ck) ==
+            TTC_OK &&
         ttc_module_load(b.dev, ck, &r.mod) == TTC_OK)
       bench_time(&b, mm_launch, &r, 3, 25, &ms[i]);
     ttc_module_destroy(r.mod);
@@ -336,8 +352,8 @@ static int run_autotune(int size, const char *cache_dir, bool expect_cached) {
            cf[5], (double)ms[i], i == chosen ? " (chosen)" : "");
   }
   double ratio = ms[chosen] / best_ms;
-  printf("autotune chosen_ms=%.4f fastest_ms=%.4f ratio=%.3f within_3pct=%s\n",
-         (double)ms[chosen], (double)best_ms, ratio, ratio <= 1.03 ? "yes" : "NO");
+  printf("autotune chosen_ms=%.4f fastest_ms=%.4f ratio=%.3f within_3pct=%s\n", (double)ms[chosen],
+         (double)best_ms, ratio, ratio <= 1.03 ? "yes" : "NO");
   rc = 0;
 done:
   ttc_function_destroy(f);
@@ -347,8 +363,10 @@ done:
   free(ha);
   free(hb);
   free(hc);
-  if (interp) ttc_device_destroy(b.dev);
-  else bench_close(&b);
+  if (interp)
+    ttc_device_destroy(b.dev);
+  else
+    bench_close(&b);
   return rc;
 }
 
@@ -357,14 +375,20 @@ int main(int argc, char **argv) {
   int size = 2048;
   bool expect_cached = false;
   for (int i = 2; i < argc; i++) {
-    if (strcmp(argv[i], "--cache-dir") == 0 && i + 1 < argc) cache_dir = argv[++i];
-    else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) size = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--expect-cached") == 0) expect_cached = true;
-    else mode = "";
+    if (strcmp(argv[i], "--cache-dir") == 0 && i + 1 < argc)
+      cache_dir = argv[++i];
+    else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
+      size = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--expect-cached") == 0)
+      expect_cached = true;
+    else
+      mode = "";
   }
   if (strcmp(mode, "first") == 0) return run_first(cache_dir);
   if (strcmp(mode, "check") == 0) return run_check();
-  if (strcmp(mode, "autotune") == 0 && size >= 16) return run_autotune(size, cache_dir, expect_cached);
-  fprintf(stderr, "usage: bench_jit first|check|autotune [-s SIZE] [--cache-dir D] [--expect-cached]\n");
+  if (strcmp(mode, "autotune") == 0 && size >= 16)
+    return run_autotune(size, cache_dir, expect_cached);
+  fprintf(stderr,
+          "usage: bench_jit first|check|autotune [-s SIZE] [--cache-dir D] [--expect-cached]\n");
   return 1;
 }

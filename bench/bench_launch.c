@@ -94,8 +94,10 @@ int main(int argc, char **argv) {
   int n = 20000;
   const char *path = TTC_EXAMPLES_DIR "/vector_add/vector_add.py";
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) n = atoi(argv[++i]);
-    else path = argv[i];
+    if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+      n = atoi(argv[++i]);
+    else
+      path = argv[i];
   }
   if (n < 1) n = 1;
   char err[512] = "";
@@ -140,7 +142,8 @@ int main(int argc, char **argv) {
   size_t cubin_size = 0;
   const void *cubin = ttc_kernel_output(k, TTC_LEVEL_CUBIN, &cubin_size);
   if (load_raw(&d) || d.ctx_get_current(&ctx) != 0 || !ctx ||
-      d.module_load_data(&cmod, cubin) != 0 || d.module_get_function(&fn, cmod, "add_kernel") != 0) {
+      d.module_load_data(&cmod, cubin) != 0 ||
+      d.module_get_function(&fn, cmod, "add_kernel") != 0) {
     fprintf(stderr, "bench_launch: raw driver path failed\n");
     goto done;
   }
@@ -151,7 +154,8 @@ int main(int argc, char **argv) {
   fo.cache = 0;
   const ttc_arg fargs[4] = {ttc_arg_ptr_to(TTC_TYPE_F32, buf), ttc_arg_ptr_to(TTC_TYPE_F32, buf),
                             ttc_arg_ptr_to(TTC_TYPE_F32, buf), ttc_arg_i32(0)};
-  if (ttc_function_create_file(dev, path, "add_kernel", "BLOCK_SIZE=1024", &fo, &fn_obj) != TTC_OK ||
+  if (ttc_function_create_file(dev, path, "add_kernel", "BLOCK_SIZE=1024", &fo, &fn_obj) !=
+          TTC_OK ||
       ttc_function_launch(fn_obj, grid, NULL, fargs, 4) != TTC_OK) {
     char *e = ttc_function_error(fn_obj);
     fprintf(stderr, "bench_launch: kernel function failed: %s\n", e);

@@ -1,6 +1,6 @@
 /* bench_matmul.c - times ttc's compile of examples/matmul/matmul.py (fp16 or,
- * with -t bf16, bf16 in; fp32 accumulation; the same type out) on square sizes the way bench/triton_matmul.py
- * times Triton's (do_bench: L2 flushed before each launch, median).
+ * with -t bf16, bf16 in; fp32 accumulation; the same type out) on square sizes the way
+ * bench/triton_matmul.py times Triton's (do_bench: L2 flushed before each launch, median).
  *
  * Each configuration is BMxBNxBK/wW/sS (block sizes, num_warps, num_stages;
  * GROUP_SIZE_M 8), the format triton_matmul.py takes, so both time the same
@@ -92,7 +92,8 @@ static uint16_t small_half(uint64_t *s, float *value) {
   }
   if (k == 0) return 0;
   unsigned mag = (unsigned)(k < 0 ? -k : k), e = 0;
-  while ((mag >> e) > 1) e++; /* mag = 1.f * 2^e, e in 0..7 */
+  while ((mag >> e) > 1)
+    e++; /* mag = 1.f * 2^e, e in 0..7 */
   unsigned mant = (mag << (10 - e)) & 0x3ffu;
   unsigned exp = e + 15 - 7; /* value = mag * 2^-7 */
   return (uint16_t)((k < 0 ? 0x8000u : 0) | (exp << 10) | mant);
@@ -106,8 +107,9 @@ static float half_to_float(uint16_t h) {
     return f;
   }
   unsigned e = (h >> 10) & 0x1f, m = h & 0x3ffu;
-  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                     : ldexpf((float)(m | 0x400u), (int)e - 25);
+  float v = e == 0    ? ldexpf((float)m, -24)
+            : e == 31 ? (m ? NAN : INFINITY)
+                      : ldexpf((float)(m | 0x400u), (int)e - 25);
   return h & 0x8000u ? -v : v;
 }
 
@@ -119,8 +121,8 @@ static int bench_size(bench_ctx *b, const char *path, int32_t size, const config
   char sig[256];
   /* Unit strides specialized to 1, as Triton's JIT does. */
   const char *pt = use_bf16 ? "*bf16:16" : "*fp16:16";
-  snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt,
-           hint, hint, hint, hint, hint, hint, cfg->bm, cfg->bn, cfg->bk, GROUP_M);
+  snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt, hint, hint,
+           hint, hint, hint, hint, cfg->bm, cfg->bn, cfg->bk, GROUP_M);
   matmul_run r = {NULL, 0, 0, 0, size, cfg};
   if (bench_load_staged(b, path, NULL, "matmul_kernel", sig, cfg->warps, cfg->stages, &r.mod) != 0)
     return 1;
@@ -149,9 +151,11 @@ static int bench_size(bench_ctx *b, const char *path, int32_t size, const config
   double num = 0, den = 0;
   for (int t = 0; t < SAMPLES; t++) {
     seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-    int32_t i = (int32_t)((seed >> 20) % (uint64_t)size), j = (int32_t)((seed >> 40) % (uint64_t)size);
+    int32_t i = (int32_t)((seed >> 20) % (uint64_t)size),
+            j = (int32_t)((seed >> 40) % (uint64_t)size);
     double want = 0;
-    for (int32_t p = 0; p < size; p++) want += (double)af[(size_t)i * size + p] * bf[(size_t)p * size + j];
+    for (int32_t p = 0; p < size; p++)
+      want += (double)af[(size_t)i * size + p] * bf[(size_t)p * size + j];
     double got = half_to_float(c[(size_t)i * size + j]);
     num += (got - want) * (got - want);
     den += want * want;
@@ -206,15 +210,15 @@ int main(int argc, char **argv) {
   if (rc == 0)
     printf("# ttc matmul (%s, GROUP_SIZE_M %d) on %s (%s), median of %ld "
            "launches, L2 flushed before each\n",
-           use_bf16 ? "bf16" : "fp16", GROUP_M, ttc_device_name(b.dev), ttc_device_arch(b.dev), reps);
+           use_bf16 ? "bf16" : "fp16", GROUP_M, ttc_device_name(b.dev), ttc_device_arch(b.dev),
+           reps);
   for (int i = 0; rc == 0 && i < nsizes; i++)
     for (int j = 0; rc == 0 && j < ncfgs; j++) {
       float ms = 0;
       rc = bench_size(&b, path, (int32_t)sizes[i], &cfgs[j], (int)reps, &ms);
       if (rc == 0)
         printf("ttc %s case=%ld/%s size=%ld ms=%.6f tflops=%.3f\n",
-               use_bf16 ? "matmul_bf16" : "matmul", sizes[i], cfgs[j].name,
-               sizes[i], (double)ms,
+               use_bf16 ? "matmul_bf16" : "matmul", sizes[i], cfgs[j].name, sizes[i], (double)ms,
                2.0 * (double)sizes[i] * (double)sizes[i] * (double)sizes[i] / (ms * 1e-3) / 1e12);
       fflush(stdout);
     }

@@ -83,8 +83,8 @@ static inline int bench_load_staged(bench_ctx *b, const char *path, const char *
   ttc_status st = source ? ttc_compile(source, strlen(source), path, name, sig, &opts, &kernel)
                          : ttc_compile_file(path, name, sig, &opts, &kernel);
   if (st != TTC_OK) {
-    fprintf(stderr, "%s: compiling %s (%s, %d warps) failed: %s\n%s", b->prog, path, sig,
-            num_warps, ttc_status_string(st), kernel ? ttc_kernel_diagnostics(kernel) : "");
+    fprintf(stderr, "%s: compiling %s (%s, %d warps) failed: %s\n%s", b->prog, path, sig, num_warps,
+            ttc_status_string(st), kernel ? ttc_kernel_diagnostics(kernel) : "");
     ttc_kernel_destroy(kernel);
     return 1;
   }
@@ -139,8 +139,10 @@ static inline int bench_time(bench_ctx *b, bench_launch_fn fn, void *user, int w
   ttc_event **ev = calloc((size_t)reps * 2, sizeof *ev);
   float *times = calloc((size_t)reps, sizeof *times);
   ttc_status st = ev && times ? TTC_OK : TTC_ERROR_OUT_OF_MEMORY;
-  for (int i = 0; st == TTC_OK && i < reps * 2; i++) st = ttc_event_create(b->dev, &ev[i]);
-  for (int i = 0; st == TTC_OK && i < warmup; i++) st = fn(user);
+  for (int i = 0; st == TTC_OK && i < reps * 2; i++)
+    st = ttc_event_create(b->dev, &ev[i]);
+  for (int i = 0; st == TTC_OK && i < warmup; i++)
+    st = fn(user);
   for (int i = 0; st == TTC_OK && i < reps; i++) {
     st = bench_flush(b);
     if (st == TTC_OK) st = ttc_event_record(b->dev, ev[2 * i], NULL);
@@ -155,7 +157,8 @@ static inline int bench_time(bench_ctx *b, bench_launch_fn fn, void *user, int w
     qsort(times, (size_t)reps, sizeof *times, bench_cmp_float);
     *median_ms = reps % 2 ? times[reps / 2] : (times[reps / 2 - 1] + times[reps / 2]) / 2;
   }
-  for (int i = 0; ev && i < reps * 2; i++) ttc_event_destroy(b->dev, ev[i]);
+  for (int i = 0; ev && i < reps * 2; i++)
+    ttc_event_destroy(b->dev, ev[i]);
   free(ev);
   free(times);
   return rc;

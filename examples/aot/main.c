@@ -67,7 +67,8 @@ static int add_and_check(CUdeviceptr dx, CUdeviceptr dy, CUdeviceptr dz, float *
 int main(int argc, char **argv) {
   int32_t n = 1 << 20;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) n = (int32_t)atoi(argv[++i]);
+    if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+      n = (int32_t)atoi(argv[++i]);
     else {
       fprintf(stderr, "usage: aot_vector_add [-n N]\n");
       return 1;
@@ -100,7 +101,8 @@ int main(int argc, char **argv) {
     goto done;
   /* host time per launch through the generated launcher, back to back */
   enum { LAUNCHES = 20000 };
-  for (int i = 0; i < LAUNCHES / 10; i++) add_kernel(NULL, dx, dy, dz, 1024);
+  for (int i = 0; i < LAUNCHES / 10; i++)
+    add_kernel(NULL, dx, dy, dz, 1024);
   cuCtxSynchronize();
   t0 = now_ms();
   for (int i = 0; i < LAUNCHES; i++)

@@ -47,8 +47,8 @@ typedef struct shape {
 
 /* The largest |o - ref| over the checked rows, ref in double from the fp16
  * inputs; non-finite outputs are counted in *nonfinite. */
-static double max_error(const uint16_t *q, const uint16_t *k, const uint16_t *v,
-                        const uint16_t *o, shape s, int32_t step, int64_t *nonfinite) {
+static double max_error(const uint16_t *q, const uint16_t *k, const uint16_t *v, const uint16_t *o,
+                        shape s, int32_t step, int64_t *nonfinite) {
   double *w = malloc((size_t)s.n * sizeof *w), worst = 0;
   *nonfinite = 0;
   if (!w) return INFINITY;
@@ -66,10 +66,12 @@ static double max_error(const uint16_t *q, const uint16_t *k, const uint16_t *v,
         w[j] = dotp * scale;
         if (w[j] > mx) mx = w[j];
       }
-      for (int32_t j = 0; j < end; j++) sum += (w[j] = exp(w[j] - mx));
+      for (int32_t j = 0; j < end; j++)
+        sum += (w[j] = exp(w[j] - mx));
       for (int32_t t = 0; t < s.d; t++) {
         double ref = 0;
-        for (int32_t j = 0; j < end; j++) ref += w[j] * (double)ex_f16_to_f32(v[base + (size_t)j * s.d + t]);
+        for (int32_t j = 0; j < end; j++)
+          ref += w[j] * (double)ex_f16_to_f32(v[base + (size_t)j * s.d + t]);
         ref /= sum;
         double got = ex_f16_to_f32(o[base + (size_t)i * s.d + t]);
         if (!isfinite(got)) {
@@ -96,8 +98,10 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
   }
   uint64_t seed = EX_SEED;
   for (int b = 0; b < 3; b++)
-    for (size_t i = 0; i < n; i++) h[b][i] = ex_f32_to_f16(2.0f * ex_next_float(&seed));
-  for (size_t i = 0; i < n; i++) h[3][i] = 0x7e00u; /* NaN poison: unwritten rows fail */
+    for (size_t i = 0; i < n; i++)
+      h[b][i] = ex_f32_to_f16(2.0f * ex_next_float(&seed));
+  for (size_t i = 0; i < n; i++)
+    h[3][i] = 0x7e00u; /* NaN poison: unwritten rows fail */
   for (int b = 0; b < 4; b++) {
     if ((st = ttc_device_alloc(dev, n * 2, &d[b])) != TTC_OK) {
       rc = ex_fail(prog, dev, st, "allocation");
@@ -111,11 +115,20 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
   const unsigned grid[3] = {(unsigned)(s.n / BLOCK_M), (unsigned)s.heads, 1};
   const int32_t sh = s.n * s.d, sm = s.d; /* head and row strides, the same for all four */
   /* q, k, v, o, sm_scale, (head, row) strides of q, k, v, o, N_CTX. */
-  const ttc_arg args[14] = {
-      ttc_arg_ptr(d[0]), ttc_arg_ptr(d[1]), ttc_arg_ptr(d[2]), ttc_arg_ptr(d[3]),
-      ttc_arg_f32((float)(1.0 / sqrt((double)s.d))),
-      ttc_arg_i32(sh), ttc_arg_i32(sm), ttc_arg_i32(sh), ttc_arg_i32(sm),
-      ttc_arg_i32(sh), ttc_arg_i32(sm), ttc_arg_i32(sh), ttc_arg_i32(sm), ttc_arg_i32(s.n)};
+  const ttc_arg args[14] = {ttc_arg_ptr(d[0]),
+                            ttc_arg_ptr(d[1]),
+                            ttc_arg_ptr(d[2]),
+                            ttc_arg_ptr(d[3]),
+                            ttc_arg_f32((float)(1.0 / sqrt((double)s.d))),
+                            ttc_arg_i32(sh),
+                            ttc_arg_i32(sm),
+                            ttc_arg_i32(sh),
+                            ttc_arg_i32(sm),
+                            ttc_arg_i32(sh),
+                            ttc_arg_i32(sm),
+                            ttc_arg_i32(sh),
+                            ttc_arg_i32(sm),
+                            ttc_arg_i32(s.n)};
   if (ex_launch_once(prog, dev, mod, grid, args, 14) != 0) goto done;
   if ((st = ttc_device_copy_from(dev, h[3], d[3], n * 2)) != TTC_OK) {
     rc = ex_fail(prog, dev, st, "copy from device");
@@ -172,8 +185,10 @@ int main(int argc, char **argv) {
   }
   if (s.n % BLOCK_M != 0 || (s.d != 64 && s.d != 128) ||
       (int64_t)s.heads * s.n * s.d > ((int64_t)1 << 30)) {
-    fprintf(stderr, "attention: N_CTX must be a multiple of %d, the head dim 64 or 128, and "
-                    "HEADS x N_CTX x D at most 2^30\n", BLOCK_M);
+    fprintf(stderr,
+            "attention: N_CTX must be a multiple of %d, the head dim 64 or 128, and "
+            "HEADS x N_CTX x D at most 2^30\n",
+            BLOCK_M);
     return 1;
   }
   int num_warps = s.d == 64 ? 4 : 8;
@@ -185,18 +200,21 @@ int main(int argc, char **argv) {
    * divisible by 16. */
   char sig[256];
   const char *hs = ex_i32_sig(s.n * s.d), *rs = ex_i32_sig(s.d);
-  snprintf(sig, sizeof sig, "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d",
-           hs, rs, hs, rs, hs, rs, hs, rs, ex_i32_sig(s.n), (int)s.d, BLOCK_M, BLOCK_N, s.causal);
+  snprintf(sig, sizeof sig,
+           "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d", hs,
+           rs, hs, rs, hs, rs, hs, rs, ex_i32_sig(s.n), (int)s.d, BLOCK_M, BLOCK_N, s.causal);
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
   opts.num_warps = num_warps;
-  if (ttc_device_is_interpreter(dev)) opts.stop_after = TTC_LEVEL_TTIR;
-  else opts.arch = ttc_device_arch(dev);
+  if (ttc_device_is_interpreter(dev))
+    opts.stop_after = TTC_LEVEL_TTIR;
+  else
+    opts.arch = ttc_device_arch(dev);
   ttc_kernel *kernel = NULL;
   ttc_status st = ttc_compile_file(path, "attention_kernel", sig, &opts, &kernel);
   if (st != TTC_OK) {
-    fprintf(stderr, "attention: compiling %s (%s) failed: %s\n%s", path, sig,
-            ttc_status_string(st), kernel ? ttc_kernel_diagnostics(kernel) : "");
+    fprintf(stderr, "attention: compiling %s (%s) failed: %s\n%s", path, sig, ttc_status_string(st),
+            kernel ? ttc_kernel_diagnostics(kernel) : "");
     ttc_kernel_destroy(kernel);
     ttc_device_destroy(dev);
     return 1;

@@ -77,7 +77,8 @@ static inline int ex_time(const char *prog, ttc_device *dev, ex_launch_fn fn, vo
   float times[EX_MAX_TIMED_LAUNCHES];
   ttc_status st = ttc_event_create(dev, &start);
   if (st == TTC_OK) st = ttc_event_create(dev, &end);
-  for (int i = 0; st == TTC_OK && i < warmup; i++) st = fn(user);
+  for (int i = 0; st == TTC_OK && i < warmup; i++)
+    st = fn(user);
   for (int i = 0; st == TTC_OK && i < timed; i++) {
     st = ttc_event_record(dev, start, NULL);
     if (st == TTC_OK) st = fn(user);
@@ -177,7 +178,7 @@ static inline uint16_t ex_f32_to_f16(float f) {
   if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0)); /* inf, NaN */
   exp -= 127 - 15;
   if (exp >= 0x1f) return (uint16_t)(sign | 0x7c00u); /* overflow to inf */
-  if (exp <= 0) {                                      /* subnormal or zero */
+  if (exp <= 0) {                                     /* subnormal or zero */
     if (exp < -10) return (uint16_t)sign;
     mant |= 0x800000u;
     uint32_t shift = (uint32_t)(14 - exp), half = mant >> shift;

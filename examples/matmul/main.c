@@ -73,13 +73,16 @@ static double rel_error(const uint16_t *a, const uint16_t *b, const uint16_t *c,
     fprintf(stderr, "matmul: out of host memory for the reference\n");
     return INFINITY;
   }
-  for (size_t i = 0; i < (size_t)s.k * (size_t)s.n; i++) bf[i] = to_f32(b[i], s.bf16);
+  for (size_t i = 0; i < (size_t)s.k * (size_t)s.n; i++)
+    bf[i] = to_f32(b[i], s.bf16);
   for (int32_t i = 0; i < s.m; i++) {
-    for (int32_t j = 0; j < s.n; j++) row[j] = 0;
+    for (int32_t j = 0; j < s.n; j++)
+      row[j] = 0;
     for (int32_t p = 0; p < s.k; p++) {
       double av = to_f32(a[(size_t)i * s.k + p], s.bf16);
       const float *brow = bf + (size_t)p * s.n;
-      for (int32_t j = 0; j < s.n; j++) row[j] += av * brow[j];
+      for (int32_t j = 0; j < s.n; j++)
+        row[j] += av * brow[j];
     }
     for (int32_t j = 0; j < s.n; j++) {
       double got = to_f32(c[(size_t)i * s.n + j], s.bf16);
@@ -119,7 +122,8 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     float v = ex_next_float(&seed);
     b[i] = s.bf16 ? f32_to_bf16(v) : ex_f32_to_f16(v);
   }
-  for (size_t i = 0; i < nc; i++) c[i] = s.bf16 ? 0x7fc0u : 0x7e00u; /* NaN poison: skipped tiles fail */
+  for (size_t i = 0; i < nc; i++)
+    c[i] = s.bf16 ? 0x7fc0u : 0x7e00u; /* NaN poison: skipped tiles fail */
   if ((st = ttc_device_alloc(dev, na * 2, &da)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nb * 2, &db)) != TTC_OK ||
       (st = ttc_device_alloc(dev, nc * 2, &dc)) != TTC_OK) {
@@ -132,8 +136,7 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     rc = ex_fail(prog, dev, st, "copy to device");
     goto done;
   }
-  unsigned tiles =
-      (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
+  unsigned tiles = (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
   const unsigned grid[3] = {tiles, 1, 1};
   /* a, b, c, M, N, K, then (row, column) strides of A, B and C. */
   /* The unit strides were specialized in the signature: no arguments. */
@@ -223,8 +226,10 @@ int main(int argc, char **argv) {
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
   opts.num_warps = s.warps;
-  if (ttc_device_is_interpreter(dev)) opts.stop_after = TTC_LEVEL_TTIR; /* all it runs */
-  else opts.arch = ttc_device_arch(dev);
+  if (ttc_device_is_interpreter(dev))
+    opts.stop_after = TTC_LEVEL_TTIR; /* all it runs */
+  else
+    opts.arch = ttc_device_arch(dev);
   ttc_kernel *kernel = NULL;
   ttc_status st = ttc_compile_file(path, "matmul_kernel", sig, &opts, &kernel);
   if (st != TTC_OK) {

@@ -74,7 +74,8 @@ static int run(ttc_device *dev, ttc_function *f, int32_t n) {
   /* Typed arguments: the pointers' element type and n's value decide the
    * specialization (n % 16 == 0 gives the hint that makes the accesses
    * 128 bits wide; 16-byte aligned pointers get theirs too). */
-  add_launch l = {f, {(unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), 1, 1},
+  add_launch l = {f,
+                  {(unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), 1, 1},
                   {ttc_arg_ptr_to(TTC_TYPE_F32, dx), ttc_arg_ptr_to(TTC_TYPE_F32, dy),
                    ttc_arg_ptr_to(TTC_TYPE_F32, dout), ttc_arg_i32(n)}};
   st = launch_add(&l);
