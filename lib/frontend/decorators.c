@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 struct fe_decorators_impl {
   ir_context *ctx;

@@ -6,7 +6,7 @@
  * integer atomics on the bits, as Triton's semantic.py does. */
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 typedef struct kw_value {
   const char *kw;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 enum { BP_BASE, BP_SHAPE, BP_STRIDES, BP_OFFSETS, BP_BLOCK, BP_ORDER, BP_N };
 enum { TD_BASE, TD_SHAPE, TD_STRIDES, TD_BLOCK, TD_PADDING, TD_N };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAXP FE_MAXP
 typedef fe_builtin builtin;

@@ -6,7 +6,7 @@
  * rebuilt into the same structure inside and after the loop. */
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* ---- assigned names ------------------------------------------------------------ */
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* Appends Python's str() of a compile-time value (tensors print their type). */
 static void describe(fe_lower *l, const fe_val *v, ir_strbuf *sb) {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* Writes the source spelling of a dotted name chain ("tl.foo") into buf;
  * false if the expression is not a plain chain. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_HOST_ITERATIONS 100000
 

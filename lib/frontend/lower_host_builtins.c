@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_ITEMS 100000
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* How a name maps to symbols and types. */
 typedef enum ld_kind {

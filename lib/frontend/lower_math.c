@@ -4,7 +4,7 @@
  * convert to fp32, as in Triton; results keep the operand's shape. */
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* ---- elementwise ------------------------------------------------------------------ */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_PRELUDE 16
 #define MAX_IMPORT_DEPTH 32

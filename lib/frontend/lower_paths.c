@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 static bool str_eq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 

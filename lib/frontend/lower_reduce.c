@@ -7,7 +7,7 @@
  * prelude (prelude/standard.py), as in Triton's standard.py. */
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_COMBINE 8 /* operands of one reduce / scan (codegen's limit too) */
 

@@ -13,7 +13,7 @@
  * that is the price of staying structured (Triton branches instead). */
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_RET 16
 

@@ -7,7 +7,7 @@
  * permutations must cover every axis once. */
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* A constant int argument, or an error naming it. */
 static bool shape_int(fe_lower *l, const fe_val *v, ir_loc loc, const char *what, int64_t *out) {

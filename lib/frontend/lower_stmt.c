@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_CARRIED FE_MAX_CARRIED
 

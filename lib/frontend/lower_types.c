@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 /* A scalar Triton dtype: the ir type plus the signedness ir types lack. */
 typedef struct fe_dt {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe.h"
+#include "frontend/lower_impl.h"
 
 #define MAX_PRELUDE_FILES 16
 
