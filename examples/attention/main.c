@@ -203,27 +203,12 @@ int main(int argc, char **argv) {
   snprintf(sig, sizeof sig,
            "*fp16:16,*fp16:16,*fp16:16,*fp16:16,fp32,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%d", hs,
            rs, hs, rs, hs, rs, hs, rs, ex_i32_sig(s.n), (int)s.d, BLOCK_M, BLOCK_N, s.causal);
-  ttc_compile_options opts;
-  ttc_compile_options_init(&opts);
-  opts.num_warps = num_warps;
-  if (ttc_device_is_interpreter(dev))
-    opts.stop_after = TTC_LEVEL_TTIR;
-  else
-    opts.arch = ttc_device_arch(dev);
-  ttc_kernel *kernel = NULL;
-  ttc_status st = ttc_compile_file(path, "attention_kernel", sig, &opts, &kernel);
-  if (st != TTC_OK) {
-    fprintf(stderr, "attention: compiling %s (%s) failed: %s\n%s", path, sig, ttc_status_string(st),
-            kernel ? ttc_kernel_diagnostics(kernel) : "");
-    ttc_kernel_destroy(kernel);
-    ttc_device_destroy(dev);
-    return 1;
-  }
-  printf("attention: blocks %dx%d, %d warps, signature %s\n", BLOCK_M, BLOCK_N, num_warps, sig);
   ttc_module *mod = NULL;
-  st = ttc_module_load(dev, kernel, &mod);
-  ttc_kernel_destroy(kernel);
-  rc = st == TTC_OK ? run(dev, mod, s) : ex_fail(prog, dev, st, "module load");
+  rc = ex_compile_load(prog, dev, path, "attention_kernel", sig, num_warps, &mod);
+  if (rc == 0) {
+    printf("attention: blocks %dx%d, %d warps, signature %s\n", BLOCK_M, BLOCK_N, num_warps, sig);
+    rc = run(dev, mod, s);
+  }
   ttc_module_destroy(mod);
   ttc_device_destroy(dev);
   return rc;

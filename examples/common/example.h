@@ -153,6 +153,33 @@ static inline int ex_open_device(const char *prog, ex_open_wording wording, ttc_
   return 2;
 }
 
+/* Compiles `kernel` of the file `path` with signature `sig` for `dev` (ttir
+ * for the interpreter, which runs it; the device's architecture otherwise)
+ * and loads it. Returns 0 with *mod set, or 1 after printing why
+ * ("prog: compiling path (sig, W warps) failed: status" and the diagnostics). */
+static inline int ex_compile_load(const char *prog, ttc_device *dev, const char *path,
+                                  const char *kernel, const char *sig, int num_warps,
+                                  ttc_module **mod) {
+  ttc_compile_options opts;
+  ttc_compile_options_init(&opts);
+  opts.num_warps = num_warps;
+  if (ttc_device_is_interpreter(dev))
+    opts.stop_after = TTC_LEVEL_TTIR;
+  else
+    opts.arch = ttc_device_arch(dev);
+  ttc_kernel *k = NULL;
+  ttc_status st = ttc_compile_file(path, kernel, sig, &opts, &k);
+  if (st != TTC_OK) {
+    fprintf(stderr, "%s: compiling %s (%s, %d warps) failed: %s\n%s", prog, path, sig, num_warps,
+            ttc_status_string(st), k ? ttc_kernel_diagnostics(k) : "");
+    ttc_kernel_destroy(k);
+    return 1;
+  }
+  st = ttc_module_load(dev, k, mod);
+  ttc_kernel_destroy(k); /* the module keeps what it needs */
+  return st == TTC_OK ? 0 : ex_fail(prog, dev, st, "module load");
+}
+
 /* Parses the value `s` of option `opt` as a count in 1..max; returns it, or
  * -1 after printing "prog: opt wants <what> in 1..<bound>, got 's'", where
  * the bound is `max_text` or, when that is NULL, max in decimal. */

@@ -223,29 +223,13 @@ int main(int argc, char **argv) {
   snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt,
            ex_i32_sig(s.m), ex_i32_sig(s.n), ex_i32_sig(s.k), ex_i32_sig(s.k), ex_i32_sig(s.n),
            ex_i32_sig(s.n), s.bm, s.bn, s.bk, GROUP_M);
-  ttc_compile_options opts;
-  ttc_compile_options_init(&opts);
-  opts.num_warps = s.warps;
-  if (ttc_device_is_interpreter(dev))
-    opts.stop_after = TTC_LEVEL_TTIR; /* all it runs */
-  else
-    opts.arch = ttc_device_arch(dev);
-  ttc_kernel *kernel = NULL;
-  ttc_status st = ttc_compile_file(path, "matmul_kernel", sig, &opts, &kernel);
-  if (st != TTC_OK) {
-    fprintf(stderr, "matmul: compiling %s (%s) failed: %s\n%s", path, sig, ttc_status_string(st),
-            kernel ? ttc_kernel_diagnostics(kernel) : "");
-    ttc_kernel_destroy(kernel);
-    ttc_device_destroy(dev);
-    return 1;
-  }
-  printf("matmul: %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n",
-         s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
-
   ttc_module *mod = NULL;
-  st = ttc_module_load(dev, kernel, &mod);
-  ttc_kernel_destroy(kernel); /* the module keeps what it needs */
-  rc = st == TTC_OK ? run(dev, mod, s) : ex_fail(prog, dev, st, "module load");
+  rc = ex_compile_load(prog, dev, path, "matmul_kernel", sig, s.warps, &mod);
+  if (rc == 0) {
+    printf("matmul: %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n",
+           s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
+    rc = run(dev, mod, s);
+  }
   ttc_module_destroy(mod);
   ttc_device_destroy(dev);
   return rc;

@@ -36,7 +36,8 @@ static const ex_timing timing = {.warmup = 5, .timed = 50, .interp_timed = 1};
  * as the row grows so that each thread keeps at most 16 elements or so. */
 static int32_t block_for(int32_t cols) {
   int32_t b = 1;
-  while (b < cols) b *= 2;
+  while (b < cols)
+    b *= 2;
   return b;
 }
 
@@ -45,9 +46,12 @@ static int warps_for(int32_t block) { return block <= 2048 ? 4 : block <= 4096 ?
 /* One row of the reference, in double precision. */
 static void softmax_row_ref(const float *x, double *out, int32_t cols) {
   double mx = -INFINITY, sum = 0;
-  for (int32_t j = 0; j < cols; j++) mx = x[j] > mx ? x[j] : mx;
-  for (int32_t j = 0; j < cols; j++) sum += out[j] = exp((double)x[j] - mx);
-  for (int32_t j = 0; j < cols; j++) out[j] /= sum;
+  for (int32_t j = 0; j < cols; j++)
+    mx = x[j] > mx ? x[j] : mx;
+  for (int32_t j = 0; j < cols; j++)
+    sum += out[j] = exp((double)x[j] - mx);
+  for (int32_t j = 0; j < cols; j++)
+    out[j] /= sum;
 }
 
 /* Compares every element with the reference; returns the number wrong. */
@@ -106,8 +110,8 @@ static int run(ttc_device *dev, ttc_module *mod, int32_t rows, int32_t cols) {
   }
   /* One program per row; parameters as in softmax.py (BLOCK_SIZE is constexpr). */
   const unsigned grid[3] = {(unsigned)rows, 1, 1};
-  const ttc_arg args[5] = {ttc_arg_ptr(dout), ttc_arg_ptr(dx), ttc_arg_i32(cols),
-                           ttc_arg_i32(cols), ttc_arg_i32(cols)};
+  const ttc_arg args[5] = {ttc_arg_ptr(dout), ttc_arg_ptr(dx), ttc_arg_i32(cols), ttc_arg_i32(cols),
+                           ttc_arg_i32(cols)};
   if (ex_launch_once(prog, dev, mod, grid, args, 5) != 0) goto done;
   if ((st = ttc_device_copy_from(dev, out, dout, bytes)) != TTC_OK) {
     rc = ex_fail(prog, dev, st, "copy from device");
@@ -165,27 +169,13 @@ int main(int argc, char **argv) {
   char sig[128];
   snprintf(sig, sizeof sig, "*fp32:16,*fp32:16,%s,%s,%s,%d", ex_i32_sig((int32_t)cols),
            ex_i32_sig((int32_t)cols), ex_i32_sig((int32_t)cols), (int)block);
-  ttc_compile_options opts;
-  ttc_compile_options_init(&opts);
-  opts.num_warps = warps_for(block);
-  if (ttc_device_is_interpreter(dev)) opts.stop_after = TTC_LEVEL_TTIR; /* all it runs */
-  else opts.arch = ttc_device_arch(dev);
-  ttc_kernel *kernel = NULL;
-  ttc_status st = ttc_compile_file(path, "softmax_kernel", sig, &opts, &kernel);
-  if (st != TTC_OK) {
-    fprintf(stderr, "softmax: compiling %s (%s, %d warps) failed: %s\n%s", path, sig,
-            opts.num_warps, ttc_status_string(st), kernel ? ttc_kernel_diagnostics(kernel) : "");
-    ttc_kernel_destroy(kernel);
-    ttc_device_destroy(dev);
-    return 1;
-  }
-  printf("softmax: BLOCK_SIZE %d, %d warps, signature %s\n", (int)block, opts.num_warps, sig);
-
+  int warps = warps_for(block);
   ttc_module *mod = NULL;
-  st = ttc_module_load(dev, kernel, &mod);
-  ttc_kernel_destroy(kernel); /* the module keeps what it needs */
-  rc = st == TTC_OK ? run(dev, mod, (int32_t)rows, (int32_t)cols)
-                    : ex_fail(prog, dev, st, "module load");
+  rc = ex_compile_load(prog, dev, path, "softmax_kernel", sig, warps, &mod);
+  if (rc == 0) {
+    printf("softmax: BLOCK_SIZE %d, %d warps, signature %s\n", (int)block, warps, sig);
+    rc = run(dev, mod, (int32_t)rows, (int32_t)cols);
+  }
   ttc_module_destroy(mod);
   ttc_device_destroy(dev);
   return rc;
