@@ -54,7 +54,7 @@ def case(ttc, bh, n, d, causal, stages):
     hint = lambda x: "i32:16" if x % 16 == 0 else ("1" if x == 1 else "i32")  # noqa: E731
     sig = ",".join(["*fp16:16"] * 4 + ["fp32"] + [hint(s) for s in strides] + [hint(n)] +
                    [str(d), str(bm), str(bn), str(int(causal))])
-    m = ttc.module(KERNEL, "attention_kernel", sig, warps)
+    m = ttc.module(KERNEL, "attention_kernel", sig, warps, stages)
     vals = [(TTC_PTR, t.data_ptr()) for t in (q, k, v, o_ttc)] + [(TTC_F32, sm_scale)]
     vals += [(TTC_I32, s) for s in strides if s != 1] + ([(TTC_I32, n)] if n != 1 else [])
     args = ttc_args(vals)

@@ -181,9 +181,6 @@ LLVMValueRef cg_shared_at(cg *c, LLVMValueRef byte_offset);
 /* The buffer allocate-shared-memory gave op (its allocation.offset); a
  * located internal error when it has none. */
 LLVMValueRef cg_scratch(cg *c, const ir_op *op);
-/* The map from (register, lane, warp) of tensor type t to element offsets
- * in a buffer of `shape` laid out by shared encoding `enc`. */
-bool cg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, ttg_ll *map);
 /* A distributed tensor to / from the buffer at `base` (ptr addrspace(3)),
  * vectorized where the map allows. */
 bool cg_shared_store(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals v);
@@ -196,6 +193,10 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
 /* ---- lower_shared.c: ttg.local_*, memdesc views, fences, barriers ------- */
 
 bool cg_lower_shared_op(cg *c, ir_op *op);
+
+/* ---- lower_async.c: cp.async copies, commit groups, waits --------------- */
+
+bool cg_lower_async(cg *c, ir_op *op);
 
 /* ---- lower_mma.c: tt.dot on mma.sync; lower_wgmma.c: warp_group_dot ----- */
 

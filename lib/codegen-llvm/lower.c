@@ -195,7 +195,7 @@ static bool lower_op(cg *c, ir_op *op) {
     return cg_lower_wgmma_wait(c, op);
 
   case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
-    return cg_unsupported(c, op);
+    return cg_lower_async(c, op);
 
   case IR_OP_TT_RETURN:
     LLVMBuildRetVoid(c->b);

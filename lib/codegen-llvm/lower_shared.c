@@ -21,7 +21,7 @@ static bool set_ptr(cg *c, ir_op *op, LLVMValueRef p) {
 static bool store_to(cg *c, const ir_op *op, const ir_type *t, cg_vals v, LLVMValueRef buf,
                      const ir_type *bt) {
   ttg_ll map;
-  if (!cg_shared_map(t, bt->layout, bt->shape, &map)) {
+  if (!ttg_shared_map(t, bt->layout, bt->shape, &map)) {
     ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' between these layouts",
              ir_op_name(op));
     return false;
@@ -51,7 +51,7 @@ static bool lower_load(cg *c, ir_op *op) {
   if (!cg_get(c, op, 0, &buf)) return false;
   const ir_type *t = op->results[0].type, *bt = op->operands[0]->type;
   ttg_ll map;
-  if (!cg_shared_map(t, bt->layout, bt->shape, &map)) {
+  if (!ttg_shared_map(t, bt->layout, bt->shape, &map)) {
     ir_error(c->ictx, op->loc, "unsupported in codegen: 'ttg.local_load' between these layouts");
     return false;
   }

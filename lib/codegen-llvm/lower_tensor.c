@@ -133,7 +133,7 @@ static bool lower_convert(cg *c, ir_op *op) {
   }
   const ir_attr *enc = scratch_encoding(c, st);
   ttg_ll wmap, rmap;
-  if (!cg_shared_map(st, enc, st->shape, &wmap) || !cg_shared_map(dt, enc, dt->shape, &rmap))
+  if (!ttg_shared_map(st, enc, st->shape, &wmap) || !ttg_shared_map(dt, enc, dt->shape, &rmap))
     return cg_unsupported(c, op);
   LLVMValueRef base = cg_scratch(c, op);
   cg_shared_store(c, base, st, &wmap, s);

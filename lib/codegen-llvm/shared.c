@@ -43,37 +43,13 @@ static LLVMTypeRef mem_type(cg *c, const ir_type *elem, bool *is_bool) {
   return *is_bool ? LLVMInt8TypeInContext(c->lc) : cg_type(c, elem);
 }
 
-bool cg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, ttg_ll *map) {
-  ttg_ll d, s, inv;
-  if (!ttg_ll_of_type(t, &d)) return false;
-  int bits = (int)ir_type_bytes(ir_type_scalar(t)) * 8;
-  return ttg_ll_of_shared(enc, t->rank, shape, bits, &s) && ttg_ll_invert(&s, &inv) &&
-         ttg_ll_compose(&d, &inv, map);
-}
-
-/* Registers per vector: the leading register bases must step the offset by
- * 1, 2, 4... and every other basis leave those low bits alone. */
-static int vector_regs(const ttg_ll *map, unsigned elem_bytes) {
-  int k = 0;
-  while (k < map->nbits[TTG_IN_REG] && map->basis[TTG_IN_REG][k][0] == 1 << k) k++;
-  int32_t low = (1 << k) - 1;
-  for (int in = 0; in < map->nin; in++)
-    for (int b = in == TTG_IN_REG ? k : 0; b < map->nbits[in]; b++)
-      while (k > 0 && (map->basis[in][b][0] & low)) {
-        k--;
-        low >>= 1;
-      }
-  while (k > 0 && (elem_bytes << k) > 16) k--;
-  return 1 << k;
-}
-
 bool cg_shared_store(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map,
                      cg_vals v) {
   const ir_type *et = ir_type_scalar(t);
   bool is_bool;
   LLVMTypeRef mty = mem_type(c, et, &is_bool);
   unsigned eb = ir_type_bytes(et);
-  int vec = vector_regs(map, eb);
+  int vec = ttg_ll_vector_regs(map, eb);
   cg_part part = cg_thread_part(c, map, 0);
   LLVMTypeRef vty = vec > 1 ? LLVMVectorType(mty, (unsigned)vec) : mty;
   for (int j0 = 0; j0 < v.n; j0 += vec) {
@@ -102,7 +78,7 @@ cg_vals cg_shared_load(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll 
   bool is_bool;
   LLVMTypeRef mty = mem_type(c, et, &is_bool);
   unsigned eb = ir_type_bytes(et);
-  int vec = vector_regs(map, eb);
+  int vec = ttg_ll_vector_regs(map, eb);
   int64_t n = ttg_ll_num_regs(map);
   cg_vals r = cg_vals_new(c, (int)n);
   cg_part part = cg_thread_part(c, map, 0);

@@ -139,7 +139,7 @@ static bool run_pipeline(ir_module *m, const char *text) {
 }
 
 static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc) {
-  ttg_options to = {o->num_warps, 32, 1, cc};
+  ttg_options to = {o->num_warps, 32, 1, cc, o->num_stages};
   char text[512];
   if (!ttg_pipeline_text(&to, text, sizeof text)) IR_UNREACHABLE("pipeline text too long");
   return run_pipeline(m, text) ? TTC_OK : TTC_ERROR_INPUT;

@@ -184,7 +184,7 @@ static ttc_status continue_to_ttgir(run *st) {
              o->arch);
     return TTC_ERROR_ARGUMENT;
   }
-  ttg_options to = {o->num_warps, 32, 1, cc};
+  ttg_options to = {o->num_warps, 32, 1, cc, 0};
   char text[512];
   ir_pipeline pl;
   bool ok = ttg_pipeline_text(&to, text, sizeof text) &&

@@ -336,6 +336,36 @@ static void lower_jump(fe_lower *l, const fe_stmt *s) {
   f->jump = s->kind == FE_ST_BREAK ? FE_JUMP_BREAK : FE_JUMP_CONTINUE;
 }
 
+/* The keyword arguments of tl.range: num_stages (a constexpr int, kept as
+ * the loop's tt.num_stages for tritongpu-pipeline); loop_unroll_factor,
+ * disallow_acc_multi_buffer, flatten and warp_specialize are accepted and
+ * have no effect (docs/language.md). range() takes none. */
+static bool loop_options(fe_lower *l, const fe_expr *it, bool is_tl_range, int *num_stages) {
+  static const char *const ignored[] = {"loop_unroll_factor", "disallow_acc_multi_buffer",
+                                        "flatten", "warp_specialize", NULL};
+  for (int i = 0; i < it->nkw; i++) {
+    const char *k = it->kwnames[i];
+    bool known = k && is_tl_range && strcmp(k, "num_stages") == 0;
+    for (int j = 0; k && is_tl_range && ignored[j]; j++) known = known || strcmp(k, ignored[j]) == 0;
+    if (!known) {
+      fe_error(l, it->kwvals[i]->loc, "unexpected keyword argument '%s' for %s", k ? k : "**",
+               is_tl_range ? "tl.range" : "range");
+      return false;
+    }
+    fe_val v = fe_lower_expr(l, it->kwvals[i]);
+    if (v.kind == FE_V_ERROR) return false;
+    if (strcmp(k, "num_stages") != 0) continue;
+    if (v.kind == FE_V_NONE) continue;
+    if (v.kind != FE_V_INT || v.ival < 0 || v.ival > 16) {
+      fe_error(l, it->kwvals[i]->loc, "num_stages must be a constexpr int in 0..16, found '%s'",
+               fe_val_type_str(l, &v));
+      return false;
+    }
+    *num_stages = v.ival == 0 ? 1 : (int)v.ival;
+  }
+  return true;
+}
+
 /* `for i in range(lb, ub, step)` / tl.range: scf.for with i32 bounds (i64
  * when a bound is 64-bit); the body block's arguments are the induction
  * variable and the loop-carried values; tl.static_range unrolls instead. */
@@ -384,6 +414,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     lower_static_range(l, s, b, locs);
     return;
   }
+  int num_stages = 0;
+  if (!loop_options(l, it, strcmp(callee.path, "tl.range") == 0, &num_stages)) return;
   if (b[2].kind == FE_V_INT && b[2].ival == 0) {
     fe_error(l, locs[2], "range step must not be zero");
     return;
@@ -454,6 +486,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   for (int i = 0; i < n; i++) ops[i + 3] = carry.leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_FOR, n, types + 1, n + 3, ops, 1);
+  if (num_stages > 0)
+    ir_op_set_attr(l->m, op, "tt.num_stages", ir_attr_int(l->ctx, ir_type_i32(l->ctx), num_stages));
   ir_region_append_block(&op->regions[0], body);
   ir_value *res[MAX_CARRIED];
   for (int i = 0; i < n; i++) {

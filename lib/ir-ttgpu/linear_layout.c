@@ -479,3 +479,28 @@ bool ttg_ll_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64
   }
   return true;
 }
+
+bool ttg_shared_map_bits(const ir_type *t, const ir_attr *enc, const int64_t *shape,
+                         int elem_bits, ttg_ll *map) {
+  ttg_ll d, s, inv;
+  return ttg_ll_of_type(t, &d) && ttg_ll_of_shared(enc, t->rank, shape, elem_bits, &s) &&
+         ttg_ll_invert(&s, &inv) && ttg_ll_compose(&d, &inv, map);
+}
+
+bool ttg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, ttg_ll *map) {
+  return ttg_shared_map_bits(t, enc, shape, (int)ir_type_bytes(ir_type_scalar(t)) * 8, map);
+}
+
+int ttg_ll_vector_regs(const ttg_ll *map, unsigned elem_bytes) {
+  int k = 0;
+  while (k < map->nbits[TTG_IN_REG] && map->basis[TTG_IN_REG][k][0] == 1 << k) k++;
+  int32_t low = (1 << k) - 1;
+  for (int in = 0; in < map->nin; in++)
+    for (int b = in == TTG_IN_REG ? k : 0; b < map->nbits[in]; b++)
+      while (k > 0 && (map->basis[in][b][0] & low)) {
+        k--;
+        low >>= 1;
+      }
+  while (k > 0 && (elem_bytes << k) > 16) k--;
+  return 1 << k;
+}

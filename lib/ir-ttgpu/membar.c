@@ -3,7 +3,11 @@
  * order, it keeps the shared-memory byte ranges read and written since the
  * last barrier; before an op whose accesses conflict with those (a read of
  * something written, a write of something read or written) it inserts a
- * gpu.barrier and starts afresh. Buffers come from allocate-shared-memory
+ * gpu.barrier and starts afresh. A cp.async (ttg.async_copy_global_to_local)
+ * writes its buffer; the barrier before the buffer's next reader comes
+ * after the ttg.async_wait that completes it, which precedes the reader.
+ * An asynchronous wgmma reads its buffers until its ttng.warp_group_dot_wait.
+ * Buffers come from allocate-shared-memory
  * (`allocation.offset`); ops with scratch of their own write, synchronize
  * internally and read it, so after them only their reads are pending. A
  * loop body is walked twice, the second time with what its end leaves
@@ -116,14 +120,16 @@ static void walk_op(mb_ctx *cx, ir_op *op, mb_state *st) {
   int nrd = 0, nwr = 0;
   if (op->kind == IR_OP_TTG_LOCAL_ALLOC && op->noperands == 1)
     wr[nwr++] = buffer_of(&op->results[0], cx->total);
-  else if (op->kind == IR_OP_TTG_LOCAL_STORE)
+  else if (op->kind == IR_OP_TTG_LOCAL_STORE || op->kind == IR_OP_TTG_ASYNC_COPY)
     wr[nwr++] = buffer_of(op->operands[1], cx->total);
   else if (op->kind == IR_OP_TTG_LOCAL_LOAD)
     rd[nrd++] = buffer_of(op->operands[0], cx->total);
-  else if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT)
-    for (int i = 0; i < 2; i++)
-      if (ir_type_is_memdesc(op->operands[i]->type))
-        rd[nrd++] = buffer_of(op->operands[i], cx->total);
+  else if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT || op->kind == IR_OP_TTNG_WARP_GROUP_DOT_WAIT) {
+    /* An asynchronous wgmma reads its buffers until its wait. */
+    for (int k = 0; k < op->noperands && nrd < 4; k++)
+      if (ir_type_is_memdesc(op->operands[k]->type))
+        rd[nrd++] = buffer_of(op->operands[k], cx->total);
+  }
   bool conflict = false;
   for (int i = 0; i < nrd; i++) conflict = conflict || overlaps(st->writes, st->nwrites, rd[i]);
   for (int i = 0; i < nwr; i++)

@@ -65,6 +65,17 @@ bool ttg_ll_solve(const ttg_ll_solver *s, const int32_t *coords, uint32_t *x);
  * src_reg[j] for every dst register j and returns true; false when data
  * must move between threads. dst may have fewer registers than src. */
 bool ttg_ll_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64_t *src_reg);
+/* The map from (register, lane, warp) of tensor type t to element offsets
+ * in a buffer of `shape` laid out by shared encoding `enc`. */
+bool ttg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, ttg_ll *map);
+/* The same with the buffer's element size given (t may be a tensor of
+ * pointers to the buffer's elements). */
+bool ttg_shared_map_bits(const ir_type *t, const ir_attr *enc, const int64_t *shape,
+                         int elem_bits, ttg_ll *map);
+/* Registers per vector access through such a map: the leading register
+ * bases step the offset by 1, 2, 4... and no other basis touches those low
+ * bits; at most 16 bytes. */
+int ttg_ll_vector_regs(const ttg_ll *map, unsigned elem_bytes);
 /* `register = [[0, 1], [8, 0]], lane = [...], warp = [...]` */
 void ttg_ll_print(const ttg_ll *l, ir_strbuf *out);
 
@@ -89,6 +100,7 @@ typedef struct ttg_options {
   int threads_per_warp; /* 32 */
   int num_ctas;         /* 1 */
   int compute_capability; /* 80, 90, ... -> ttg.target = "cuda:90" */
+  int num_stages;       /* software pipelining depth (tritongpu-pipeline); 0: 3 */
 } ttg_options;
 
 /* Gives every tensor type in the module a default blocked layout and sets the
@@ -154,6 +166,16 @@ bool ttg_verify(const ir_module *m);
   bool ttg_pass_##ID(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 #include "ir-ttgpu/passes.def"
 extern const char *const ttg_convert_options[];
+extern const char *const ttg_pipeline_options[];
+
+/* ---- pipeliner.c ------------------------------------------------------------ */
+
+/* Elements per cp.async when a thread copies its part of pointer tensor
+ * ptr_ty into a buffer of buf_ty (memdesc): consecutive in the buffer and
+ * along one tensor dim, within the pointers' contiguity and alignment and
+ * the mask's constancy (mask NULL: none), at most 16 bytes; a power of two. */
+int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_axis_info *ptr,
+                       const ir_axis_info *mask);
 
 /* ---- pipeline.c: the registry and the default pipeline --------------------- */
 

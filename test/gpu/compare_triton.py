@@ -105,9 +105,11 @@ EXACT = "exact"
 class Launch:
     """One kernel launch: args are buffer names (str) or Python numbers."""
 
-    def __init__(self, path, kernel, grid, warps, args):
+    def __init__(self, path, kernel, grid, warps, args, stages=None):
+        """stages: num_stages on both sides (None: each side's default, 3)."""
         self.path, self.kernel, self.warps, self.args = path, kernel, warps, args
         self.grid = tuple(grid) + (1,) * (3 - len(grid))
+        self.stages = stages
 
 
 class Case:
@@ -243,13 +245,15 @@ class Ttc:
     def status(self, st):
         return self.lib.ttc_status_string(st).decode()
 
-    def module(self, path, kernel, sig, warps):
-        key = (path, kernel, sig, warps)
+    def module(self, path, kernel, sig, warps, stages=None):
+        key = (path, kernel, sig, warps, stages)
         if key in self.modules:
             return self.modules[key]
         lib, opts = self.lib, TtcOptions()
         lib.ttc_compile_options_init(ctypes.byref(opts))
         opts.num_warps = warps
+        if stages is not None:
+            opts.num_stages = stages
         interp = lib.ttc_device_is_interpreter(self.dev)
         if interp and self.full:
             opts.arch = b"sm_90a"  # the whole pipeline and ptxas, then the interpreter runs the ttir
@@ -273,7 +277,7 @@ class Ttc:
 
     def launch(self, launch, ptrs, bufs, specialize=True):
         sig, args = ttc_signature(launch, ptrs, bufs, specialize)
-        m = self.module(launch.path, launch.kernel, sig, launch.warps)
+        m = self.module(launch.path, launch.kernel, sig, launch.warps, launch.stages)
         arr = ttc_args(args)
         grid = (ctypes.c_uint * 3)(*launch.grid)
         st = self.lib.ttc_module_launch(m, ctypes.byref(grid), None, arr, len(args))
@@ -347,7 +351,8 @@ def triton_kernel(path, kernel):
 def triton_launch(torch, launch, mem):
     args = [mem.tensors[a] if isinstance(a, str) else a for a in launch.args]
     grid = launch.grid
-    triton_kernel(launch.path, launch.kernel)[grid](*args, num_warps=launch.warps)
+    extra = {} if launch.stages is None else {"num_stages": launch.stages}
+    triton_kernel(launch.path, launch.kernel)[grid](*args, num_warps=launch.warps, **extra)
     torch.cuda.synchronize()
 
 
@@ -754,6 +759,18 @@ def example_cases():
             [Launch(Mm, "matmul_kernel", (cdiv(M, bm) * cdiv(N, bn),), w,
                     ["a", "b", "c", M, N, K, K, 1, N, 1, N, 1, bm, bn, bk, 8])],
             {"c": (2e-3, 2e-3)}))
+    # software pipelining: every num_stages from 1 to 5 on both sides, with
+    # K long enough for the rings to wrap and a K tail (1008 = 15 x 64 + 48);
+    # sizes divisible by 16, so that the loads qualify for cp.async
+    for bm, bn, bk, w in ((128, 128, 64, 4), (128, 256, 32, 8), (64, 64, 32, 4), (32, 64, 32, 2)):
+        for s in range(1, 6):
+            M, N, K = 200, 272, 1008
+            cs.append(Case(f"example_matmul_stages_{bm}x{bn}x{bk}_w{w}_s{s}", lambda r, M=M, N=N, K=K: {
+                "a": frand(r, "fp16", M * K, -1, 1), "b": frand(r, "fp16", K * N, -1, 1),
+                "c": poison("fp16", M * N)},
+                [Launch(Mm, "matmul_kernel", (cdiv(M, bm) * cdiv(N, bn),), w,
+                        ["a", "b", "c", M, N, K, K, 1, N, 1, N, 1, bm, bn, bk, 8], stages=s)],
+                {"c": (4e-3, 4e-3)}))
     return cs
 
 
@@ -781,8 +798,9 @@ def warm_worker(args):
             mem = TorchMemory(torch, bufs)
             for L in c.launches:
                 fn = triton_kernel(L.path, L.kernel)
+                extra = {} if L.stages is None else {"num_stages": L.stages}
                 fn.warmup(*[mem.tensors[a] if isinstance(a, str) else a for a in L.args], grid=L.grid,
-                          num_warps=L.warps)
+                          num_warps=L.warps, **extra)
                 n += 1
             mem.free()
         except Exception:  # noqa: BLE001 - the sequential run reports it

@@ -164,7 +164,7 @@ static void test_pass_registry(void **state) {
   assert_non_null(ir_pass_at(0)->summary);
   assert_ptr_equal(ir_pass_at(2)->run, ir_pass_dce);
   /* The one registry: ttir passes first, then ttgir ones, all by name. */
-  assert_int_equal(ttg_pass_count(), 3 + 7);
+  assert_int_equal(ttg_pass_count(), 3 + 8);
   assert_ptr_equal(ttg_pass_at(1), ir_pass_at(1));
   assert_string_equal(ttg_pass_at(3)->name, "convert-triton-to-tritongpu");
   assert_ptr_equal(ttg_pass_lookup("tritongpu-coalesce", 18), ttg_pass_at(4));
@@ -204,7 +204,7 @@ static void test_pipeline_parse(void **state) {
   assert_non_null(strstr(s, "malformed pass options"));
   free(s);
   char text[512];
-  ttg_options o = {4, 32, 1, 90};
+  ttg_options o = {4, 32, 1, 90, 3};
   assert_true(ttg_pipeline_text(&o, text, sizeof text));
   assert_true(ir_pipeline_parse(ctx, text, ttg_pass_lookup, &pl));
   assert_true(pl.n >= 3);

@@ -1,0 +1,131 @@
+"""Matmul (examples/matmul/matmul.py) through ttc and through Triton on the
+same GPU, the same torch tensors and in the same run, so that both see the
+same data (tensor-core power, and so clocks, depend on the bits multiplied)
+and the same GPU state: per size, each configuration BMxBNxBK/wW/sS on both
+sides, the best of Triton's tutorial configurations (and of those given) on
+each side, and torch.matmul (cuBLAS). Results are checked against an fp32
+product first; times are triton.testing.do_bench medians, the two compilers
+alternating configuration by configuration.
+
+usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16]
+  (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16)
+prints "compare_matmul case=DT/S/CONFIG ttc=T triton=T ratio=R" in TFLOP/s per
+case, "compare_matmul best=DT/S ttc=T (CONFIG) triton=T (CONFIG) cublas=T" per
+size, and a table. Environment: TTC_BUILD (default <repo>/build).
+"""
+import argparse
+import ctypes
+import os
+import sys
+
+import torch
+import triton
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
+sys.path.insert(0, HERE)
+from compare_triton import TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
+from triton_matmul import BEST_CANDIDATES, parse_config, runner  # noqa: E402
+
+KERNEL = os.path.join(ROOT, "examples", "matmul", "matmul.py")
+
+
+def hint(x):
+    return "i32:16" if x % 16 == 0 else ("1" if x == 1 else "i32")
+
+
+def ttc_runner(ttc, a, b, c, cfg, tname):
+    m, k = a.shape
+    _, n = b.shape
+    bm, bn, bk, gm, warps, stages = cfg
+    ints = [m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
+    sig = ",".join([f"*{tname}:16"] * 3 + [hint(x) for x in ints] + [str(bm), str(bn), str(bk), str(gm)])
+    mod = ttc.module(KERNEL, "matmul_kernel", sig, warps, stages)
+    vals = [(TTC_PTR, t.data_ptr()) for t in (a, b, c)] + [(TTC_I32, x) for x in ints if x != 1]
+    args = ttc_args(vals)
+    grid = (ctypes.c_uint * 3)(triton.cdiv(m, bm) * triton.cdiv(n, bn), 1, 1)
+
+    def run():
+        st = ttc.lib.ttc_module_launch(mod, ctypes.byref(grid), None, args, len(vals))
+        if st != 0:
+            raise RuntimeError(f"ttc launch: {ttc.status(st)}: {ttc.lib.ttc_device_error(ttc.dev).decode()}")
+    return run
+
+
+def timed(run, c, ref, what):
+    c.fill_(float("nan"))
+    run()
+    torch.cuda.synchronize()
+    err = ((c.float() - ref).norm() / ref.norm()).item()
+    if not err <= 1e-2:
+        raise SystemExit(f"compare_matmul: {what}: relative error {err}")
+    return triton.testing.do_bench(run, return_mode="median")
+
+
+def cfg_name(cfg):
+    return "x".join(str(v) for v in cfg[:3]) + f"/w{cfg[4]}/s{cfg[5]}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="2048,4096,8192")
+    ap.add_argument("--configs", default="128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4")
+    ap.add_argument("--dtype", default="f16", choices=("f16", "bf16"))
+    opt = ap.parse_args()
+    dtype, tname = (torch.bfloat16, "bf16") if opt.dtype == "bf16" else (torch.float16, "fp16")
+    build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
+    torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
+    ttc = Ttc(build, False)
+    print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
+          f"ttc from {build}; {opt.dtype}, uniform(-1, 1) inputs")
+    configs = [parse_config(x) for x in opt.configs.split(",")]
+    rows, bests = [], []
+    for s in (int(x) for x in opt.sizes.split(",")):
+        gen = torch.Generator(device="cuda").manual_seed(0)
+        a = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
+        b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
+        c = torch.empty(s, s, device="cuda", dtype=dtype)
+        ref = a.float() @ b.float()
+        tflops = lambda ms: 2.0 * s ** 3 / (ms * 1e-3) / 1e12  # noqa: E731
+        best = {"ttc": (0.0, None), "triton": (0.0, None)}
+        seen = set()
+        for cfg in configs + [x for x in BEST_CANDIDATES if x not in configs]:
+            if cfg in seen:
+                continue
+            seen.add(cfg)
+            tf = {}
+            for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tname)),
+                               ("triton", lambda: runner(a, b, c, cfg))):
+                try:
+                    tf[side] = tflops(timed(make(), c, ref, f"{side} {cfg_name(cfg)}"))
+                except (RuntimeError, triton.runtime.errors.OutOfResources) as e:
+                    print(f"# {side} {cfg_name(cfg)} at {s}: {type(e).__name__}: {e}", flush=True)
+                    continue
+                if tf[side] > best[side][0]:
+                    best[side] = (tf[side], cfg)
+            if cfg in configs and len(tf) == 2:
+                name = f"{opt.dtype}/{s}/{cfg_name(cfg)}"
+                print(f"compare_matmul case={name} ttc={tf['ttc']:.1f} triton={tf['triton']:.1f} "
+                      f"ratio={tf['ttc'] / tf['triton']:.3f}", flush=True)
+                rows.append((name, tf))
+        cublas = tflops(triton.testing.do_bench(lambda: torch.matmul(a, b, out=c), return_mode="median"))
+        (bt, bc), (rt, rc) = best["ttc"], best["triton"]
+        print(f"compare_matmul best={opt.dtype}/{s} ttc={bt:.1f} ({cfg_name(bc)}) triton={rt:.1f} "
+              f"({cfg_name(rc)}) cublas={cublas:.1f}", flush=True)
+        bests.append((f"{opt.dtype}/{s}", bt, cfg_name(bc), rt, cfg_name(rc), cublas))
+        del a, b, c, ref
+        torch.cuda.empty_cache()
+    print(f"\n-- matmul {opt.dtype} (TFLOP/s), same tiles and num_stages on both sides")
+    print(f"{'dtype/size/config':28} | {'ttc':>7} | {'triton':>7} | {'ttc/triton':>10}")
+    for name, tf in rows:
+        print(f"{name:28} | {tf['ttc']:7.1f} | {tf['triton']:7.1f} | {tf['ttc'] / tf['triton']:10.3f}")
+    print(f"\n-- matmul {opt.dtype}, best configuration per size (TFLOP/s)")
+    print(f"{'dtype/size':12} | {'ttc':>7} | {'ttc config':18} | {'triton':>7} | {'triton config':18} | "
+          f"{'ttc/best':>8} | {'cublas':>7}")
+    for name, bt, bc, rt, rc, cb in bests:
+        print(f"{name:12} | {bt:7.1f} | {bc:18} | {rt:7.1f} | {rc:18} | {bt / rt:8.3f} | {cb:7.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,617 @@
+/* pipeliner.c - tritongpu-pipeline: software pipelining of the loads that
+ * feed the tensor cores, as Triton's pipeliner does it for sm_80 and sm_90.
+ *
+ * A candidate is an innermost scf.for whose body loads a tile (tt.load)
+ * only to store it to shared memory (ttg.local_alloc: the operand buffers
+ * of a wgmma, or of an mma.sync's ldmatrix after
+ * tritongpu-reduce-data-duplication). With S stages each such load gets a
+ * ring of S buffers (one ttg.local_alloc of Sx<tile>) filled by cp.async
+ * (ttg.async_copy_global_to_local, masked-off elements zero-filled):
+ *  - a prologue issues iterations 0..S-2, one commit group per iteration;
+ *  - iteration i waits until its group has landed (ttg.async_wait
+ *    {num = S-2}), reads buffer i % S (ttg.memdesc_index) where it read its
+ *    local_alloc, and at its end issues iteration i+S-1 into buffer
+ *    (i+S-1) % S, the one iteration i-1 read;
+ *  - after the loop, ttg.async_wait {num = 0}.
+ * The addresses, masks and loop-carried pointer updates of a load (its
+ * "slice": pure ops of the body, the induction variable, the loop-carried
+ * values they read and those values' updates) are recomputed for the
+ * iteration being issued; the carried values involved therefore run S-1
+ * iterations ahead, which is only correct when nothing else reads them,
+ * so a loop where something does is left alone (as is one whose loads are
+ * not pure address computations, need a non-zero `other`, or move fewer
+ * than 4 contiguous bytes per thread).
+ * On sm_90, a single ttng.warp_group_dot whose accumulator is only carried
+ * from one iteration to the next becomes asynchronous: its wait
+ * (ttng.warp_group_dot_wait {pendings = 1}) lets it run under the next
+ * iteration's copies, and a wait {pendings = 0} follows the loop.
+ * Depth: the loop's tt.num_stages (tl.range(..., num_stages=N)), else the
+ * num-stages option; 1 or less leaves loops alone. Rings are sized down
+ * (fewer stages) to fit the target's shared memory. Needs: ttgir after
+ * tritongpu-reduce-data-duplication, before allocate-shared-memory. */
+#include <math.h>
+#include <string.h>
+
+#include "ir-ttgpu/ttg.h"
+
+const char *const ttg_pipeline_options[] = {"num-stages", NULL};
+
+int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_axis_info *ptr,
+                       const ir_axis_info *mask) {
+  ttg_ll d, map;
+  if (!ir_type_is_tensor(ptr_ty) || !ir_type_is_memdesc(buf_ty) || !ttg_ll_of_type(ptr_ty, &d))
+    return 1;
+  unsigned eb = ir_type_bytes(ir_type_scalar(ptr_ty)->elem);
+  if (!ttg_shared_map_bits(ptr_ty, buf_ty->layout, buf_ty->shape, (int)eb * 8, &map)) return 1;
+  int64_t vec = ttg_ll_vector_regs(&map, eb);
+  /* The same registers must also be consecutive along one tensor dim. */
+  int td = -1;
+  for (int k = 0; d.nbits[TTG_IN_REG] > 0 && k < d.nout; k++)
+    if (d.basis[TTG_IN_REG][0][k] == 1) td = k;
+  if (td < 0) return 1;
+  int64_t run = 1;
+  for (int k = 0; k < d.nbits[TTG_IN_REG] && run < vec; k++) {
+    bool unit = true;
+    for (int o = 0; o < d.nout; o++)
+      unit = unit && d.basis[TTG_IN_REG][k][o] == (o == td ? 1 << k : 0);
+    if (!unit) break;
+    run *= 2;
+  }
+  if (run < vec) vec = run;
+  if (ptr->contiguity[td] < vec) vec = ptr->contiguity[td];
+  int64_t align = ptr->divisibility[td] / eb; /* divisibility is in bytes */
+  if (align < vec) vec = align < 1 ? 1 : align;
+  if (mask && mask->constancy[td] < vec) vec = mask->constancy[td];
+  int64_t p = 1;
+  while (p * 2 <= vec)
+    p *= 2;
+  return (int)p;
+}
+
+enum { MAX_LOADS = 8, MAX_SLICE = 512, MAX_ARGS = 64, MAX_MAP = 2048, MAX_OPERANDS = 16 };
+
+typedef struct pl_load {
+  ir_op *load, *alloc;
+  const ir_type *slice_ty; /* one ring buffer: the tile, mutable */
+  ir_value *ring;
+  int vec;
+} pl_load;
+
+/* A loop being pipelined: its body, the candidate loads, the ops computing
+ * their operands and the carried values those read (and those values'
+ * updates), in dependency order. */
+typedef struct pl_loop {
+  ir_module *m;
+  ir_context *ctx;
+  ir_op *loop;
+  ir_block *body;
+  pl_load loads[MAX_LOADS];
+  int nloads;
+  ir_op *slice[MAX_SLICE];
+  int nslice;
+  bool carried[MAX_ARGS]; /* iter arg i is read by the slice */
+  bool ok;
+} pl_loop;
+
+/* Value renaming while cloning: original -> copy (unmapped: itself). */
+typedef struct vmap {
+  const ir_value *from[MAX_MAP];
+  ir_value *to[MAX_MAP];
+  int n;
+} vmap;
+
+static ir_value *vmap_get(const vmap *mp, ir_value *v) {
+  for (int i = mp->n - 1; i >= 0; i--)
+    if (mp->from[i] == v) return mp->to[i];
+  return v;
+}
+
+static void vmap_put(vmap *mp, const ir_value *from, ir_value *to) {
+  IR_ASSERT(mp->n < MAX_MAP);
+  mp->from[mp->n] = from;
+  mp->to[mp->n++] = to;
+}
+
+static bool in_slice(const pl_loop *pl, const ir_op *op) {
+  for (int i = 0; i < pl->nslice; i++)
+    if (pl->slice[i] == op) return true;
+  return false;
+}
+
+static bool nested_in(const ir_op *op, const ir_op *anc) {
+  while (op) {
+    const ir_block *b = ir_op_block(op);
+    op = b && b->parent ? b->parent->parent : NULL;
+    if (op == anc) return true;
+  }
+  return false;
+}
+
+/* Adds the ops of the body that v depends on (operands first). */
+static void add_value(pl_loop *pl, const ir_value *v, int depth) {
+  if (!pl->ok) return;
+  if (!v->def) {
+    if (v->owner != pl->body || v->index == 0) return; /* outside, or the induction variable */
+    int a = v->index - 1;
+    if (a >= MAX_ARGS)
+      pl->ok = false;
+    else
+      pl->carried[a] = true;
+    return;
+  }
+  ir_op *d = v->def;
+  if (ir_op_block(d) != pl->body) {
+    /* Defined outside the loop (it dominates the loop), or nested in a
+     * body op (then not a pure address computation). */
+    if (nested_in(d, pl->loop)) pl->ok = false;
+    return;
+  }
+  if (in_slice(pl, d)) return;
+  if (!ir_op_is_pure(d) || d->nregions || d->noperands > MAX_OPERANDS || d->nresults > 4 ||
+      depth > 256 || pl->nslice == MAX_SLICE) {
+    pl->ok = false;
+    return;
+  }
+  for (int i = 0; i < d->noperands; i++)
+    add_value(pl, d->operands[i], depth + 1);
+  if (pl->ok && !in_slice(pl, d)) pl->slice[pl->nslice++] = d;
+}
+
+static bool is_zero(const ir_value *v) {
+  const ir_op *d = v->def;
+  if (!d || d->kind != IR_OP_ARITH_CONSTANT) return false;
+  const ir_attr *a = ir_op_get_attr(d, "value");
+  if (a && a->kind == IR_ATTR_DENSE) a = a->elem;
+  return a && ((a->kind == IR_ATTR_FLOAT && a->f == 0 && !signbit(a->f)) ||
+               (a->kind == IR_ATTR_INT && a->i == 0));
+}
+
+static ir_op *yield_of(const ir_block *body) {
+  ir_op *y = body->last;
+  return y && y->kind == IR_OP_SCF_YIELD ? y : NULL;
+}
+
+static void find_loop(ir_op *op, void *user) {
+  if (op->kind == IR_OP_SCF_FOR || op->kind == IR_OP_SCF_WHILE) *(bool *)user = true;
+}
+
+static bool has_nested_loop(ir_op *loop) {
+  bool found = false;
+  ir_walk(loop, find_loop, &found);
+  return found;
+}
+
+/* The loads worth pipelining, and their slices; false to leave the loop. */
+static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
+  ir_op *y = yield_of(pl->body);
+  if (!y || pl->body->nargs - 1 > MAX_ARGS) return false;
+  for (ir_op *op = pl->body->first; op; op = op->next) {
+    if (op->kind != IR_OP_TT_LOAD || !ir_type_is_tensor(op->results[0].type)) continue;
+    ir_op *alloc = NULL;
+    for (ir_op *u = pl->body->first; u; u = u->next)
+      for (int i = 0; i < u->noperands; i++)
+        if (u->operands[i] == &op->results[0]) alloc = u;
+    if (!alloc || ir_count_uses(pl->loop, &op->results[0]) != 1 ||
+        alloc->kind != IR_OP_TTG_LOCAL_ALLOC || alloc->noperands != 1)
+      continue;
+    if (op->noperands > 3 || (op->noperands == 3 && !is_zero(op->operands[2]))) continue;
+    if (ir_op_get_attr(op, "isVolatile") && ir_op_get_int(op, "isVolatile", 0)) continue;
+    const ir_type *at = alloc->results[0].type;
+    ir_axis_info pi = ir_axis_get(ax, op->operands[0]), mi;
+    if (op->noperands > 1) mi = ir_axis_get(ax, op->operands[1]);
+    int vec = ttg_async_copy_vec(op->operands[0]->type, at, &pi, op->noperands > 1 ? &mi : NULL);
+    if ((unsigned)vec * ir_type_bytes(at->elem) < 4 || pl->nloads == MAX_LOADS) continue;
+    pl_load *l = &pl->loads[pl->nloads++];
+    l->load = op;
+    l->alloc = alloc;
+    l->vec = vec;
+    l->slice_ty = ir_type_memdesc(pl->ctx, at->rank, at->shape, at->elem, at->layout, true);
+  }
+  if (pl->nloads == 0) return false;
+  pl->ok = true;
+  for (int i = 0; i < pl->nloads; i++)
+    for (int k = 0; k < 2 && k < pl->loads[i].load->noperands; k++)
+      add_value(pl, pl->loads[i].load->operands[k], 0);
+  /* The carried values read, and (transitively) their updates. */
+  for (bool grew = true; grew && pl->ok;) {
+    grew = false;
+    for (int a = 0; a < pl->body->nargs - 1 && pl->ok; a++) {
+      if (!pl->carried[a]) continue;
+      bool before[MAX_ARGS];
+      memcpy(before, pl->carried, sizeof before);
+      int n0 = pl->nslice;
+      add_value(pl, y->operands[a], 0);
+      grew = grew || pl->nslice != n0 || memcmp(before, pl->carried, sizeof before) != 0;
+    }
+  }
+  if (!pl->ok) return false;
+  /* What depends on a carried value will hold a later iteration's: only
+   * the slice, the loads and the carried slots of the yield may read it,
+   * and nothing after the loop its final value. */
+  ir_op *func = ir_op_parent_of_kind(pl->loop, IR_OP_TT_FUNC);
+  const ir_value *tainted[MAX_SLICE + MAX_ARGS];
+  int nt = 0;
+  for (int a = 0; a < pl->body->nargs - 1; a++) {
+    if (!pl->carried[a]) continue;
+    if (ir_count_uses(func, &pl->loop->results[a]) > 0) return false;
+    tainted[nt++] = pl->body->args[a + 1];
+  }
+  for (int i = 0; i < pl->nslice; i++) {
+    const ir_op *op = pl->slice[i];
+    bool t = false;
+    for (int k = 0; k < op->noperands && !t; k++)
+      for (int j = 0; j < nt && !t; j++)
+        t = op->operands[k] == tainted[j];
+    for (int r = 0; t && r < op->nresults; r++)
+      tainted[nt++] = &op->results[r];
+  }
+  for (ir_op *op = pl->body->first; op; op = op->next) {
+    bool allowed = in_slice(pl, op);
+    for (int i = 0; i < pl->nloads; i++)
+      allowed = allowed || op == pl->loads[i].load;
+    for (int j = 0; j < nt && !allowed; j++) {
+      if (op->nregions && ir_count_uses(op, tainted[j]) > 0) return false;
+      for (int k = 0; k < op->noperands; k++)
+        if (op->operands[k] == tainted[j] && !(op == y && pl->carried[k])) return false;
+    }
+  }
+  return true;
+}
+
+static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, vmap *mp) {
+  const ir_type *rt[4];
+  ir_value *ops[MAX_OPERANDS];
+  for (int i = 0; i < op->nresults; i++)
+    rt[i] = op->results[i].type;
+  for (int i = 0; i < op->noperands; i++)
+    ops[i] = vmap_get(mp, op->operands[i]);
+  b->loc = op->loc;
+  ir_op *n = ir_build(b, op->kind, op->nresults, rt, op->noperands, ops, 0);
+  for (int i = 0; i < op->nattrs; i++)
+    ir_op_set_attr(pl->m, n, op->attrs[i].name, op->attrs[i].value);
+  for (int i = 0; i < op->nresults; i++) {
+    n->results[i].name = op->results[i].name;
+    vmap_put(mp, &op->results[i], &n->results[i]);
+  }
+  return n;
+}
+
+/* Issues the loads of the iteration whose induction variable is `iv` (the
+ * carried values already mapped in mp) into ring slot `slot`, guarded by
+ * `pred` (i1): the slice, the copies, one commit group. Then maps every
+ * carried value of the slice to its update. */
+static void issue(pl_loop *pl, ir_builder *b, vmap *mp, ir_value *iv, ir_value *slot,
+                  ir_value *pred) {
+  ir_context *ctx = pl->ctx;
+  vmap_put(mp, pl->body->args[0], iv);
+  for (int i = 0; i < pl->nslice; i++)
+    clone_op(pl, b, pl->slice[i], mp);
+  ir_value *tokens[MAX_LOADS];
+  for (int i = 0; i < pl->nloads; i++) {
+    pl_load *l = &pl->loads[i];
+    b->loc = l->load->loc;
+    ir_value *ptr = vmap_get(mp, l->load->operands[0]);
+    const ir_type *mt = ir_type_with_elem(ctx, ptr->type, ir_type_i1(ctx));
+    ir_value *mask = ir_build_splat(b, pred, mt);
+    if (l->load->noperands > 1)
+      mask = ir_build_binary(b, IR_OP_ARITH_ANDI, mask, vmap_get(mp, l->load->operands[1]));
+    ir_value *ix[2] = {l->ring, slot};
+    ir_value *buf = ir_build1(b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
+    buf->name = l->alloc->results[0].name;
+    ir_value *cp[3] = {ptr, buf, mask};
+    tokens[i] = ir_build1(b, IR_OP_TTG_ASYNC_COPY, ir_type_token(ctx), 3, cp);
+    tokens[i]->name = l->alloc->results[0].name;
+    ir_op_set_attr(pl->m, tokens[i]->def, "contiguity", ir_attr_int(ctx, ir_type_i32(ctx), l->vec));
+  }
+  const ir_type *tok = ir_type_token(ctx);
+  ir_build(b, IR_OP_TTG_ASYNC_COMMIT_GROUP, 1, &tok, pl->nloads, tokens, 0);
+  /* The carried values' updates, for the next issue. */
+  ir_op *y = yield_of(pl->body);
+  ir_value *next[MAX_ARGS];
+  for (int a = 0; a < pl->body->nargs - 1; a++)
+    if (pl->carried[a]) next[a] = vmap_get(mp, y->operands[a]);
+  mp->n = 0;
+  for (int a = 0; a < pl->body->nargs - 1; a++)
+    if (pl->carried[a]) vmap_put(mp, pl->body->args[a + 1], next[a]);
+}
+
+/* (i + 1) mod S for a ring index. */
+static ir_value *ring_next(ir_builder *b, ir_value *i, int stages) {
+  ir_context *ctx = b->ctx;
+  const ir_type *i32 = ir_type_i32(ctx);
+  ir_value *n = ir_build_binary(b, IR_OP_ARITH_ADDI, i, ir_build_const_int(b, i32, 1));
+  ir_value *wrap = ir_build_cmpi(b, IR_CMPI_SGE, n, ir_build_const_int(b, i32, stages));
+  ir_value *sel[3] = {wrap, ir_build_const_int(b, i32, 0), n};
+  return ir_build1(b, IR_OP_ARITH_SELECT, i32, 3, sel);
+}
+
+/* The single warp_group_dot whose accumulator is only carried (result only
+ * yielded into the slot it reads), or NULL. *slot: that slot. */
+static ir_op *async_dot(pl_loop *pl, int *slot) {
+  ir_op *dot = NULL;
+  for (ir_op *op = pl->body->first; op; op = op->next) {
+    if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT) {
+      if (dot) return NULL;
+      dot = op;
+    }
+    for (int r = 0; r < op->nregions; r++) /* a dot nested deeper: leave it */
+      for (ir_block *blk = op->regions[r].first; blk; blk = blk->next)
+        for (ir_op *o = blk->first; o; o = o->next)
+          if (o->kind == IR_OP_TTNG_WARP_GROUP_DOT) return NULL;
+  }
+  if (!dot || ir_op_get_int(dot, "isAsync", 0)) return NULL;
+  ir_op *y = yield_of(pl->body);
+  const ir_value *acc = dot->operands[2];
+  if (acc->def || acc->owner != pl->body || acc->index == 0) return NULL;
+  int a = acc->index - 1;
+  if (ir_count_uses(pl->loop, acc) != 1 || ir_count_uses(pl->loop, &dot->results[0]) != 1 ||
+      y->operands[a] != &dot->results[0])
+    return NULL;
+  *slot = a;
+  return dot;
+}
+
+/* Otherwise the body's last warp_group_dot, when its result is only carried
+ * to the next iteration (attention's P x V, whose accumulator is rescaled
+ * before the next dot): it runs on until the next iteration first reads
+ * the carried value, where a wait {pendings = 0} goes. *slot: the slot. */
+static ir_op *deferred_dot(pl_loop *pl, int *slot) {
+  ir_op *dot = NULL;
+  for (ir_op *op = pl->body->first; op; op = op->next)
+    if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT) dot = op;
+  if (!dot || ir_op_get_int(dot, "isAsync", 0)) return NULL;
+  ir_op *y = yield_of(pl->body);
+  if (ir_count_uses(pl->loop, &dot->results[0]) != 1) return NULL;
+  for (int a = 0; a < y->noperands; a++)
+    if (y->operands[a] == &dot->results[0]) {
+      *slot = a;
+      return dot;
+    }
+  return NULL;
+}
+
+/* A ttng.warp_group_dot_wait {pendings} on v alone, inserted before
+ * `before`; returns the wait. */
+static ir_op *wait_on(pl_loop *pl, ir_value *v, int pendings, ir_op *before) {
+  const ir_type *t = v->type;
+  ir_op *wt = ir_op_create(pl->m, IR_OP_TTNG_WARP_GROUP_DOT_WAIT, before->loc, 1, &t, 1, &v, 0);
+  ir_op_set_attr(pl->m, wt, "pendings", ir_attr_int(pl->ctx, ir_type_i32(pl->ctx), pendings));
+  wt->results[0].name = v->name;
+  ir_op_insert_before(before, wt);
+  return wt;
+}
+
+static void pipeline_loop(pl_loop *pl, int stages) {
+  ir_module *m = pl->m;
+  ir_context *ctx = pl->ctx;
+  ir_op *loop = pl->loop;
+  ir_block *body = pl->body;
+  int nargs = body->nargs - 1;
+  ir_builder b;
+  ir_builder_init(&b, m);
+  ir_builder_set_before(&b, loop);
+  b.loc = loop->loc;
+  const ir_type *i32 = ir_type_i32(ctx);
+  /* The rings. */
+  for (int i = 0; i < pl->nloads; i++) {
+    pl_load *l = &pl->loads[i];
+    const ir_type *t = l->slice_ty;
+    int64_t shape[IR_MAX_RANK];
+    shape[0] = stages;
+    for (int d = 0; d < t->rank; d++)
+      shape[d + 1] = t->shape[d];
+    const ir_type *rt = ir_type_memdesc(ctx, t->rank + 1, shape, t->elem, t->layout, true);
+    b.loc = l->alloc->loc;
+    l->ring = ir_build1(&b, IR_OP_TTG_LOCAL_ALLOC, rt, 0, NULL);
+    l->ring->name = l->alloc->results[0].name;
+  }
+  /* Prologue: iterations 0..S-2. */
+  ir_value *lb = loop->operands[0], *ub = loop->operands[1], *step = loop->operands[2];
+  const ir_type *ivt = lb->type;
+  vmap *mp = ir_arena_alloc(&m->arena, sizeof *mp);
+  IR_ASSERT(mp);
+  mp->n = 0;
+  for (int a = 0; a < nargs; a++)
+    if (pl->carried[a]) vmap_put(mp, body->args[a + 1], loop->operands[3 + a]);
+  for (int s = 0; s < stages - 1; s++) {
+    b.loc = loop->loc;
+    ir_value *iv = lb;
+    if (s > 0)
+      iv = ir_build_binary(
+          &b, IR_OP_ARITH_ADDI, lb,
+          ir_build_binary(&b, IR_OP_ARITH_MULI, step, ir_build_const_int(&b, ivt, s)));
+    ir_value *pred = ir_build_cmpi(&b, IR_CMPI_SLT, iv, ub);
+    issue(pl, &b, mp, iv, ir_build_const_int(&b, i32, s), pred);
+  }
+  /* The new loop: the same body, two ring indices more. */
+  ir_value **ops = ir_arena_alloc(&m->arena, sizeof(ir_value *) * (size_t)(nargs + 5));
+  const ir_type **rts = ir_arena_alloc(&m->arena, sizeof(ir_type *) * (size_t)(nargs + 2));
+  IR_ASSERT(ops && rts);
+  for (int i = 0; i < 3; i++)
+    ops[i] = loop->operands[i];
+  for (int a = 0; a < nargs; a++) {
+    ops[3 + a] = pl->carried[a] ? vmap_get(mp, body->args[a + 1]) : loop->operands[3 + a];
+    rts[a] = loop->results[a].type;
+  }
+  b.loc = loop->loc;
+  ops[3 + nargs] = ir_build_const_int(&b, i32, stages - 1); /* insert: the next slot to fill */
+  ops[4 + nargs] = ir_build_const_int(&b, i32, 0);          /* extract: the slot to read */
+  rts[nargs] = rts[nargs + 1] = i32;
+  ir_op *nl = ir_op_create(m, IR_OP_SCF_FOR, loop->loc, nargs + 2, rts, nargs + 5, ops, 1);
+  for (int i = 0; i < loop->nattrs; i++)
+    ir_op_set_attr(m, nl, loop->attrs[i].name, loop->attrs[i].value);
+  for (int a = 0; a < nargs; a++)
+    nl->results[a].name = loop->results[a].name;
+  ir_op_insert_before(loop, nl);
+  ir_region *r = &nl->regions[0];
+  r->first = r->last = body;
+  body->parent = r;
+  loop->regions[0].first = loop->regions[0].last = NULL;
+  ir_value *ins = ir_block_add_arg(m, body, i32), *ext = ir_block_add_arg(m, body, i32);
+  ir_op *scope = ir_op_parent_of_kind(nl, IR_OP_TT_FUNC);
+  for (int a = 0; a < nargs; a++)
+    ir_replace_all_uses(scope, &loop->results[a], &nl->results[a]);
+  ir_op_erase(loop);
+  pl->loop = nl;
+
+  /* Top of the body: wait for this iteration's group, read its slot. */
+  ir_builder_set_before(&b, body->first);
+  b.loc = nl->loc;
+  const ir_type *tok = ir_type_token(ctx);
+  ir_op *w = ir_build(&b, IR_OP_TTG_ASYNC_WAIT, 1, &tok, 0, NULL, 0);
+  ir_op_set_attr(m, w, "num", ir_attr_int(ctx, i32, stages - 2));
+  for (int i = 0; i < pl->nloads; i++) {
+    pl_load *l = &pl->loads[i];
+    ir_value *ix[2] = {l->ring, ext};
+    b.loc = l->alloc->loc;
+    ir_value *view = ir_build1(&b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
+    view->name = l->alloc->results[0].name;
+    ir_replace_all_uses(nl, &l->alloc->results[0], view);
+    ir_op_erase(l->alloc);
+    ir_op_erase(l->load);
+  }
+  /* wgmma operands that cp.async wrote (not st.shared) need no proxy
+   * fence, as in Triton. */
+  for (ir_op *op = body->first; op; op = op->next) {
+    if (op->kind != IR_OP_TTNG_WARP_GROUP_DOT || !op->prev ||
+        op->prev->kind != IR_OP_TTNG_FENCE_ASYNC_SHARED)
+      continue;
+    bool from_rings = true;
+    for (int i = 0; i < 2; i++)
+      if (ir_type_is_memdesc(op->operands[i]->type))
+        from_rings = from_rings && op->operands[i]->def &&
+                     op->operands[i]->def->kind == IR_OP_TTG_MEMDESC_INDEX;
+    if (from_rings) ir_op_erase(op->prev);
+  }
+  /* An asynchronous wgmma, when its accumulator allows. */
+  int acc_slot = -1;
+  ir_op *dot = async_dot(pl, &acc_slot);
+  ir_op *y = yield_of(body);
+  if (dot) {
+    ir_op_set_attr(m, dot, "isAsync", ir_attr_bool(ctx, true));
+    ir_value *wops[3];
+    const ir_type *wts[3];
+    int nw = 0;
+    wops[nw] = &dot->results[0];
+    wts[nw++] = dot->results[0].type;
+    for (int i = 0; i < 2; i++)
+      if (ir_type_is_memdesc(dot->operands[i]->type)) {
+        wops[nw] = dot->operands[i];
+        wts[nw++] = dot->operands[i]->type;
+      }
+    ir_op *wt = ir_op_create(m, IR_OP_TTNG_WARP_GROUP_DOT_WAIT, dot->loc, nw, wts, nw, wops, 0);
+    ir_op_set_attr(m, wt, "pendings", ir_attr_int(ctx, i32, 1));
+    wt->results[0].name = dot->results[0].name;
+    ir_op_insert_after(dot, wt);
+    ir_op_set_operand(y, acc_slot, &wt->results[0]);
+  } else if ((dot = deferred_dot(pl, &acc_slot)) != NULL) {
+    ir_op_set_attr(m, dot, "isAsync", ir_attr_bool(ctx, true));
+    ir_value *arg = body->args[acc_slot + 1];
+    ir_op *first = y;
+    for (ir_op *op = body->first; op != y && first == y; op = op->next) {
+      bool uses = op->nregions && ir_count_uses(op, arg) > 0;
+      for (int i = 0; i < op->noperands; i++)
+        uses = uses || op->operands[i] == arg;
+      if (uses) first = op;
+    }
+    ir_op *wt = wait_on(pl, arg, 0, first);
+    ir_replace_all_uses(nl, arg, &wt->results[0]);
+    ir_op_set_operand(wt, 0, arg);
+  }
+  /* End of the body: issue iteration i+S-1 into the insert slot. */
+  ir_builder_set_before(&b, y);
+  b.loc = nl->loc;
+  mp->n = 0;
+  ir_value *ahead = ir_build_binary(
+      &b, IR_OP_ARITH_ADDI, body->args[0],
+      ir_build_binary(&b, IR_OP_ARITH_MULI, step, ir_build_const_int(&b, ivt, stages - 1)));
+  ir_value *pred = ir_build_cmpi(&b, IR_CMPI_SLT, ahead, ub);
+  issue(pl, &b, mp, ahead, ins, pred);
+  b.loc = nl->loc;
+  ir_value **ys = ir_arena_alloc(&m->arena, sizeof(ir_value *) * (size_t)(nargs + 2));
+  IR_ASSERT(ys);
+  for (int a = 0; a < nargs; a++)
+    ys[a] = pl->carried[a] ? vmap_get(mp, body->args[a + 1]) : y->operands[a];
+  ys[nargs] = ring_next(&b, ins, stages);
+  ys[nargs + 1] = ring_next(&b, ext, stages);
+  ir_op_set_operands(m, y, nargs + 2, ys);
+  /* After the loop: nothing in flight. */
+  ir_builder_set_before(&b, nl->next);
+  b.loc = nl->loc;
+  if (dot) {
+    ir_value *acc = &nl->results[acc_slot];
+    const ir_type *at = acc->type;
+    ir_op *wt = ir_build(&b, IR_OP_TTNG_WARP_GROUP_DOT_WAIT, 1, &at, 1, &acc, 0);
+    ir_op_set_attr(m, wt, "pendings", ir_attr_int(ctx, i32, 0));
+    wt->results[0].name = acc->name;
+    ir_replace_all_uses(scope, acc, &wt->results[0]);
+    ir_op_set_operand(wt, 0, acc);
+  }
+  w = ir_build(&b, IR_OP_TTG_ASYNC_WAIT, 1, &tok, 0, NULL, 0);
+  ir_op_set_attr(m, w, "num", ir_attr_int(ctx, i32, 0));
+  for (int i = 0; i < pl->nloads; i++)
+    ir_build(&b, IR_OP_TTG_LOCAL_DEALLOC, 0, NULL, 1, &pl->loads[i].ring, 0);
+}
+
+/* Bytes of shared memory the body's own ops need besides the rings. */
+static uint64_t body_scratch(const ir_block *body) {
+  uint64_t most = 0;
+  for (const ir_op *op = body->first; op; op = op->next) {
+    uint64_t s = ttg_scratch_bytes(op);
+    if (op->kind == IR_OP_TTG_LOCAL_ALLOC)
+      s = (uint64_t)ir_type_numel(op->results[0].type) * ir_type_bytes(op->results[0].type->elem);
+    most += s;
+  }
+  return most;
+}
+
+typedef struct pl_state {
+  ir_op *loops[256];
+  int n;
+} pl_state;
+
+static void collect_loops(ir_op *op, void *user) {
+  pl_state *st = user;
+  if (op->kind == IR_OP_SCF_FOR && st->n < 256) st->loops[st->n++] = op;
+}
+
+bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
+  int64_t dflt = 3;
+  if (!ir_pass_arg_int(args, "num-stages", &dflt)) dflt = 3;
+  int cc = ttg_module_options(m).compute_capability;
+  if (cc < 80) return true; /* cp.async is sm_80's */
+  pl_state *st = ir_arena_alloc(scratch, sizeof *st);
+  pl_loop *pl = ir_arena_alloc(scratch, sizeof *pl);
+  if (!st || !pl) return true;
+  ir_walk(m->op, collect_loops, st);
+  for (int i = 0; i < st->n; i++) {
+    ir_op *loop = st->loops[i];
+    int64_t stages = ir_op_get_int(loop, "tt.num_stages", dflt);
+    if (stages < 2 || has_nested_loop(loop)) continue;
+    if (stages > 8) stages = 8;
+    ir_op *func = ir_op_parent_of_kind(loop, IR_OP_TT_FUNC);
+    if (!func) continue;
+    ir_arena ax_arena;
+    ir_arena_init(&ax_arena);
+    const ir_axis_analysis *ax = ir_axis_analyze(func, &ax_arena);
+    memset(pl, 0, sizeof *pl);
+    pl->m = m;
+    pl->ctx = m->ctx;
+    pl->loop = loop;
+    pl->body = loop->regions[0].first;
+    bool ok = ax && pl->body && analyze(pl, ax);
+    ir_arena_free(&ax_arena);
+    if (!ok) continue;
+    /* Fit the rings in shared memory, with what the body needs besides. */
+    uint64_t tile = 0;
+    for (int k = 0; k < pl->nloads; k++)
+      tile += (uint64_t)ir_type_numel(pl->loads[k].slice_ty) *
+              ir_type_bytes(pl->loads[k].slice_ty->elem);
+    uint64_t other = body_scratch(pl->body) - tile;
+    while (stages > 1 && tile * (uint64_t)stages + other > (uint64_t)ttg_shared_limit(cc))
+      stages--;
+    if (stages < 2) continue;
+    pipeline_loop(pl, (int)stages);
+  }
+  return true;
+}
