@@ -208,6 +208,28 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
   return NULL;
 }
 
+/* f32 -> f16 / bf16 two registers at a time with cvt.rn.f16x2.f32 (as
+ * Triton): scalar conversions of wgmma accumulators make ptxas serialize
+ * the wgmmas (its C7514 "non wgmma instructions reading accumulator
+ * registers"); the packed form does not. */
+static bool truncf_pairs(cg *c, const ir_op *op, cg_vals in, cg_vals r) {
+  const ir_type *from = ir_type_scalar(op->operands[0]->type);
+  const ir_type *to = ir_type_scalar(op->results[0].type);
+  if (op->kind != IR_OP_ARITH_TRUNCF || from->width != 32 || to->width != 16 || in.n != r.n ||
+      r.n % 2)
+    return false;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), ety = cg_type(c, to);
+  const char *code = to->is_bf16 ? "cvt.rn.bf16x2.f32 $0, $2, $1;" : "cvt.rn.f16x2.f32 $0, $2, $1;";
+  for (int j = 0; j < r.n; j += 2) {
+    LLVMValueRef args[2] = {in.v[j], in.v[j + 1]};
+    LLVMValueRef w = cg_asm(c, i32, code, "=r,f,f", args, 2, false);
+    LLVMValueRef v = LLVMBuildBitCast(c->b, w, LLVMVectorType(ety, 2), "");
+    r.v[j] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 0), "");
+    r.v[j + 1] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 1), "");
+  }
+  return true;
+}
+
 bool cg_lower_elementwise(cg *c, ir_op *op) {
   cg_vals in[3];
   if (op->noperands > 3) return cg_unsupported(c, op);
@@ -216,6 +238,10 @@ bool cg_lower_elementwise(cg *c, ir_op *op) {
   int64_t n = cg_num_regs(c, op->results[0].type, op->loc);
   if (n < 0) return false;
   cg_vals r = cg_vals_new(c, (int)n);
+  if (op->noperands == 1 && truncf_pairs(c, op, in[0], r)) {
+    cg_map_set(c, &op->results[0], r);
+    return true;
+  }
   for (int64_t j = 0; j < n; j++) {
     LLVMValueRef args[3];
     for (int i = 0; i < op->noperands; i++) args[i] = in[i].v[in[i].n == 1 ? 0 : j];
