@@ -57,27 +57,62 @@ static uint64_t desc_template(const ir_type *t) {
   return (mode << 62) | ((sbo & 0x3FFF) << 32) | ((lbo & 0x3FFF) << 16);
 }
 
-/* A descriptor for the tile starting at (row, col) of buffer `t` at `base`;
- * `dyn`, when not NULL, is this warpgroup's run-time offset along dim
- * `dyn_dim` (bits disjoint from the constant part's: the layout is linear). */
-static LLVMValueRef descriptor(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *inv,
-                               int64_t row, int64_t col, LLVMValueRef dyn, int dyn_dim) {
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc), i32 = LLVMInt32TypeInContext(c->lc);
-  uint32_t in[2] = {(uint32_t)row, (uint32_t)col};
-  int32_t off[1];
-  ttg_ll_apply(inv, in, off);
-  LLVMValueRef elem_off = cg_i32(c, off[0]);
-  if (dyn) {
-    cg_part p = cg_input_part(c, inv, dyn_dim, dyn, 0);
-    elem_off = cg_part_xor_const(c, p, off[0]);
-  }
-  LLVMValueRef bytes = LLVMBuildMul(c->b, elem_off, cg_i32(c, ir_type_bytes(t->elem)), "");
-  LLVMValueRef addr = LLVMBuildPtrToInt(c->b, base, i32, "");
-  addr = LLVMBuildAdd(c->b, addr, bytes, "");
+/* Descriptors of one operand buffer: the run-time part (the buffer's
+ * address and this warpgroup's offset, usually bits disjoint from the
+ * tiles' constant offsets: the layout is linear) is computed once as
+ * d0 = template | start address; a tile's descriptor is d0 plus its
+ * constant offset >> 4, one add as in Triton (the 14-bit start field cannot
+ * carry: shared memory ends below 2^18 bytes). */
+typedef struct wg_desc {
+  LLVMValueRef d0, base; /* i64 descriptor of this warpgroup's origin; i32 buffer address */
+  cg_part dyn;           /* the warpgroup's element offset */
+  const ir_type *t;
+  const ttg_ll *inv;
+} wg_desc;
+
+/* template | ((base + elem_off * bytes) >> 4 & 0x3FFF) */
+static LLVMValueRef desc_at(cg *c, const wg_desc *d, LLVMValueRef elem_off) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc);
+  LLVMValueRef bytes = LLVMBuildMul(c->b, elem_off, cg_i32(c, ir_type_bytes(d->t->elem)), "");
+  LLVMValueRef addr = LLVMBuildAdd(c->b, d->base, bytes, "");
   LLVMValueRef start = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, addr, cg_i32(c, 4), ""),
                                     cg_i32(c, 0x3FFF), "");
-  return LLVMBuildOr(c->b, LLVMConstInt(i64, desc_template(t), 0),
+  return LLVMBuildOr(c->b, LLVMConstInt(i64, desc_template(d->t), 0),
                      LLVMBuildZExt(c->b, start, i64, ""), "");
+}
+
+/* The buffer of `t` at `base` as seen by warpgroup w of nw along `dim`,
+ * whose tiles start `unit` rows (dim 0) or columns (dim 1) apart: its
+ * element offset is the XOR of the layout's offsets for w's set bits. */
+static wg_desc desc_init(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *inv, int dim,
+                         unsigned unit, LLVMValueRef w, unsigned nw) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc);
+  wg_desc d = {NULL, NULL, {NULL, 0}, t, inv};
+  for (unsigned j = 0; w && (1u << j) < nw; j++) {
+    uint32_t in[2] = {0, 0};
+    in[dim] = unit << j;
+    int32_t o[1];
+    ttg_ll_apply(inv, in, o);
+    LLVMValueRef bit = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, w, cg_i32(c, j), ""), cg_i32(c, 1), "");
+    cg_part term = {LLVMBuildMul(c->b, bit, cg_i32(c, o[0]), ""), o[0]};
+    d.dyn = cg_part_xor(c, d.dyn, term);
+  }
+  d.base = LLVMBuildPtrToInt(c->b, base, i32, "");
+  d.d0 = desc_at(c, &d, d.dyn.v ? d.dyn.v : cg_i32(c, 0));
+  return d;
+}
+
+/* The descriptor of the tile starting at (row, col). */
+static LLVMValueRef descriptor(cg *c, const wg_desc *d, int64_t row, int64_t col) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc);
+  uint32_t in[2] = {(uint32_t)row, (uint32_t)col};
+  int32_t off[1];
+  ttg_ll_apply(d->inv, in, off);
+  int64_t bytes = (int64_t)off[0] * ir_type_bytes(d->t->elem);
+  if (!(off[0] & d->dyn.mask) && bytes % 16 == 0)
+    return off[0] ? LLVMBuildAdd(c->b, d->d0, LLVMConstInt(i64, (uint64_t)(bytes >> 4), 0), "")
+                  : d->d0;
+  return desc_at(c, d, cg_part_xor_const(c, d->dyn, off[0])); /* shared bits: XOR */
 }
 
 static bool is_zero_const(const ir_value *v) {
@@ -131,12 +166,11 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
   if (!cg_ll_of(c, ct, op->loc, &cl)) return false;
   /* This warpgroup's first row (of its 64) and first column. */
   LLVMValueRef wg = LLVMBuildLShr(c->b, c->warp, cg_i32(c, 2), "");
-  LLVMValueRef wg_m = LLVMBuildURem(c->b, wg, cg_i32(c, wm / 4 > 0 ? wm / 4 : 1), "");
-  LLVMValueRef row0 = LLVMBuildMul(c->b, wg_m, cg_i32(c, 64), "");
+  unsigned nwg_m = wm / 4 > 0 ? wm / 4 : 1;
+  LLVMValueRef wg_m = LLVMBuildURem(c->b, wg, cg_i32(c, nwg_m), "");
   LLVMValueRef wg_n = wn > 1 ? LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, c->warp, cg_i32(c, wm), ""),
                                              cg_i32(c, wn), "")
                              : NULL;
-  LLVMValueRef col0 = wg_n ? LLVMBuildMul(c->b, wg_n, cg_i32(c, (int64_t)instr_n), "") : NULL;
   /* Accumulator registers by (rep m, rep n, slot). */
   LLVMValueRef *d = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc.n + 1));
   int *dreg = ir_arena_alloc(&c->arena, sizeof(int) * (size_t)(acc.n + 1));
@@ -161,13 +195,13 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
   LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, ftys, (unsigned)acc_size, 0);
   char code[4096], cons[2048];
   size_t n = 0, nc = 0;
-  put(code, sizeof code, &n, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", acc_size + (a_shared ? 2 : 5));
+  int pd = acc_size + (a_shared ? 2 : 5); /* scale-d: an i1 operand in a predicate register */
   put(code, sizeof code, &n, "wgmma.mma_async.sync.aligned.m64n%uk%d.%s {", instr_n, wk.k, wk.types);
   for (int i = 0; i < acc_size; i++) put(code, sizeof code, &n, "%s$%d", i ? ", " : "", i);
-  if (a_shared) put(code, sizeof code, &n, "}, $%d, $%d, p", acc_size, acc_size + 1);
+  if (a_shared) put(code, sizeof code, &n, "}, $%d, $%d, $%d", acc_size, acc_size + 1, pd);
   else
-    put(code, sizeof code, &n, "}, {$%d, $%d, $%d, $%d}, $%d, p", acc_size, acc_size + 1,
-        acc_size + 2, acc_size + 3, acc_size + 4);
+    put(code, sizeof code, &n, "}, {$%d, $%d, $%d, $%d}, $%d, $%d", acc_size, acc_size + 1,
+        acc_size + 2, acc_size + 3, acc_size + 4, pd);
   bool trans_a = a_shared && at->layout->transposed, trans_b = !bt->layout->transposed;
   if (wk.scaled) put(code, sizeof code, &n, ", 1, 1");
   if (wk.transposable) {
@@ -178,10 +212,10 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
              "operands K-major in shared memory");
     return false;
   }
-  put(code, sizeof code, &n, ";\n}");
+  put(code, sizeof code, &n, ";");
   for (int i = 0; i < acc_size; i++) put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int ? 'r' : 'f');
-  if (a_shared) put(cons, sizeof cons, &nc, ",l,l,r");
-  else put(cons, sizeof cons, &nc, ",r,r,r,r,l,r");
+  if (a_shared) put(cons, sizeof cons, &nc, ",l,l,b");
+  else put(cons, sizeof cons, &nc, ",r,r,r,r,l,b");
   for (int i = 0; i < acc_size; i++) put(cons, sizeof cons, &nc, ",%d", i);
   LLVMValueRef *args = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc_size + 8));
   /* A in registers: every tile's four words, packed and moved before the
@@ -214,6 +248,8 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
       awords[t] = cg_asm(c, i32, "mov.b32 $0, $1;", "=r,r", &word, 1, true);
     }
   }
+  wg_desc ad = {0}, bd = desc_init(c, b.v[0], bt, &binv, 1, instr_n, wg_n, wg_n ? wn : 1);
+  if (a_shared) ad = desc_init(c, a.v[0], at, &ainv, 0, 64, wg_m, nwg_m);
   cg_asm(c, void_ty, "wgmma.fence.sync.aligned;", "", NULL, 0, true);
   LLVMValueRef zero_acc = wk.is_int ? LLVMConstInt(cty, 0, 0) : LLVMConstReal(cty, 0.0);
   for (int64_t im = 0; im < rep_m; im++) {
@@ -225,12 +261,12 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
         unsigned na = 0;
         /* Operand lists: "=f"... outputs are tied to the trailing inputs. */
         if (a_shared) {
-          args[na++] = descriptor(c, a.v[0], at, &ainv, im * tile_m_stride, ik * wk.k, row0, 0);
+          args[na++] = descriptor(c, &ad, im * tile_m_stride, ik * wk.k);
         } else {
           for (int w = 0; w < 4; w++) args[na++] = awords[(im * rep_k + ik) * 4 + w];
         }
-        args[na++] = descriptor(c, b.v[0], bt, &binv, ik * wk.k, in * tile_n_stride, col0, 1);
-        args[na++] = cg_i32(c, zero && ik == 0 ? 0 : 1);
+        args[na++] = descriptor(c, &bd, ik * wk.k, in * tile_n_stride);
+        args[na++] = LLVMConstInt(LLVMInt1TypeInContext(c->lc), zero && ik == 0 ? 0 : 1, 0);
         for (int i = 0; i < acc_size; i++) args[na++] = dd[i];
         LLVMValueRef res = cg_asm(c, ret, code, cons, args, na, true);
         for (int i = 0; i < acc_size; i++) dd[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
