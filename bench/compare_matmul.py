@@ -7,8 +7,10 @@ each side, and torch.matmul (cuBLAS). Results are checked against an fp32
 product first; times are triton.testing.do_bench medians, the two compilers
 alternating configuration by configuration.
 
-usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16]
+usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16] [--persistent]
   (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16)
+  --persistent: also the persistent kernel (matmul_kernel_persistent, one
+  program per multiprocessor) with each configuration, on both sides
 prints "compare_matmul case=DT/S/CONFIG ttc=T triton=T ratio=R" in TFLOP/s per
 case, "compare_matmul best=DT/S ttc=T (CONFIG) triton=T (CONFIG) cublas=T" per
 size, and a table. Environment: TTC_BUILD (default <repo>/build).
@@ -27,6 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, HERE)
 from compare_triton import TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
 from triton_matmul import BEST_CANDIDATES, parse_config, runner  # noqa: E402
+from matmul import matmul_kernel_persistent  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "matmul", "matmul.py")
 
@@ -35,21 +38,43 @@ def hint(x):
     return "i32:16" if x % 16 == 0 else ("1" if x == 1 else "i32")
 
 
-def ttc_runner(ttc, a, b, c, cfg, tname):
+def num_sms():
+    return torch.cuda.get_device_properties(0).multi_processor_count
+
+
+def ttc_runner(ttc, a, b, c, cfg, tname, persistent=False):
     m, k = a.shape
     _, n = b.shape
     bm, bn, bk, gm, warps, stages = cfg
     ints = [m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
-    sig = ",".join([f"*{tname}:16"] * 3 + [hint(x) for x in ints] + [str(bm), str(bn), str(bk), str(gm)])
-    mod = ttc.module(KERNEL, "matmul_kernel", sig, warps, stages)
+    consts = [bm, bn, bk, gm] + ([ttc.lib.ttc_device_num_sms(ttc.dev)] if persistent else [])
+    sig = ",".join([f"*{tname}:16"] * 3 + [hint(x) for x in ints] + [str(x) for x in consts])
+    name = "matmul_kernel_persistent" if persistent else "matmul_kernel"
+    mod = ttc.module(KERNEL, name, sig, warps, stages)
     vals = [(TTC_PTR, t.data_ptr()) for t in (a, b, c)] + [(TTC_I32, x) for x in ints if x != 1]
     args = ttc_args(vals)
-    grid = (ctypes.c_uint * 3)(triton.cdiv(m, bm) * triton.cdiv(n, bn), 1, 1)
+    tiles = triton.cdiv(m, bm) * triton.cdiv(n, bn)
+    grid = (ctypes.c_uint * 3)(min(tiles, consts[-1]) if persistent else tiles, 1, 1)
 
     def run():
         st = ttc.lib.ttc_module_launch(mod, ctypes.byref(grid), None, args, len(vals))
         if st != 0:
             raise RuntimeError(f"ttc launch: {ttc.status(st)}: {ttc.lib.ttc_device_error(ttc.dev).decode()}")
+    return run
+
+
+def triton_persistent(a, b, c, cfg):
+    m, k = a.shape
+    _, n = b.shape
+    bm, bn, bk, gm, warps, stages = cfg
+    sms = num_sms()
+    grid = (min(sms, triton.cdiv(m, bm) * triton.cdiv(n, bn)),)
+
+    def run():
+        matmul_kernel_persistent[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                                       b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
+                                       BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=gm,
+                                       NUM_SMS=sms, num_warps=warps, num_stages=stages)
     return run
 
 
@@ -72,11 +97,14 @@ def main():
     ap.add_argument("--sizes", default="2048,4096,8192")
     ap.add_argument("--configs", default="128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4")
     ap.add_argument("--dtype", default="f16", choices=("f16", "bf16"))
+    ap.add_argument("--persistent", action="store_true")
     opt = ap.parse_args()
     dtype, tname = (torch.bfloat16, "bf16") if opt.dtype == "bf16" else (torch.float16, "fp16")
     build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
     torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
     ttc = Ttc(build, False)
+    ttc.lib.ttc_device_num_sms.restype = ctypes.c_int
+    ttc.lib.ttc_device_num_sms.argtypes = [ctypes.c_void_p]
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}; {opt.dtype}, uniform(-1, 1) inputs")
     configs = [parse_config(x) for x in opt.configs.split(",")]
@@ -109,6 +137,16 @@ def main():
                 print(f"compare_matmul case={name} ttc={tf['ttc']:.1f} triton={tf['triton']:.1f} "
                       f"ratio={tf['ttc'] / tf['triton']:.3f}", flush=True)
                 rows.append((name, tf))
+            if cfg in configs and opt.persistent and len(tf) == 2:
+                pf = {}
+                for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tname, True)),
+                                   ("triton", lambda: triton_persistent(a, b, c, cfg))):
+                    pf[side] = tflops(timed(make(), c, ref, f"{side} persistent {cfg_name(cfg)}"))
+                name = f"{opt.dtype}/{s}/{cfg_name(cfg)}/persistent"
+                print(f"compare_matmul case={name} ttc={pf['ttc']:.1f} triton={pf['triton']:.1f} "
+                      f"ratio={pf['ttc'] / pf['triton']:.3f} vs_ttc_plain={pf['ttc'] / tf['ttc']:.3f}",
+                      flush=True)
+                rows.append((name, pf))
         cublas = tflops(triton.testing.do_bench(lambda: torch.matmul(a, b, out=c), return_mode="median"))
         (bt, bc), (rt, rc) = best["ttc"], best["triton"]
         print(f"compare_matmul best={opt.dtype}/{s} ttc={bt:.1f} ({cfg_name(bc)}) triton={rt:.1f} "

@@ -6,8 +6,10 @@
  * Tiles: -c BMxBNxBKwW (default 64x64x32w4), GROUP_SIZE_M 8; -t f16 or bf16
  * inputs (default f16; the kernel stores its fp16-rounded product in C's
  * type). tl.dot runs on the tensor cores (wgmma on sm_90, mma.sync on sm_80).
+ * -p runs matmul_kernel_persistent instead: one program per multiprocessor
+ * (ttc_device_num_sms, the kernel's NUM_SMS), each walking its tiles.
  *
- * usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [kernel.py]
+ * usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p] [kernel.py]
  *   (sizes default to 512 each)
  * Exit status: 0 verified, 1 failure or mismatch, 2 no GPU (and no interpreter). */
 #include <math.h>
@@ -40,6 +42,7 @@ typedef struct shape {
   int32_t m, n, k;
   int bm, bn, bk, warps; /* the tiling */
   bool bf16;             /* bf16 inputs and output instead of f16 */
+  int num_sms;           /* > 0: the persistent kernel with this many programs */
 } shape;
 
 /* bf16 <-> float: round to nearest even (NaN kept quiet); bf16 is the top
@@ -137,6 +140,7 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     goto done;
   }
   unsigned tiles = (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
+  if (s.num_sms > 0 && (unsigned)s.num_sms < tiles) tiles = (unsigned)s.num_sms;
   const unsigned grid[3] = {tiles, 1, 1};
   /* a, b, c, M, N, K, then (row, column) strides of A, B and C. */
   /* The unit strides were specialized in the signature: no arguments. */
@@ -175,9 +179,10 @@ done:
 
 int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/matmul/matmul.py";
-  shape s = {512, 512, 512, 64, 64, 32, 4, false};
+  shape s = {512, 512, 512, 64, 64, 32, 4, false, 0};
+  bool persistent = false;
   static const char usage[] =
-      "usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [kernel.py]\n";
+      "usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p] [kernel.py]\n";
   for (int i = 1; i < argc; i++) {
     int32_t *dim = strcmp(argv[i], "-m") == 0   ? &s.m
                    : strcmp(argv[i], "-n") == 0 ? &s.n
@@ -203,6 +208,8 @@ int main(int argc, char **argv) {
         return 1;
       }
       s.bf16 = strcmp(argv[i], "bf16") == 0;
+    } else if (strcmp(argv[i], "-p") == 0) {
+      persistent = true;
     } else if (argv[i][0] == '-') {
       fputs(usage, stderr);
       return 1;
@@ -220,13 +227,18 @@ int main(int argc, char **argv) {
    * kernel's parameters) and lets the loads along them vectorize. */
   char sig[256];
   const char *pt = s.bf16 ? "*bf16:16" : "*fp16:16";
-  snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt,
-           ex_i32_sig(s.m), ex_i32_sig(s.n), ex_i32_sig(s.k), ex_i32_sig(s.k), ex_i32_sig(s.n),
-           ex_i32_sig(s.n), s.bm, s.bn, s.bk, GROUP_M);
+  int n = snprintf(sig, sizeof sig, "%s,%s,%s,%s,%s,%s,%s,1,%s,1,%s,1,%d,%d,%d,%d", pt, pt, pt,
+                   ex_i32_sig(s.m), ex_i32_sig(s.n), ex_i32_sig(s.k), ex_i32_sig(s.k),
+                   ex_i32_sig(s.n), ex_i32_sig(s.n), s.bm, s.bn, s.bk, GROUP_M);
+  if (persistent) { /* NUM_SMS, a constexpr */
+    s.num_sms = ttc_device_num_sms(dev);
+    snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.num_sms);
+  }
   ttc_module *mod = NULL;
-  rc = ex_compile_load(prog, dev, path, "matmul_kernel", sig, s.warps, &mod);
+  const char *kernel = persistent ? "matmul_kernel_persistent" : "matmul_kernel";
+  rc = ex_compile_load(prog, dev, path, kernel, sig, s.warps, &mod);
   if (rc == 0) {
-    printf("matmul: %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n",
+    printf("matmul: %s, %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n", kernel,
            s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
     rc = run(dev, mod, s);
   }

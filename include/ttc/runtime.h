@@ -39,6 +39,11 @@ TTC_API const char *ttc_device_error(const ttc_device *dev);
 /* Device name ("NVIDIA H100 80GB HBM3") and "sm_XY" architecture. Borrowed. */
 TTC_API const char *ttc_device_name(const ttc_device *dev);
 TTC_API const char *ttc_device_arch(const ttc_device *dev);
+/* Streaming multiprocessors on the GPU (132 on an H100 SXM): the program
+ * count a persistent kernel launches (Triton's NUM_SMS). The interpreter
+ * reports 4, so that persistent kernels still walk their tile loop; 0 for
+ * NULL. */
+TTC_API int ttc_device_num_sms(const ttc_device *dev);
 
 /* Device memory, addressed by 64-bit device pointers. Memory from
  * ttc_device_alloc belongs to the caller: ttc_device_free releases it (an

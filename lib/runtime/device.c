@@ -86,6 +86,9 @@ static ttc_status device_init(ttc_device *dev, int ordinal) {
   res = cu->DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev->cudev);
   if (res == CUDA_SUCCESS)
     res = cu->DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev->cudev);
+  if (res == CUDA_SUCCESS)
+    res = cu->DeviceGetAttribute(&dev->num_sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                 dev->cudev);
   if (res != CUDA_SUCCESS) return rt_device_fail(dev, res, "cuDeviceGetAttribute");
   snprintf(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
   return device_pick_context(dev);
@@ -143,6 +146,7 @@ void ttc_device_destroy(ttc_device *dev) {
 const char *ttc_device_error(const ttc_device *dev) { return dev ? dev->error : ""; }
 const char *ttc_device_name(const ttc_device *dev) { return dev ? dev->name : ""; }
 const char *ttc_device_arch(const ttc_device *dev) { return dev ? dev->arch : ""; }
+int ttc_device_num_sms(const ttc_device *dev) { return dev ? dev->num_sms : 0; }
 
 /* ---- memory --------------------------------------------------------------- */
 

@@ -28,6 +28,7 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
   ir_sb_init(&dev->print);
   snprintf(dev->name, sizeof dev->name, "ttc interpreter (CPU)");
   snprintf(dev->arch, sizeof dev->arch, "interpreter");
+  dev->num_sms = 4;
   *out = dev;
   return TTC_OK;
 }

@@ -183,6 +183,7 @@ struct ttc_device {
   int ordinal;
   char name[256];
   char arch[16];            /* "sm_90" */
+  int num_sms;              /* multiprocessors (the interpreter: 4) */
   char error[RT_ERROR_LEN]; /* last failure message, "" if none */
 };
 
