@@ -34,7 +34,7 @@
 
 #include "ir-ttgpu/ttg.h"
 
-const char *const ttg_pipeline_options[] = {"num-stages", NULL};
+const char *const ttg_pipeline_options[] = {"num-stages", "remarks", NULL};
 
 int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_axis_info *ptr,
                        const ir_axis_info *mask) {
@@ -91,6 +91,7 @@ typedef struct pl_loop {
   int nslice;
   bool carried[MAX_ARGS]; /* iter arg i is read by the slice */
   bool ok;
+  const char *why; /* why the loop is left alone (for the remark) */
 } pl_loop;
 
 /* Value renaming while cloning: original -> copy (unmapped: itself). */
@@ -184,6 +185,7 @@ static bool has_nested_loop(ir_op *loop) {
 /* The loads worth pipelining, and their slices; false to leave the loop. */
 static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   ir_op *y = yield_of(pl->body);
+  pl->why = "it carries too many values";
   if (!y || pl->body->nargs - 1 > MAX_ARGS) return false;
   for (ir_op *op = pl->body->first; op; op = op->next) {
     if (op->kind != IR_OP_TT_LOAD || !ir_type_is_tensor(op->results[0].type)) continue;
@@ -207,6 +209,8 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     l->vec = vec;
     l->slice_ty = ir_type_memdesc(pl->ctx, at->rank, at->shape, at->elem, at->layout, true);
   }
+  pl->why = "no load feeds a dot through shared memory (or none moves 4 contiguous bytes per "
+            "thread, or one has a non-zero 'other')";
   if (pl->nloads == 0) return false;
   pl->ok = true;
   for (int i = 0; i < pl->nloads; i++)
@@ -224,6 +228,7 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
       grew = grew || pl->nslice != n0 || memcmp(before, pl->carried, sizeof before) != 0;
     }
   }
+  pl->why = "a load's address is not a pure computation of the loop's values";
   if (!pl->ok) return false;
   /* What depends on a carried value will hold a later iteration's: only
    * the slice, the loads and the carried slots of the yield may read it,
@@ -233,6 +238,7 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   int nt = 0;
   for (int a = 0; a < pl->body->nargs - 1; a++) {
     if (!pl->carried[a]) continue;
+    pl->why = "a loop-carried address is used after the loop";
     if (ir_count_uses(func, &pl->loop->results[a]) > 0) return false;
     tainted[nt++] = pl->body->args[a + 1];
   }
@@ -245,6 +251,7 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     for (int r = 0; t && r < op->nresults; r++)
       tainted[nt++] = &op->results[r];
   }
+  pl->why = "a loop-carried address is used by something other than the pipelined loads";
   for (ir_op *op = pl->body->first; op; op = op->next) {
     bool allowed = in_slice(pl, op);
     for (int i = 0; i < pl->nloads; i++)
@@ -576,8 +583,9 @@ static void collect_loops(ir_op *op, void *user) {
 }
 
 bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
-  int64_t dflt = 3;
+  int64_t dflt = 3, remarks = 0;
   if (!ir_pass_arg_int(args, "num-stages", &dflt)) dflt = 3;
+  if (!ir_pass_arg_int(args, "remarks", &remarks)) remarks = 0;
   int cc = ttg_module_options(m).compute_capability;
   if (cc < 80) return true; /* cp.async is sm_80's */
   pl_state *st = ir_arena_alloc(scratch, sizeof *st);
@@ -587,7 +595,11 @@ bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args
   for (int i = 0; i < st->n; i++) {
     ir_op *loop = st->loops[i];
     int64_t stages = ir_op_get_int(loop, "tt.num_stages", dflt);
-    if (stages < 2 || has_nested_loop(loop)) continue;
+    if (stages < 2) continue;
+    if (has_nested_loop(loop)) {
+      if (remarks) ir_emit(m->ctx, IR_SEV_REMARK, loop->loc, "loop not pipelined: it holds a loop");
+      continue;
+    }
     if (stages > 8) stages = 8;
     ir_op *func = ir_op_parent_of_kind(loop, IR_OP_TT_FUNC);
     if (!func) continue;
@@ -601,15 +613,29 @@ bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args
     pl->body = loop->regions[0].first;
     bool ok = ax && pl->body && analyze(pl, ax);
     ir_arena_free(&ax_arena);
-    if (!ok) continue;
+    if (!ok) {
+      if (remarks) ir_emit(m->ctx, IR_SEV_REMARK, loop->loc, "loop not pipelined: %s", pl->why);
+      continue;
+    }
     /* Fit the rings in shared memory, with what the body needs besides. */
     uint64_t tile = 0;
     for (int k = 0; k < pl->nloads; k++)
       tile += (uint64_t)ir_type_numel(pl->loads[k].slice_ty) *
               ir_type_bytes(pl->loads[k].slice_ty->elem);
     uint64_t other = body_scratch(pl->body) - tile;
-    while (stages > 1 && tile * (uint64_t)stages + other > (uint64_t)ttg_shared_limit(cc))
+    int64_t asked = stages, limit = ttg_shared_limit(cc);
+    while (stages > 1 && tile * (uint64_t)stages + other > (uint64_t)limit)
       stages--;
+    if (remarks && stages < 2)
+      ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
+              "loop not pipelined: two stages of its tiles (%llu bytes each) and %llu other "
+              "bytes exceed the %lld bytes of shared memory",
+              (unsigned long long)tile, (unsigned long long)other, (long long)limit);
+    else if (remarks)
+      ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
+              "loop pipelined: %d load%s, %lld stages of %llu bytes%s (shared memory: %lld bytes)",
+              pl->nloads, pl->nloads == 1 ? "" : "s", (long long)stages, (unsigned long long)tile,
+              stages < asked ? ", fewer than asked to fit" : "", (long long)limit);
     if (stages < 2) continue;
     pipeline_loop(pl, (int)stages);
   }
