@@ -5,9 +5,11 @@ the same block sizes and num_stages, and torch's SDPA with
 triton.testing.do_bench (median). ttc is driven through libttc.so (ctypes),
 with the signature Triton's JIT specializes these arguments to.
 
-usage: python3 bench/triton_attention.py [--stages S,...] [--ctx N,...] [--dims D,...]
-  (defaults 1,3; 1024,4096,16384; 64,128); batch 4 x 16 heads at 1024,
-  scaled down so that every N_CTX does the same work per launch.
+usage: python3 bench/triton_attention.py [--stages S,...] [--ctx N,...] [--dims D,...] [--tiles T,...]
+  (defaults 1,3; 1024,4096,16384; 64,128; Triton's tutorial tiles for the
+  head dim); batch 4 x 16 heads at 1024, scaled down so that every N_CTX
+  does the same work per launch. --tiles BMxBNwW,... times each tiling too
+  and adds a table of each side's best (tiling and stages) per shape.
 prints one line per case: "attention case=D/N/causal/sS ttc=T triton=T sdpa=T
 ratio=R" in TFLOP/s (4 * BH * N^2 * D flops, half with causal), and a table.
 Environment: TTC_BUILD (default <repo>/build).
@@ -36,8 +38,8 @@ def tiles(d):
     return (128, 64, 4) if d == 64 else (128, 64, 8)
 
 
-def case(ttc, bh, n, d, causal, stages):
-    bm, bn, warps = tiles(d)
+def case(ttc, bh, n, d, causal, stages, tile=None):
+    bm, bn, warps = tile or tiles(d)
     gen = torch.Generator(device="cuda").manual_seed(n * 131 + d)
     q, k, v = (torch.randn(bh, n, d, device="cuda", dtype=torch.float16, generator=gen) for _ in range(3))
     sm_scale = 1.0 / math.sqrt(d)
@@ -92,29 +94,57 @@ def main():
     ap.add_argument("--stages", default="1,3")
     ap.add_argument("--ctx", default="1024,4096,16384")
     ap.add_argument("--dims", default="64,128")
+    ap.add_argument("--tiles", default="")
     opt = ap.parse_args()
+    tilings = [None] + [tuple(int(x) for x in t.replace("w", "x").split("x")) for t in opt.tiles.split(",") if t]
     build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
     torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
     ttc = Ttc(build, False)
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}")
-    rows = []
+    rows, bests = [], []
     for d in (int(x) for x in opt.dims.split(",")):
         for n in (int(x) for x in opt.ctx.split(",")):
             bh = max(1, 64 * 1024 // n)
             for causal in (0, 1):
-                for s in (int(x) for x in opt.stages.split(",")):
-                    tf, err = case(ttc, bh, n, d, causal, s)
-                    name = f"{d}/{n}/{'causal' if causal else 'full'}/s{s}"
-                    print(f"attention case={name} bh={bh} ttc={tf['ttc']:.1f} triton={tf['triton']:.1f} "
-                          f"sdpa={tf['sdpa']:.1f} ratio={tf['ttc'] / tf['triton']:.3f} err={err:.2e}",
-                          flush=True)
-                    rows.append((name, tf))
+                best = {"ttc": (0.0, ""), "triton": (0.0, "")}
+                sdpa = 0.0
+                for tile in tilings:
+                    tname = "x".join(str(x) for x in (tile or tiles(d))[:2]) + f"w{(tile or tiles(d))[2]}"
+                    for s in (int(x) for x in opt.stages.split(",")):
+                        try:
+                            tf, err = case(ttc, bh, n, d, causal, s, tile)
+                        except (RuntimeError, triton.runtime.errors.OutOfResources) as e:
+                            print(f"# {d}/{n}/{tname}/s{s}: {type(e).__name__}: {e}", flush=True)
+                            continue
+                        sdpa = max(sdpa, tf["sdpa"])
+                        for side in ("ttc", "triton"):
+                            if tf[side] > best[side][0]:
+                                best[side] = (tf[side], f"{tname}/s{s}")
+                        if tile is not None:
+                            continue
+                        name = f"{d}/{n}/{'causal' if causal else 'full'}/s{s}"
+                        print(f"attention case={name} bh={bh} ttc={tf['ttc']:.1f} triton={tf['triton']:.1f} "
+                              f"sdpa={tf['sdpa']:.1f} ratio={tf['ttc'] / tf['triton']:.3f} err={err:.2e}",
+                              flush=True)
+                        rows.append((name, tf))
+                if len(tilings) > 1:
+                    name = f"{d}/{n}/{'causal' if causal else 'full'}"
+                    print(f"attention best={name} ttc={best['ttc'][0]:.1f} ({best['ttc'][1]}) "
+                          f"triton={best['triton'][0]:.1f} ({best['triton'][1]}) sdpa={sdpa:.1f}", flush=True)
+                    bests.append((name, best, sdpa))
     print("\n-- attention forward, fp16 (TFLOP/s); Triton with the same tiles and num_stages")
     print(f"{'D/N_CTX/mask/stages':26} | {'ttc':>7} | {'triton':>7} | {'ttc/triton':>10} | {'sdpa':>7}")
     for name, tf in rows:
         print(f"{name:26} | {tf['ttc']:7.1f} | {tf['triton']:7.1f} | {tf['ttc'] / tf['triton']:10.3f} | "
               f"{tf['sdpa']:7.1f}")
+    if bests:
+        print("\n-- attention forward, best tiling and num_stages on each side (TFLOP/s)")
+        print(f"{'D/N_CTX/mask':18} | {'ttc':>7} | {'ttc config':14} | {'triton':>7} | {'triton config':14} | "
+              f"{'ttc/best':>8} | {'sdpa':>7}")
+        for name, best, sdpa in bests:
+            (bt, bc), (rt, rc) = best["ttc"], best["triton"]
+            print(f"{name:18} | {bt:7.1f} | {bc:14} | {rt:7.1f} | {rc:14} | {bt / rt:8.3f} | {sdpa:7.1f}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 #      tilings holds HGMMA/HMMA and no spills); attention (head dim 64, and
 #      128 causal),
 #   2. bench/run.sh (ttc vs Triton on the same kernel files: vector_add,
-#      softmax, matmul),
+#      softmax; WORKLOADS picks), bench/compare_matmul.py (matmul f16 and
+#      bf16, and the persistent kernel, ttc and Triton on the same tensors)
+#      and bench/triton_attention.py (flash attention, with tile sweeps),
 #   3. compute-sanitizer memcheck on each example with small, ragged shapes,
 #   4. the language suite: run_lang --compare (GPU against the interpreter)
 #      and test/gpu/compare_triton.py (ttc against Triton, same kernel files),
@@ -15,8 +17,9 @@
 #      AOT example, with Triton's warm-cache first call (its own table).
 # Prints a PASS/FAIL summary; exits 1 if any step failed. Builds nothing.
 # Environment: TTC_BUILD (default <repo>/build), TTC_GPU_LOGS (log folder,
-# default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS, SIZES, SOFTMAX_COLS and
-# MATMUL_SIZES are passed to bench/run.sh.
+# default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS (default "vector_add
+# softmax"), SIZES, SOFTMAX_COLS and MATMUL_SIZES are passed to bench/run.sh;
+# SKIP_DOT_BENCH=1 leaves out the matmul and attention benchmarks.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${TTC_BUILD:-$root/build}
@@ -102,11 +105,19 @@ else
 fi
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step matmul_bf16 "$build/bin/matmul" -t bf16 -c 128x128x64w4 -m 2048 -n 2048 -k 2048 "$matmul_kernel"
+step matmul_persistent "$build/bin/matmul" -p -c 128x256x64w8 -m 4096 -n 4096 -k 4096 "$matmul_kernel"
+step matmul_persistent_edges "$build/bin/matmul" -p -c 64x64x32w4 -m 1000 -n 520 -k 200 "$matmul_kernel"
 step attention "$build/bin/attention" -b 8 -n 1024 -d 64 "$root/examples/attention/attention.py"
 step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examples/attention/attention.py"
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
-step bench "$root/bench/run.sh"
+step bench env WORKLOADS="${WORKLOADS:-vector_add softmax}" "$root/bench/run.sh"
+if [ -z "${SKIP_DOT_BENCH:-}" ]; then
+  step compare_matmul "$python" "$root/bench/compare_matmul.py" --dtype f16 --persistent
+  step compare_matmul_bf16 "$python" "$root/bench/compare_matmul.py" --dtype bf16
+  step attention_bench "$python" "$root/bench/triton_attention.py" --stages 3,4 \
+    --tiles 128x128w8,64x64w4
+fi
 step jit "$root/test/gpu/jit.sh"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)
