@@ -2,6 +2,7 @@
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
  * fresh LLVM context, verifies it, runs default<ON> and prints both the
  * optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Support.h>
 
 #include "codegen-llvm/cg.h"
 
@@ -90,6 +92,18 @@ static int module_num_warps(const ir_module *m, const cg_options *opts) {
   return (int)nw;
 }
 
+/* The NVPTX target, once per process, with 32-bit pointers to shared,
+ * constant and local memory (-nvptx-short-ptr, as Triton): shared-memory
+ * addresses are 32-bit registers and their arithmetic 32-bit. */
+static void init_nvptx(void) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+  const char *argv[] = {"ttc", "-nvptx-short-ptr"};
+  LLVMParseCommandLineOptions(2, argv, NULL);
+}
+
 bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char **ptx) {
   *llir = NULL;
   *ptx = NULL;
@@ -104,10 +118,8 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
              arch);
     return false;
   }
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTarget();
-  LLVMInitializeNVPTXTargetMC();
-  LLVMInitializeNVPTXAsmPrinter();
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_nvptx);
   LLVMTargetRef target;
   char *err = NULL;
   if (LLVMGetTargetFromTriple(cg_triple, &target, &err)) {
