@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/aot.h - ahead-of-time launchers, as triton.tools.compile and
  * triton.tools.link make them: a C source and a header that embed the
  * cubins of one or more specializations of a kernel, a load/unload pair,

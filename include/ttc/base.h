@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/base.h - status codes and version shared by the whole public API.
  *
  * Every fallible function returns a ttc_status. Messages travel separately:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/compile.h - compile a Triton kernel file into a ttc_kernel.
  *
  * A ttc_kernel holds the text (or bytes) of every level the compile reached

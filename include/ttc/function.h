@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/function.h - kernel functions: what Triton's kernel[grid](...) gives a
  * Python program, for a C host.
  *

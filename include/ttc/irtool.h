@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/irtool.h - ttc as an IR tool, as triton-opt and mlir-opt are: parse
  * ttir / ttgir text, run named passes in order, print the IR before and
  * after passes, verify, time, check expected diagnostics, and keep the IR

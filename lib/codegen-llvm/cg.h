@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cg.h - the internal header of lib/codegen-llvm: ttgir to LLVM IR through
  * the LLVM C API, LLVM O3, NVPTX to PTX, ptxas to cubin, kernel metadata.
  *

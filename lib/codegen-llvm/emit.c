@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* emit.c - cg_emit_ptx: sets up the NVPTX target machine (triple
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
  * fresh LLVM context, verifies it, runs default<ON> and prints both the

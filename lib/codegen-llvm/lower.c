@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower.c - the lowering driver: builds the kernel function (ptx_kernel,
  * nvvm.reqntid, global pointer params), keeps the map from IR values to
  * per-thread register arrays, and dispatches each op to its family's file.

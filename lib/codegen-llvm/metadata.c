@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* metadata.c - the kernel's metadata as one JSON object with a fixed key
  * order (name, num_warps, num_stages, shared, target {backend, arch, name},
  * params [{name, type, divisibility}], constexprs {NAME: "text"}, version,

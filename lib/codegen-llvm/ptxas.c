@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ptxas.c - cg_run_ptxas: PTX text to a cubin by running NVIDIA's ptxas in a
  * private temporary directory with posix_spawn (no shell). ptxas is found as
  * the explicit path, $TTC_PTXAS, `ptxas` on PATH, then the CUDA home. Its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* aot.c - ttc_aot_generate: C launchers for compiled specializations of a
  * kernel (triton.tools.compile and triton.tools.link in one step). Each
  * kernel's declaration and signature are read again from what it was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cache.c - the on-disk cache: where it lives, keys, and entries.
  *
  * An entry is one file, <dir>/<first two hex digits>/<key>, holding tagged

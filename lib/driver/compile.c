@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* compile.c - the compile pipeline behind ttc_compile:
  * kernel file -> ttir (frontend) -> ttir passes -> ttgir (convert, coalesce)
  * -> LLVM IR and PTX (codegen) -> cubin (ptxas), keeping each level's text

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* driver.h - the internal header of lib/driver: the compile pipeline behind
  * the public ttc_compile API and the ttc_kernel object it fills. */
 #ifndef TTC_DRIVER_H

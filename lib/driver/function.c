@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* function.c - kernel functions (ttc/function.h): creating one from a
  * kernel file and its declaration, the lock-free tables of loaded
  * specializations and autotune choices, the launch path, and messages.

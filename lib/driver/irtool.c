@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* irtool.c - ttc_ir_run: IR text -> parse -> verify -> the named passes
  * (with dumps, timing, verification and a reproducer of the failing pass)
  * -> the requested output level, for each `// -----` case of the input.

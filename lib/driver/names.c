@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* names.c - static names of the public enums (statuses, levels): the one
  * table of each, used by the CLI, messages and metadata alike. Type names
  * belong to the signature format (lib/frontend/signature.c). */

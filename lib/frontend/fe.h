@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fe.h - the internal header of lib/frontend: lexer, AST and parser, kernel
  * signatures, and lowering of @triton.jit functions to ttir.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/package/run.sh BUILD_DIR [SANITIZE_FLAGS] - installs the build into a
 # temporary prefix and builds host programs against it as users would:
 #   1. the public headers compile alone as C99, C11, C++11, C++17 with

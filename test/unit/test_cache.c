@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_cache.c - the on-disk cache behind ttc_compile (opts.cache) and
  * kernel functions: hits and misses, what the key covers (the kernel, the
  * helpers and constants it reaches, not the rest of the file), entries that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_codegen.c - ttgir built by hand with the IR builder, lowered to LLVM
  * IR and PTX: vector add reaches Triton's 128-bit predicated accesses, output
  * is deterministic, ptxas accepts it for sm_80 and sm_90a, reductions, scans,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_compile.c - the public compile API: levels, stop_after, parameters,
  * metadata, diagnostics on bad input, argument checks; kernels made from
  * ttir text and run on the interpreter. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc - the command-line compiler: flags -> public API -> output.
  * The only place in the project that prints to the terminal and calls exit().
  * Kernel files (.py) are compiled through ttc_compile; IR files (.ttir,
