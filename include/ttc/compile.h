@@ -48,6 +48,9 @@ typedef struct ttc_compile_options {
    * duration of the call; may be NULL when num_include_dirs is 0. */
   const char *const *include_dirs;
   int num_include_dirs;
+  /* LLVM's optimization level, 0..3 (as -O0..-O3); default 3, Triton's.
+   * ptxas always runs with -O3. */
+  int opt_level;
 } ttc_compile_options;
 
 /* Fills *opts with the defaults above. */
@@ -98,8 +101,10 @@ TTC_API const char *ttc_kernel_diagnostics(const ttc_kernel *kernel);
 TTC_API const void *ttc_kernel_output(const ttc_kernel *kernel, ttc_level level, size_t *size);
 
 /* Metadata as a JSON object (entry name, num_warps, num_stages, shared bytes,
- * target, parameters, constexprs, compiler version, hash). Borrowed; NULL
- * before the compile produced LLVM IR. */
+ * registers, spills, static shared and local memory (null without a cubin),
+ * target, parameters, constexprs, compiler version, hash of the PTX, stage
+ * times; docs/api.md). Borrowed; NULL when the compile did not reach ttir.
+ * A kernel from the cache gives the JSON written when it was compiled. */
 TTC_API const char *ttc_kernel_metadata_json(const ttc_kernel *kernel);
 
 /* The ttir with a loc("file":line:col) after every op, whatever
@@ -118,6 +123,32 @@ TTC_API int ttc_kernel_from_cache(const ttc_kernel *kernel);
 /* Launch shape facts. */
 TTC_API int ttc_kernel_num_warps(const ttc_kernel *kernel);
 TTC_API int ttc_kernel_shared_bytes(const ttc_kernel *kernel);
+
+/* Resources and compile times of a kernel. The caller sets `size` to the
+ * size of the struct it was built with (TTC_KERNEL_STATS_INIT does), and the
+ * library fills only that many bytes, so the struct can grow at its end
+ * without breaking callers built against an older header. */
+typedef struct ttc_kernel_stats {
+  size_t size;            /* sizeof(ttc_kernel_stats) as the caller knows it */
+  int num_regs;           /* registers per thread (ptxas); -1 without a cubin */
+  int spills_store_bytes; /* bytes stored to local memory by register spills; -1 without a cubin */
+  int spills_load_bytes;  /* bytes loaded back from spills; -1 without a cubin */
+  int shared;             /* dynamic shared memory bytes a launch passes (ttc_kernel_shared_bytes) */
+  int shared_static;      /* static shared memory bytes (ptxas); -1 without a cubin */
+  int local;              /* local memory bytes per thread (ptxas); -1 without a cubin */
+  /* Wall milliseconds this compile spent producing each level (index:
+   * ttc_level); ttir includes the frontend, llir the shared-memory
+   * allocation and LLVM's optimizer, cubin ptxas. -1 for a level this call
+   * did not produce, and for every level of a kernel from the cache. */
+  double time_ms[TTC_NUM_LEVELS];
+} ttc_kernel_stats;
+
+#define TTC_KERNEL_STATS_INIT {sizeof(ttc_kernel_stats), 0, 0, 0, 0, 0, 0, {0}}
+
+/* Fills *stats (its first stats->size bytes; the size field is kept).
+ * TTC_ERROR_ARGUMENT for NULL pointers or a size smaller than the first
+ * version's. */
+TTC_API ttc_status ttc_kernel_get_stats(const ttc_kernel *kernel, ttc_kernel_stats *stats);
 
 /* The runtime parameters: the non-constexpr arguments in declaration order. */
 TTC_API int ttc_kernel_num_params(const ttc_kernel *kernel);

@@ -33,6 +33,12 @@ typedef struct cg_options {
   int opt_level;    /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
   int ptx_version;  /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
   const char *libdevice; /* libdevice.10.bc; NULL: $TTC_LIBDEVICE, then the CUDA home's */
+  /* Outputs, when non-NULL: set true when the module needed libdevice and
+   * it could not be read (a missing tool, not the input's fault); the wall
+   * milliseconds of building and optimizing the LLVM IR ([0]) and of NVPTX
+   * code generation ([1]). */
+  bool *libdevice_missing;
+  double *stage_ms;
 } cg_options;
 
 /* ttgir -> optimized LLVM IR text and PTX text (both NUL-terminated, caller
@@ -47,6 +53,24 @@ bool cg_emit_ptx(const ir_module *ttgir, const cg_options *opts, char **llir, ch
  * ctx with an unknown location and returns false. Prints nothing itself. */
 bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
                   void **cubin, size_t *cubin_size);
+
+/* What ptxas -v reports about the entry function; -1 where it said nothing. */
+typedef struct cg_ptxas_info {
+  int num_regs;           /* registers per thread */
+  int spill_store_bytes;  /* bytes stored to local memory by spills */
+  int spill_load_bytes;   /* bytes loaded back */
+  int shared_static;      /* static shared memory ("bytes smem"); 0 when absent */
+  int local;              /* local memory per thread: "bytes lmem", else the stack frame */
+} cg_ptxas_info;
+
+/* cg_run_ptxas with ptxas -v, whose report fills *info (which may be NULL). */
+bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
+                       void **cubin, size_t *cubin_size, cg_ptxas_info *info);
+
+/* Parses ptxas -v output ("Used 40 registers", "8 bytes spill stores", ...)
+ * for the first entry function into *info; false when it names no register
+ * count. */
+bool cg_parse_ptxas_info(const char *log, cg_ptxas_info *info);
 
 /* The ptxas cg_run_ptxas would run, written to buf: `explicit_path` when
  * given, else $TTC_PTXAS, `ptxas` on PATH, TTC_DEFAULT_CUDA_HOME/bin/ptxas.
@@ -84,11 +108,19 @@ typedef struct cg_metadata {
   const cg_constexpr_info *constexprs;
   const char *version; /* compiler version ("0.1.0") */
   const char *ptx;     /* hashed with FNV-1a 64 into "hash"; may be NULL (hash of "") */
+  /* What ptxas reported, NULL when it did not run: the keys num_regs,
+   * spills_store_bytes, spills_load_bytes, shared_static and local are then null. */
+  const cg_ptxas_info *ptxas;
+  /* Milliseconds spent producing each level (TTC_NUM_LEVELS entries, a
+   * negative one for a level not produced), or NULL: "times_ms" is {}. */
+  const double *times_ms;
 } cg_metadata;
 
 /* One JSON object, keys in the fixed order name, num_warps, num_stages, shared,
+ * num_regs, spills_store_bytes, spills_load_bytes, shared_static, local,
  * target ({"backend": "cuda", "arch": 90, "name": "sm_90a"} from target and
- * arch), params, constexprs, version, hash. Caller frees; NULL on OOM. */
+ * arch), params, constexprs, version, hash, times_ms ({"ttir": 1.25, ...}).
+ * Caller frees; NULL on OOM. */
 char *cg_metadata_json(const cg_metadata *md);
 /* FNV-1a 64 of n bytes. */
 uint64_t cg_fnv1a64(const void *data, size_t n);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Target.h>
@@ -91,7 +93,14 @@ static int module_num_warps(const ir_module *m, const cg_options *opts) {
   return (int)nw;
 }
 
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char **ptx) {
+  double t0 = now_ms();
   *llir = NULL;
   *ptx = NULL;
   const char *arch = opts && opts->arch ? opts->arch : "sm_90";
@@ -143,6 +152,11 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
                     LLVMValueAsMetadata(one));
 
   bool ok = cg_build_module(&c, m);
+  if (ok && c.needs_libdevice && opts && opts->libdevice_missing) {
+    char buf[1024]; /* cg_link_libdevice reports it; the caller learns it is a missing file */
+    if (access(cg_libdevice_path(opts->libdevice, buf, sizeof buf), R_OK) != 0)
+      *opts->libdevice_missing = true;
+  }
   ok = ok && cg_link_libdevice(&c, opts ? opts->libdevice : NULL);
   if (ok) {
     char *msg = NULL;
@@ -157,7 +171,12 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
     char *text = LLVMPrintModuleToString(c.mod);
     *llir = dup_n(text, strlen(text));
     LLVMDisposeMessage(text);
+    double t1 = now_ms();
     ok = *llir != NULL && emit_ptx_text(&c, tm, ptx);
+    if (opts && opts->stage_ms) {
+      opts->stage_ms[0] = t1 - t0;
+      opts->stage_ms[1] = now_ms() - t1;
+    }
   }
   if (!ok) {
     free(*llir);

@@ -4,9 +4,11 @@
  * -> LLVM IR and PTX (codegen) -> cubin (ptxas), keeping each level's text
  * and the diagnostics in the ttc_kernel. One context per compile, so
  * concurrent compiles share nothing. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "codegen-llvm/cg.h"
 #include "driver/driver.h"
@@ -21,6 +23,13 @@ void ttc_compile_options_init(ttc_compile_options *opts) {
   opts->num_stages = 3;
   opts->arch = "sm_90";
   opts->stop_after = TTC_LEVEL_CUBIN;
+  opts->opt_level = 3;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* Parses "sm_90" / "sm_90a" into 90; 0 if malformed. */
@@ -113,8 +122,12 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
   }
   char target[16];
   snprintf(target, sizeof target, "cuda:%d", cc);
-  cg_metadata md = {k->name, k->num_warps, k->num_stages, k->shared_bytes, target, k->arch,
-                    np, params, nc, cexprs, TTC_VERSION_STRING, k->out[TTC_LEVEL_PTX]};
+  cg_ptxas_info pi = {k->num_regs, k->spill_store_bytes, k->spill_load_bytes, k->shared_static,
+                      k->local_bytes};
+  cg_metadata md = {k->name,   k->num_warps, k->num_stages,       k->shared_bytes,
+                    target,    k->arch,      np,                  params,
+                    nc,        cexprs,       TTC_VERSION_STRING,  k->out[TTC_LEVEL_PTX],
+                    k->num_regs >= 0 ? &pi : NULL, k->time_ms};
   json = cg_metadata_json(&md);
 done:
   free(params);
@@ -151,6 +164,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
                                    const char *name, const char *signature,
                                    const ttc_compile_options *o, int cc) {
   fe_kernel_info info = {0};
+  double t = now_ms();
   fe_search_path search = {k->ninclude_dirs, (const char *const *)k->include_dirs};
   ir_module *m = fe_lower_kernel(ctx, src, name, signature, &search, &info);
   if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
@@ -171,42 +185,70 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   }
   if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
   if (!keep_located_ttir(k, m)) goto oom;
+  k->time_ms[TTC_LEVEL_TTIR] = now_ms() - t;
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
+  t = now_ms();
   if ((st = run_ttgir(m, o, cc)) != TTC_OK) goto done;
   if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;
+  k->time_ms[TTC_LEVEL_TTGIR] = now_ms() - t;
   if (o->stop_after == TTC_LEVEL_TTGIR) goto done;
 
   /* Shared memory and barriers, as Triton's make_llir does before LLVM. */
+  t = now_ms();
   if (!run_pipeline(m, TTG_CODEGEN_PREP_PIPELINE)) {
     st = TTC_ERROR_INPUT;
     goto done;
   }
   k->shared_bytes = (int)ir_op_get_int(m->op, "ttg.shared", 0);
-  cg_options co = {.arch = k->arch, .num_warps = o->num_warps, .opt_level = 3};
+  double prep_ms = now_ms() - t, cg_ms[2] = {0, 0};
+  bool libdevice_missing = false;
+  int opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
+  cg_options co = {.arch = k->arch,
+                   .num_warps = o->num_warps,
+                   .opt_level = opt_level,
+                   .libdevice_missing = &libdevice_missing,
+                   .stage_ms = cg_ms};
   if (!cg_emit_ptx(m, &co, &llir, &ptx)) {
-    st = ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;
+    st = libdevice_missing          ? TTC_ERROR_TOOL
+         : ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED
+                                      : TTC_ERROR_LLVM;
     goto done;
   }
+  k->time_ms[TTC_LEVEL_LLIR] = prep_ms + cg_ms[0];
+  k->time_ms[TTC_LEVEL_PTX] = cg_ms[1];
   keep_text(k, TTC_LEVEL_LLIR, llir);
   keep_text(k, TTC_LEVEL_PTX, ptx);
   llir = ptx = NULL;
-  k->metadata = build_metadata(k, &info, cc);
-  if (!k->metadata) goto oom;
   if (o->stop_after <= TTC_LEVEL_PTX) goto done;
 
   void *cubin = NULL;
   size_t cubin_size = 0;
-  if (!cg_run_ptxas(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size)) {
+  cg_ptxas_info pi;
+  t = now_ms();
+  if (!cg_run_ptxas_info(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size,
+                         &pi)) {
     st = TTC_ERROR_TOOL;
     goto done;
   }
+  k->time_ms[TTC_LEVEL_CUBIN] = now_ms() - t;
+  k->num_regs = pi.num_regs;
+  k->spill_store_bytes = pi.spill_store_bytes;
+  k->spill_load_bytes = pi.spill_load_bytes;
+  k->shared_static = pi.shared_static;
+  k->local_bytes = pi.local;
   k->out[TTC_LEVEL_CUBIN] = cubin;
   k->out_size[TTC_LEVEL_CUBIN] = cubin_size;
   goto done;
 oom:
   st = TTC_ERROR_OUT_OF_MEMORY;
 done:
+  /* The metadata of whatever levels were reached (a failing ptxas keeps the
+   * PTX's); ptxas's numbers are null without a cubin. */
+  if (k->out[TTC_LEVEL_TTIR] && st != TTC_ERROR_OUT_OF_MEMORY) {
+    k->metadata = build_metadata(k, &info, cc);
+    if (!k->metadata) st = TTC_ERROR_OUT_OF_MEMORY;
+  }
   free(llir);
   free(ptx);
   ir_module_destroy(m);
@@ -235,6 +277,8 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
   ttc_kernel *k = calloc(1, sizeof *k);
   if (!k) return TTC_ERROR_OUT_OF_MEMORY;
   k->name = strdup(name);
+  k->num_regs = k->spill_store_bytes = k->spill_load_bytes = k->shared_static = k->local_bytes = -1;
+  for (int l = 0; l < TTC_NUM_LEVELS; l++) k->time_ms[l] = -1;
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
   /* As Triton does, compute capability 9.0 compiles for sm_90a: wgmma and
@@ -430,6 +474,21 @@ const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
 const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
 int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
 int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }
+ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {
+  /* The first version ends with time_ms: fields added later lie after it,
+   * and callers that do not know them are still served. */
+  const size_t v1_size = offsetof(ttc_kernel_stats, time_ms) + sizeof stats->time_ms;
+  if (!k || !stats || stats->size < v1_size) return TTC_ERROR_ARGUMENT;
+  ttc_kernel_stats s = {sizeof s,         k->num_regs,    k->spill_store_bytes,
+                        k->spill_load_bytes, k->shared_bytes, k->shared_static,
+                        k->local_bytes,    {0}};
+  memcpy(s.time_ms, k->time_ms, sizeof s.time_ms);
+  size_t n = stats->size;
+  memcpy(stats, &s, n < sizeof s ? n : sizeof s);
+  stats->size = n;
+  return TTC_OK;
+}
+
 int ttc_kernel_num_params(const ttc_kernel *k) { return k ? k->nparams : 0; }
 int ttc_kernel_from_cache(const ttc_kernel *k) { return k && k->from_cache; }
 

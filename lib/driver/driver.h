@@ -38,6 +38,11 @@ struct ttc_kernel {
   /* Modules the kernel read from files other than its own (and the
    * prelude): the cache key does not cover them, so it is not stored. */
   int imports;
+  /* What ptxas -v reported (num_regs < 0: it did not run for this kernel)
+   * and the wall milliseconds spent producing each level (negative: not
+   * produced by this compile). */
+  int num_regs, spill_store_bytes, spill_load_bytes, shared_static, local_bytes;
+  double time_ms[TTC_NUM_LEVELS];
 };
 
 /* ---- hash.c: SHA-256 for cache keys, XXH64 for entry checksums ------------ */

@@ -99,7 +99,8 @@ static const char *type_name(const ir_type *t) {
 }
 
 /* Metadata of a cubin made from IR: what the IR knows (no constexprs). */
-static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx) {
+static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx,
+                         const cg_ptxas_info *pi) {
   const ir_op *f = ir_module_body(m)->first;
   while (f && f->kind != IR_OP_TT_FUNC) f = f->next;
   if (!f || !f->regions[0].first) return NULL;
@@ -122,7 +123,7 @@ static char *ir_metadata(const ir_module *m, const char *arch, int cc, const cha
   snprintf(target, sizeof target, "cuda:%d", cc);
   cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3,
                     (int)ir_op_get_int(m->op, "ttg.shared", 0), target, arch,
-                    n, params, 0, NULL, TTC_VERSION_STRING, ptx};
+                    n, params, 0, NULL, TTC_VERSION_STRING, ptx, pi, NULL};
   return cg_metadata_json(&md);
 }
 
@@ -143,10 +144,16 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
     ir_pipeline_free(&pl);
     if (!ok) return TTC_ERROR_INPUT;
   }
-  cg_options co = {.arch = arch, .num_warps = mo.num_warps, .opt_level = 3};
+  bool libdevice_missing = false;
+  cg_options co = {.arch = arch,
+                   .num_warps = mo.num_warps,
+                   .opt_level = 3,
+                   .libdevice_missing = &libdevice_missing};
   char *llir = NULL, *ptx = NULL;
   if (!cg_emit_ptx(st->m, &co, &llir, &ptx))
-    return ir_context_num_errors(st->ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;
+    return libdevice_missing            ? TTC_ERROR_TOOL
+           : ir_context_num_errors(st->ctx) ? TTC_ERROR_UNSUPPORTED
+                                            : TTC_ERROR_LLVM;
   ttc_status status = TTC_OK;
   if (o->emit == TTC_LEVEL_LLIR) {
     ir_sb_puts(out, llir);
@@ -155,12 +162,13 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   } else {
     void *cubin = NULL;
     size_t size = 0;
-    if (!cg_run_ptxas(st->ctx, ptx, arch, o->ptxas, &cubin, &size)) {
+    cg_ptxas_info pi;
+    if (!cg_run_ptxas_info(st->ctx, ptx, arch, o->ptxas, &cubin, &size, &pi)) {
       status = TTC_ERROR_TOOL;
     } else {
       ir_sb_append(out, cubin, size);
       free(st->r->metadata);
-      st->r->metadata = ir_metadata(st->m, arch, cc, ptx);
+      st->r->metadata = ir_metadata(st->m, arch, cc, ptx, &pi);
     }
     free(cubin);
   }

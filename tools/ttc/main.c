@@ -37,6 +37,9 @@ static const char usage_text[] =
     "  -o, --output PATH        output file ('-' for stdout); with --emit cubin the\n"
     "                           metadata JSON is written to PATH.json\n"
     "                           (default: stdout for text, NAME.cubin for cubin)\n"
+    "      --emit-metadata PATH write the metadata JSON to PATH, whatever the level\n"
+    "  -v, --verbose            report registers, spills, local and shared memory and\n"
+    "                           the time of each stage on stderr\n"
     "      --print-loc          print loc(\"file\":line:col) after each ttir/ttgir op\n"
     "      --ptxas PATH         ptxas to run (default: $TTC_PTXAS, PATH, /usr/local/cuda/bin)\n"
     "      --verify-diagnostics check diagnostics against expected-error {{...}} comments\n"
@@ -84,9 +87,10 @@ typedef struct cli {
   const char *signatures[MAX_SIGNATURES]; /* every -s, for --aot */
   int nsignatures;
   const char *aot, *aot_name, *grid;
+  const char *metadata_path; /* --emit-metadata */
   ttc_compile_options opts;
   ttc_ir_options ir;
-  bool has_emit, has_ir_flags, verify_diagnostics, list_passes, no_cache;
+  bool has_emit, has_ir_flags, verify_diagnostics, list_passes, no_cache, verbose;
 } cli;
 
 static _Noreturn void usage_error(const char *fmt, const char *arg) {
@@ -195,6 +199,10 @@ static void parse_args(int argc, char **argv, cli *c) {
       c->verify_diagnostics = true;
     } else if (strcmp(a, "--list-passes") == 0) {
       c->list_passes = true;
+    } else if ((v = flag_value(argc, argv, &i, NULL, "--emit-metadata"))) {
+      c->metadata_path = v;
+    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+      c->verbose = true;
     } else if ((v = flag_value(argc, argv, &i, "-o", "--output"))) {
       c->output = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--ptxas"))) {
@@ -472,6 +480,29 @@ static int run_aot(cli *c) {
   return rc;
 }
 
+/* -v: what ptxas reported and where the time went, on stderr. */
+static void report_stats(const ttc_kernel *k) {
+  ttc_kernel_stats s = TTC_KERNEL_STATS_INIT;
+  if (ttc_kernel_get_stats(k, &s) != TTC_OK) return;
+  fprintf(stderr, "ttc: %s: ", ttc_kernel_name(k));
+  if (s.num_regs >= 0)
+    fprintf(stderr,
+            "%d registers, %d bytes spill stores, %d bytes spill loads, %d bytes local, "
+            "%d bytes shared (%d static)\n",
+            s.num_regs, s.spills_store_bytes, s.spills_load_bytes, s.local,
+            s.shared + s.shared_static, s.shared_static);
+  else
+    fprintf(stderr, "%d bytes shared (registers and spills need --emit cubin)\n", s.shared);
+  fprintf(stderr, "ttc: %s: times:", ttc_kernel_name(k));
+  bool any = false;
+  for (int l = 0; l < TTC_NUM_LEVELS; l++) {
+    if (s.time_ms[l] < 0) continue;
+    fprintf(stderr, " %s %.1f ms", ttc_level_name((ttc_level)l), s.time_ms[l]);
+    any = true;
+  }
+  fputs(any ? "\n" : " none (from the cache)\n", stderr);
+}
+
 /* Kernel files: the compile path. */
 static int run_py(cli *c) {
   if (c->has_ir_flags)
@@ -503,7 +534,14 @@ static int run_py(cli *c) {
   size_t n = 0;
   const void *data = ttc_kernel_output(k, c->opts.stop_after, &n);
   int rc = 0;
-  if (c->opts.stop_after == TTC_LEVEL_CUBIN) {
+  if (c->verbose) report_stats(k);
+  if (c->metadata_path) {
+    const char *json = ttc_kernel_metadata_json(k);
+    rc = write_bytes(c->metadata_path, json ? json : "{}", json ? strlen(json) : 2);
+    if (rc == 0 && strcmp(c->metadata_path, "-") == 0) fputc('\n', stdout);
+  }
+  if (rc != 0) {
+  } else if (c->opts.stop_after == TTC_LEVEL_CUBIN) {
     char path[4096];
     const char *out = c->output;
     if (!out) {
