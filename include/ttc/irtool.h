@@ -41,6 +41,7 @@ typedef struct ttc_ir_options {
   /* Nonzero: keep the IR each pass receives (one print per pass), so that
    * ttc_ir_result_reproducer can return it when a pass fails. */
   int keep_reproducer;
+  int opt_level; /* LLVM's optimization level for llir/ptx/cubin output, 0..3; default 3 */
 } ttc_ir_options;
 
 /* Fills *opts with the defaults above (no passes, emit -1, 4 warps). */

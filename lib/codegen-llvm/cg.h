@@ -82,6 +82,16 @@ bool cg_find_ptxas(const char *explicit_path, char *buf, size_t cap);
  * $TTC_LIBDEVICE, then the CUDA home's (written to buf). Not checked. */
 const char *cg_libdevice_path(const char *path, char *buf, size_t cap);
 
+/* The targets ttc compiles for (sm_80 and newer that LLVM knows), in
+ * order; cg_target_name gives NULL out of range. Static storage. */
+int cg_num_targets(void);
+const char *cg_target_name(int index);
+
+/* The version ptxas reports ("13.0.88" from "Cuda compilation tools,
+ * release 13.0, V13.0.88"), into buf; false when ptxas is not found or
+ * says no version. `ptxas` as for cg_run_ptxas. */
+bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap);
+
 /* ---- metadata.c: kernel metadata JSON ----------------------------------- */
 
 typedef struct cg_param_info {

@@ -32,6 +32,19 @@ static const char *const cg_known_archs[] = {
     "sm_121a", "sm_121f",
 };
 
+int cg_num_targets(void) {
+  int n = 0;
+  for (size_t i = 0; i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
+    n += atoi(cg_known_archs[i] + 3) >= 80;
+  return n;
+}
+
+const char *cg_target_name(int index) {
+  for (size_t i = 0; index >= 0 && i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
+    if (atoi(cg_known_archs[i] + 3) >= 80 && index-- == 0) return cg_known_archs[i];
+  return NULL;
+}
+
 static bool arch_ok(const char *arch) {
   for (size_t i = 0; i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
     if (strcmp(arch, cg_known_archs[i]) == 0) return true;

@@ -146,6 +146,35 @@ bool cg_parse_ptxas_info(const char *log, cg_ptxas_info *info) {
   return info->num_regs >= 0;
 }
 
+bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
+  char exe[4096], dir[4096], log_path[4200];
+  if (cap == 0) return false;
+  buf[0] = '\0';
+  if (!cg_find_ptxas(ptxas, exe, sizeof exe)) return false;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/ttc-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) return false;
+  snprintf(log_path, sizeof log_path, "%s/version.log", dir);
+  char flag[] = "--version";
+  char *argv[] = {exe, flag, NULL};
+  int rc = spawn_wait(argv, log_path);
+  size_t n = 0;
+  char *log = rc == 0 ? read_file(log_path, &n) : NULL;
+  unlink(log_path);
+  rmdir(dir);
+  /* "..., release 13.0, V13.0.88": the text after the last " V" */
+  const char *v = NULL;
+  for (const char *p = log ? strstr(log, ", V") : NULL; p; p = strstr(p + 1, ", V")) v = p + 3;
+  size_t len = 0;
+  while (v && v[len] && v[len] != '\n' && v[len] != '\r' && v[len] != ' ') len++;
+  if (v && len > 0 && len < cap) {
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+  }
+  free(log);
+  return buf[0] != '\0';
+}
+
 bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
                   void **cubin, size_t *cubin_size) {
   return cg_run_ptxas_info(ctx, ptx, arch, ptxas, cubin, cubin_size, NULL);

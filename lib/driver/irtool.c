@@ -33,6 +33,7 @@ void ttc_ir_options_init(ttc_ir_options *o) {
   memset(o, 0, sizeof *o);
   o->emit = -1;
   o->num_warps = 4;
+  o->opt_level = 3;
 }
 
 /* The module's text, caller frees; NULL when memory ran out. */
@@ -147,7 +148,7 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   bool libdevice_missing = false;
   cg_options co = {.arch = arch,
                    .num_warps = mo.num_warps,
-                   .opt_level = 3,
+                   .opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level,
                    .libdevice_missing = &libdevice_missing};
   char *llir = NULL, *ptx = NULL;
   if (!cg_emit_ptx(st->m, &co, &llir, &ptx))

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* names.c - static names of the public enums (statuses, levels): the one
- * table of each, used by the CLI, messages and metadata alike. Type names
- * belong to the signature format (lib/frontend/signature.c). */
+ * table of each, used by the CLI, messages and metadata alike; and the
+ * versions and targets (ttc's, LLVM's, ptxas's) that `ttc --version` shows.
+ * Type names belong to the signature format (lib/frontend/signature.c). */
+#include <llvm/Config/llvm-config.h>
+
+#include "codegen-llvm/cg.h"
 #include "driver/driver.h"
 
 const char *ttc_status_string(ttc_status status) {
@@ -23,6 +27,19 @@ const char *ttc_status_string(ttc_status status) {
 }
 
 const char *ttc_version(void) { return TTC_VERSION_STRING; }
+
+unsigned long ttc_version_number(void) { return TTC_VERSION_NUMBER; }
+
+const char *ttc_llvm_version(void) { return LLVM_VERSION_STRING; }
+
+ttc_status ttc_ptxas_version(const char *ptxas, char *buf, size_t cap) {
+  if (!buf || cap == 0) return TTC_ERROR_ARGUMENT;
+  return cg_ptxas_version(ptxas, buf, cap) ? TTC_OK : TTC_ERROR_TOOL;
+}
+
+int ttc_num_targets(void) { return cg_num_targets(); }
+
+const char *ttc_target_name(int index) { return cg_target_name(index); }
 
 const char *ttc_level_name(ttc_level level) {
   switch (level) {

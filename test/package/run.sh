@@ -29,7 +29,7 @@ cmake -S "$here" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/consumer"
 export PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig
-test "$(pkg-config --modversion ttc)" = "$("$tmp/prefix/bin/ttc" --version | cut -d' ' -f2)"
+test "$(pkg-config --modversion ttc)" = "$("$tmp/prefix/bin/ttc" --version | head -1 | cut -d" " -f2)"
 # shellcheck disable=SC2046
 c++ -std=c++17 -Wall -Wextra -pedantic -Werror $san "$here/consumer.cpp" -o "$tmp/consumer_pc" \
   $(pkg-config --cflags --libs ttc) -Wl,-rpath,"$tmp/prefix/lib"

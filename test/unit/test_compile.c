@@ -2,6 +2,7 @@
 /* test_compile.c - the public compile API: levels, stop_after, parameters,
  * metadata, diagnostics on bad input, argument checks; kernels made from
  * ttir text and run on the interpreter. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,11 +241,37 @@ static void test_kernel_from_ttir(void **state) {
   ttc_kernel_destroy(k);
 }
 
+/* The versions and targets `ttc --version` shows. */
+static void test_versions_and_targets(void **state) {
+  (void)state;
+  assert_int_equal(ttc_version_number(), TTC_VERSION_NUMBER);
+  assert_int_equal(TTC_VERSION_NUMBER,
+                   TTC_VERSION_MAJOR * 10000 + TTC_VERSION_MINOR * 100 + TTC_VERSION_PATCH);
+  assert_string_equal(ttc_version(), TTC_VERSION_STRING);
+  assert_true(strncmp(ttc_llvm_version(), "22.", 3) == 0);
+  int n = ttc_num_targets();
+  assert_true(n >= 7);
+  assert_string_equal(ttc_target_name(0), "sm_80");
+  bool has_90a = false;
+  for (int i = 0; i < n; i++) has_90a |= strcmp(ttc_target_name(i), "sm_90a") == 0;
+  assert_true(has_90a);
+  assert_null(ttc_target_name(n));
+  assert_null(ttc_target_name(-1));
+  char buf[64];
+  assert_int_equal(ttc_ptxas_version("/nonexistent/ptxas", buf, sizeof buf), TTC_ERROR_TOOL);
+  assert_int_equal(ttc_ptxas_version(NULL, buf, 0), TTC_ERROR_ARGUMENT);
+  if (access(TTC_CUDA_HOME "/bin/ptxas", X_OK) == 0) {
+    assert_int_equal(ttc_ptxas_version(TTC_CUDA_HOME "/bin/ptxas", buf, sizeof buf), TTC_OK);
+    assert_true(buf[0] >= '1' && buf[0] <= '9' && strchr(buf, '.'));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_levels_up_to_ptx),
       cmocka_unit_test(test_stop_after_ttir),
       cmocka_unit_test(test_stats_with_cubin),
+      cmocka_unit_test(test_versions_and_targets),
       cmocka_unit_test(test_bad_input_has_located_diagnostic),
       cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_null_arguments),
