@@ -51,6 +51,14 @@ typedef struct ttc_compile_options {
   /* LLVM's optimization level, 0..3 (as -O0..-O3); default 3, Triton's.
    * ptxas always runs with -O3. */
   int opt_level;
+  /* The pass manager's reports, collected in ttc_kernel_pass_dump (as the
+   * IR tool's --print-before/--print-after/--time-passes): a pass name
+   * (`tritongpu-coalesce`) or "all" to print the IR before / after it; NULL:
+   * none. time_passes nonzero: a time report of every pass and of the
+   * LLVM, NVPTX and ptxas stages. Any of them compiles without the cache. */
+  const char *print_before;
+  const char *print_after;
+  int time_passes;
 } ttc_compile_options;
 
 /* Fills *opts with the defaults above. */
@@ -106,6 +114,11 @@ TTC_API const void *ttc_kernel_output(const ttc_kernel *kernel, ttc_level level,
  * times; docs/api.md). Borrowed; NULL when the compile did not reach ttir.
  * A kernel from the cache gives the JSON written when it was compiled. */
 TTC_API const char *ttc_kernel_metadata_json(const ttc_kernel *kernel);
+
+/* What opts.print_before, print_after and time_passes asked for: the IR
+ * printed around passes ("// -----// IR Dump After ... //----- //" headers,
+ * as MLIR) and the time report; "" when none. Borrowed. */
+TTC_API const char *ttc_kernel_pass_dump(const ttc_kernel *kernel);
 
 /* The ttir with a loc("file":line:col) after every op, whatever
  * opts->emit_locations said about the TTIR level: what the CPU interpreter

@@ -136,9 +136,18 @@ done:
   return json;
 }
 
+/* What the pass manager reports across a compile's pipelines: the IR
+ * printed before/after passes (opts.print_before/print_after) and each
+ * pass's time (opts.time_passes). */
+typedef struct pass_report {
+  const ttc_compile_options *o;
+  ir_strbuf dump;
+  ir_pass_timing timing;
+} pass_report;
+
 /* Runs a pipeline given as text; debug builds verify after every pass,
  * ttgir rules included. */
-static bool run_pipeline(ir_module *m, const char *text) {
+static bool run_pipeline(ir_module *m, const char *text, pass_report *rep) {
   ir_pipeline pl;
   bool ok = ir_pipeline_parse(m->ctx, text, ttg_pass_lookup, &pl);
   if (!ok) IR_UNREACHABLE("the built-in pipeline does not parse: %s", text);
@@ -147,28 +156,43 @@ static bool run_pipeline(ir_module *m, const char *text) {
   po.verify_each = true;
   po.verify = ttg_verify;
 #endif
+  po.print_before = rep->o->print_before;
+  po.print_after = rep->o->print_after;
+  po.print_locations = rep->o->emit_locations != 0;
+  po.dump = &rep->dump;
+  po.timing = rep->o->time_passes ? &rep->timing : NULL;
   ok = ir_run_pipeline(m, &pl, &po);
   ir_pipeline_free(&pl);
   return ok;
 }
 
-static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc) {
+/* A stage outside the pass manager, in the time report. */
+static void time_stage(pass_report *rep, const char *name, double ms) {
+  ir_pass_timing *t = &rep->timing;
+  if (!rep->o->time_passes || t->n >= 64 || ms < 0) return;
+  snprintf(t->names[t->n], sizeof t->names[t->n], "%s", name);
+  t->times[t->n++] = ms / 1e3;
+}
+
+static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc,
+                            pass_report *rep) {
   ttg_options to = {o->num_warps, 32, 1, cc};
   char text[512];
   if (!ttg_pipeline_text(&to, text, sizeof text)) IR_UNREACHABLE("pipeline text too long");
-  return run_pipeline(m, text) ? TTC_OK : TTC_ERROR_INPUT;
+  return run_pipeline(m, text, rep) ? TTC_OK : TTC_ERROR_INPUT;
 }
 
 /* Runs the pipeline as far as o->stop_after; returns the status. */
 static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_source *src,
                                    const char *name, const char *signature,
-                                   const ttc_compile_options *o, int cc) {
+                                   const ttc_compile_options *o, int cc, pass_report *rep) {
   fe_kernel_info info = {0};
   double t = now_ms();
   fe_search_path search = {k->ninclude_dirs, (const char *const *)k->include_dirs};
   ir_module *m = fe_lower_kernel(ctx, src, name, signature, &search, &info);
   if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   k->imports = info.nmodules;
+  time_stage(rep, "frontend (kernel file to ttir)", now_ms() - t);
   ttc_status st = TTC_OK;
   char *llir = NULL, *ptx = NULL;
   if (!record_params(k, &info)) {
@@ -179,7 +203,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     st = TTC_ERROR_INTERNAL;
     goto done;
   }
-  if (!run_pipeline(m, IR_TTIR_PIPELINE)) {
+  if (!run_pipeline(m, IR_TTIR_PIPELINE, rep)) {
     st = TTC_ERROR_INPUT;
     goto done;
   }
@@ -189,14 +213,14 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
   t = now_ms();
-  if ((st = run_ttgir(m, o, cc)) != TTC_OK) goto done;
+  if ((st = run_ttgir(m, o, cc, rep)) != TTC_OK) goto done;
   if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;
   k->time_ms[TTC_LEVEL_TTGIR] = now_ms() - t;
   if (o->stop_after == TTC_LEVEL_TTGIR) goto done;
 
   /* Shared memory and barriers, as Triton's make_llir does before LLVM. */
   t = now_ms();
-  if (!run_pipeline(m, TTG_CODEGEN_PREP_PIPELINE)) {
+  if (!run_pipeline(m, TTG_CODEGEN_PREP_PIPELINE, rep)) {
     st = TTC_ERROR_INPUT;
     goto done;
   }
@@ -217,6 +241,8 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   }
   k->time_ms[TTC_LEVEL_LLIR] = prep_ms + cg_ms[0];
   k->time_ms[TTC_LEVEL_PTX] = cg_ms[1];
+  time_stage(rep, "codegen-llvm (ttgir to LLVM IR, optimization)", cg_ms[0]);
+  time_stage(rep, "llvm-nvptx (LLVM IR to PTX)", cg_ms[1]);
   keep_text(k, TTC_LEVEL_LLIR, llir);
   keep_text(k, TTC_LEVEL_PTX, ptx);
   llir = ptx = NULL;
@@ -232,6 +258,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     goto done;
   }
   k->time_ms[TTC_LEVEL_CUBIN] = now_ms() - t;
+  time_stage(rep, "ptxas (PTX to cubin)", k->time_ms[TTC_LEVEL_CUBIN]);
   k->num_regs = pi.num_regs;
   k->spill_store_bytes = pi.spill_store_bytes;
   k->spill_load_bytes = pi.spill_load_bytes;
@@ -269,8 +296,7 @@ static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len,
   return k->source && k->filename && k->signature;
 }
 
-/* The compile itself, no cache: *out is set unless memory ran out. */
-static ttc_status compile_now(const char *source, size_t source_len, const char *filename,
+ttc_status drv_compile_now(const char *source, size_t source_len, const char *filename,
                               const char *name, const char *signature,
                               const ttc_compile_options *opts, ttc_kernel **out) {
   ttc_compile_options o = *opts;
@@ -315,7 +341,16 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
   } else if (!src) {
     st = TTC_ERROR_OUT_OF_MEMORY;
   } else {
-    st = compile_pipeline(k, ctx, src, name, signature, &o, cc);
+    pass_report rep = {.o = &o};
+    ir_sb_init(&rep.dump);
+    double t0 = now_ms();
+    st = compile_pipeline(k, ctx, src, name, signature, &o, cc, &rep);
+    if (o.time_passes) {
+      const char *names[64];
+      for (int i = 0; i < rep.timing.n; i++) names[i] = rep.timing.names[i];
+      ir_time_report(&rep.dump, rep.timing.n, names, rep.timing.times, (now_ms() - t0) / 1e3);
+    }
+    k->pass_dump = ir_sb_take(&rep.dump);
   }
   ir_strbuf sb;
   ir_sb_init(&sb);
@@ -356,11 +391,12 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
     return TTC_ERROR_OUT_OF_MEMORY;
   }
   if (!k) {
-    st = compile_now(source, source_len, filename, name, signature, opts, &k);
+    st = drv_compile_now(source, source_len, filename, name, signature, opts, &k);
     /* the key covers the kernel's file only: a kernel that imports other
      * files' modules is compiled each time, never stored */
     if (st == TTC_OK && k->imports == 0) drv_cache_store_kernel(c, key, k, rem);
   }
+  drv_dump_kernel(key, k, source, source_len, filename, name, signature, opts, rem);
   if (k && !remarks) append_diagnostics(k, own.data);
   ir_sb_free(&own);
   *out = k;
@@ -380,7 +416,9 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   } else {
     ttc_compile_options_init(&o);
   }
-  if (o.cache && drv_level_cached(o.stop_after)) {
+  /* a compile asked to print or time its passes must run them */
+  bool reports = o.print_before || o.print_after || o.time_passes;
+  if (o.cache && drv_level_cached(o.stop_after) && !reports) {
     drv_cache c;
     uint8_t digest[DRV_DIGEST_LEN];
     drv_cache_init(&c, o.cache, o.cache_dir);
@@ -389,7 +427,18 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
       return drv_compile_cached(&c, digest, source, source_len, filename, name, signature, &o, out,
                                 NULL);
   }
-  return compile_now(source, source_len, filename, name, signature, &o, out);
+  ttc_status st = drv_compile_now(source, source_len, filename, name, signature, &o, out);
+  const char *dump = getenv("TTC_DUMP_DIR");
+  if (*out && dump && *dump) {
+    char key[DRV_KEY_LEN + 1];
+    ir_strbuf remarks;
+    ir_sb_init(&remarks);
+    drv_dump_key(source, source_len, filename, name, signature, &o, key);
+    drv_dump_kernel(key, *out, source, source_len, filename, name, signature, &o, &remarks);
+    append_diagnostics(*out, remarks.data);
+    ir_sb_free(&remarks);
+  }
+  return st;
 }
 
 /* Reads a whole file into a malloc'd buffer. */
@@ -440,6 +489,7 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   for (int i = 0; i < TTC_NUM_LEVELS; i++) free(k->out[i]);
   free(k->diagnostics);
   free(k->metadata);
+  free(k->pass_dump);
   free(k->name);
   free(k->param_types);
   free(k->param_pointees);
@@ -466,6 +516,10 @@ const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size
 }
 
 const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
+
+const char *ttc_kernel_pass_dump(const ttc_kernel *k) {
+  return k && k->pass_dump ? k->pass_dump : "";
+}
 
 const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
   if (size) *size = k && k->ttir_located ? k->ttir_located_size : 0;

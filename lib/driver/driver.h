@@ -17,6 +17,7 @@ struct ttc_kernel {
   void *out[TTC_NUM_LEVELS];          /* text levels NUL-terminated */
   size_t out_size[TTC_NUM_LEVELS];
   char *metadata;                     /* JSON or NULL */
+  char *pass_dump; /* IR printed around passes and the time report; NULL or "" when none */
   char *name;
   char arch[16];
   int num_warps, num_stages, shared_bytes;
@@ -142,7 +143,27 @@ ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf
 void drv_cache_store_kernel(const drv_cache *c, const char *key, const ttc_kernel *k,
                             ir_strbuf *remarks);
 
+/* ---- dump.c: $TTC_DUMP_DIR --------------------------------------------------- */
+
+/* The key a compile is dumped under: its cache key (the source's digest when
+ * the file parses, else a digest of its bytes). */
+void drv_dump_key(const char *source, size_t source_len, const char *filename, const char *name,
+                  const char *signature, const ttc_compile_options *opts,
+                  char key[DRV_KEY_LEN + 1]);
+
+/* With $TTC_DUMP_DIR set: writes every level of k (compiling again to the
+ * cubin when k holds fewer; the inputs and opts are k's) into
+ * $TTC_DUMP_DIR/key/. Failures become remarks. Does nothing without it. */
+void drv_dump_kernel(const char *key, const ttc_kernel *k, const char *source, size_t source_len,
+                     const char *filename, const char *name, const char *signature,
+                     const ttc_compile_options *opts, ir_strbuf *remarks);
+
 /* ---- compile.c -------------------------------------------------------------- */
+
+/* The compile itself, no cache and no dump: *out is set unless memory ran out. */
+ttc_status drv_compile_now(const char *source, size_t source_len, const char *filename,
+                           const char *name, const char *signature,
+                           const ttc_compile_options *opts, ttc_kernel **out);
 
 /* ttc_compile through cache `c`: the kernel of key (src_digest, name,
  * signature, opts) from the cache, else compiled and stored. `opts` is

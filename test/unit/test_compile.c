@@ -50,6 +50,7 @@ static void test_levels_up_to_ptx(void **state) {
   assert_null(ttc_kernel_output(k, TTC_LEVEL_CUBIN, &n));
   assert_int_equal(n, 0);
   assert_string_equal(ttc_kernel_diagnostics(k), "");
+  assert_string_equal(ttc_kernel_pass_dump(k), ""); /* no reports asked for */
   /* Runtime parameters: the four non-constexpr ones. */
   assert_int_equal(ttc_kernel_num_params(k), 4);
   ttc_type pointee;

@@ -65,13 +65,17 @@ static const char usage_tail[] =
     "                           'cdiv(n_elements, BLOCK_SIZE)' (default: the launcher\n"
     "                           takes ttc_gx, ttc_gy, ttc_gz)\n"
     "\n"
+    "Pass reports (kernel files and IR, on stderr):\n"
+    "      --print-before NAME  dump the IR before pass NAME ('all': every pass)\n"
+    "      --print-after NAME   dump the IR after pass NAME ('all': every pass)\n"
+    "      --print-before-all, --print-after-all  the same for every pass\n"
+    "      --time-passes        report the time of each pass (and, for kernel files,\n"
+    "                           of LLVM, NVPTX and ptxas)\n"
+    "\n"
     "IR input (.ttir, .ttgir):\n"
     "      --input LEVEL        py, ttir or ttgir, whatever the extension\n"
     "      --passes LIST        run exactly these passes, in order: 'cse,dce',\n"
     "                           'convert-triton-to-tritongpu{num-warps=8 target=cuda:80}'\n"
-    "      --print-before NAME  dump the IR before pass NAME ('all': every pass)\n"
-    "      --print-after NAME   dump the IR after pass NAME ('all': every pass)\n"
-    "      --time-passes        report the time of each pass\n"
     "      --verify-each        verify the IR after every pass\n"
     "      --split-input-file   process the cases separated by '// -----' one by one\n"
     "      --reproducer PATH    when a pass fails, write the IR it received to PATH\n"
@@ -82,7 +86,8 @@ static const char usage_tail[] =
     "      --version            print the versions of ttc, LLVM and ptxas, and the targets\n"
     "\n"
     "Environment: TTC_PTXAS (ptxas), TTC_LIBDEVICE (libdevice.10.bc), TTC_CACHE_DIR,\n"
-    "TTC_CACHE=0, NO_COLOR; docs/env.md lists every variable.\n"
+    "TTC_CACHE=0, TTC_DUMP_DIR (every stage of every kernel compiled), NO_COLOR;\n"
+    "docs/env.md lists every variable.\n"
     "\n"
     "Exit status: 0 on success; 1 on errors in the input (kernel source, signature, IR,\n"
     "a construct ttc does not support, diagnostics that differ from the expected ones);\n"
@@ -223,18 +228,19 @@ static void parse_args(int argc, char **argv, cli *c) {
     } else if ((v = flag_value(argc, argv, &i, NULL, "--passes"))) {
       c->ir.passes = v;
       c->has_ir_flags = true;
+    } else if (strcmp(a, "--print-before-all") == 0) {
+      c->ir.print_before = c->opts.print_before = "all";
+    } else if (strcmp(a, "--print-after-all") == 0) {
+      c->ir.print_after = c->opts.print_after = "all";
     } else if ((v = flag_value(argc, argv, &i, NULL, "--print-before"))) {
-      c->ir.print_before = v;
-      c->has_ir_flags = true;
+      c->ir.print_before = c->opts.print_before = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--print-after"))) {
-      c->ir.print_after = v;
-      c->has_ir_flags = true;
+      c->ir.print_after = c->opts.print_after = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--reproducer"))) {
       c->reproducer = v;
       c->has_ir_flags = true;
     } else if (strcmp(a, "--time-passes") == 0) {
-      c->ir.time_passes = 1;
-      c->has_ir_flags = true;
+      c->ir.time_passes = c->opts.time_passes = 1;
     } else if (strcmp(a, "--verify-each") == 0) {
       c->ir.verify_each = 1;
       c->has_ir_flags = true;
@@ -273,7 +279,8 @@ static void parse_args(int argc, char **argv, cli *c) {
   if (!c->file) usage_error("%s", "no input file");
   if (c->nsignatures > 1 && !c->aot) usage_error("%s", "more than one -s needs --aot");
   if ((c->grid || c->aot_name) && !c->aot) usage_error("%s", "--grid and --aot-name need --aot");
-  /* the cache serves the levels it keeps; --print-loc and --verify-diagnostics compile */
+  /* the cache serves the levels it keeps; --print-loc and --verify-diagnostics compile
+   * (and so do the pass reports, in the library) */
   c->opts.cache = !c->no_cache && !c->verify_diagnostics;
 }
 
@@ -640,8 +647,8 @@ static void report_stats(const ttc_kernel *k) {
 /* Kernel files: the compile path. */
 static int run_py(cli *c) {
   if (c->has_ir_flags)
-    usage_error("%s", "--passes, --print-before/--print-after, --time-passes, --verify-each, "
-                      "--split-input-file and --reproducer need .ttir or .ttgir input");
+    usage_error("%s", "--passes, --verify-each, --split-input-file and --reproducer need .ttir "
+                      "or .ttgir input");
   if (!c->kernel) usage_error("%s", "no kernel name (-k NAME)");
   if (!c->signature) usage_error("%s", "no signature (-s SIG)");
   if (c->aot) return run_aot(c);
@@ -654,6 +661,7 @@ static int run_py(cli *c) {
       return rc;
     }
   } else if (k) {
+    fputs(ttc_kernel_pass_dump(k), stderr);
     put_diags(c, ttc_kernel_diagnostics(k));
   }
   if (st != TTC_OK) {
