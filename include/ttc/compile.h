@@ -28,7 +28,16 @@ typedef enum ttc_level {
  * a value out of range. Static storage. */
 TTC_API const char *ttc_level_name(ttc_level level);
 
+/* Options structs (this one, ttc_function_options, ttc_ir_options,
+ * ttc_aot_options) start with `size`, the sizeof the caller was built
+ * with, which the _init macro sets. Fields are only ever added at the end:
+ * the library reads no more than `size` bytes and gives the fields a caller
+ * does not know their defaults, so programs built against an older header
+ * keep working with a newer library (docs/api.md, "ABI"). A new field
+ * starts at or after the previous version's sizeof, never in its tail
+ * padding, which an older caller's size covers without knowing it. */
 typedef struct ttc_compile_options {
+  size_t size;          /* sizeof(ttc_compile_options) as the caller knows it */
   int num_warps;        /* warps per program, a power of two in 1..32; default 4 */
   int num_stages;       /* software pipelining depth; default 3 */
   const char *arch;     /* "sm_80", "sm_90", "sm_90a", ...; default "sm_90" */
@@ -48,9 +57,7 @@ typedef struct ttc_compile_options {
    * duration of the call; may be NULL when num_include_dirs is 0. */
   const char *const *include_dirs;
   int num_include_dirs;
-  /* LLVM's optimization level, 0..3 (as -O0..-O3); default 3, Triton's.
-   * ptxas always runs with -O3. */
-  int opt_level;
+  /* Added after the first version (which ended at num_include_dirs). */
   /* The pass manager's reports, collected in ttc_kernel_pass_dump (as the
    * IR tool's --print-before/--print-after/--time-passes): a pass name
    * (`tritongpu-coalesce`) or "all" to print the IR before / after it; NULL:
@@ -58,11 +65,16 @@ typedef struct ttc_compile_options {
    * LLVM, NVPTX and ptxas stages. Any of them compiles without the cache. */
   const char *print_before;
   const char *print_after;
+  /* LLVM's optimization level, 0..3 (as -O0..-O3); default 3, Triton's.
+   * ptxas always runs with -O3. */
+  int opt_level;
   int time_passes;
 } ttc_compile_options;
 
-/* Fills *opts with the defaults above. */
-TTC_API void ttc_compile_options_init(ttc_compile_options *opts);
+/* Fills the first `size` bytes of *opts with the defaults above and sets
+ * opts->size = size. Call it through ttc_compile_options_init. */
+TTC_API void ttc_compile_options_init_sized(ttc_compile_options *opts, size_t size);
+#define ttc_compile_options_init(opts) ttc_compile_options_init_sized((opts), sizeof *(opts))
 
 typedef struct ttc_kernel ttc_kernel;
 
@@ -72,7 +84,8 @@ typedef struct ttc_kernel ttc_kernel;
  * `signature` uses Triton's AOT format, one entry per parameter:
  * "*fp32:16,*fp32:16,*fp32:16,i32,1024". `opts` may be NULL (defaults).
  * On return *out is a new kernel owned by the caller (also on failure, unless
- * memory ran out or an argument was NULL, in which case *out is NULL). */
+ * memory ran out, an argument was NULL or opts->size is below the first
+ * version's, in which case *out is NULL). */
 TTC_API ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
                                const char *name, const char *signature,
                                const ttc_compile_options *opts, ttc_kernel **out);

@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 typedef struct ttc_ir_options {
+  size_t size; /* sizeof(ttc_ir_options) as the caller knows it (the init sets it) */
   /* Comma-separated pass pipeline, run exactly in this order: "cse,dce",
    * "convert-triton-to-tritongpu{num-warps=8 target=cuda:80},tritongpu-coalesce".
    * NULL or "": no passes. */
@@ -44,8 +45,11 @@ typedef struct ttc_ir_options {
   int opt_level; /* LLVM's optimization level for llir/ptx/cubin output, 0..3; default 3 */
 } ttc_ir_options;
 
-/* Fills *opts with the defaults above (no passes, emit -1, 4 warps). */
-TTC_API void ttc_ir_options_init(ttc_ir_options *opts);
+/* Fills the first `size` bytes of *opts with the defaults above (no
+ * passes, emit -1, 4 warps, opt_level 3) and sets opts->size; call it
+ * through ttc_ir_options_init. */
+TTC_API void ttc_ir_options_init_sized(ttc_ir_options *opts, size_t size);
+#define ttc_ir_options_init(opts) ttc_ir_options_init_sized((opts), sizeof *(opts))
 
 typedef struct ttc_ir_result ttc_ir_result;
 

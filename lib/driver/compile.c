@@ -16,14 +16,14 @@
 #include "ir-ttgpu/ttg.h"
 
 
-void ttc_compile_options_init(ttc_compile_options *opts) {
-  if (!opts) return;
-  memset(opts, 0, sizeof *opts);
-  opts->num_warps = 4;
-  opts->num_stages = 3;
-  opts->arch = "sm_90";
-  opts->stop_after = TTC_LEVEL_CUBIN;
-  opts->opt_level = 3;
+void ttc_compile_options_init_sized(ttc_compile_options *opts, size_t size) {
+  ttc_compile_options def = {0};
+  def.num_warps = 4;
+  def.num_stages = 3;
+  def.arch = "sm_90";
+  def.stop_after = TTC_LEVEL_CUBIN;
+  def.opt_level = 3;
+  drv_options_init(opts, size, &def, sizeof def);
 }
 
 static double now_ms(void) {
@@ -410,12 +410,12 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   *out = NULL;
   if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
   ttc_compile_options o;
-  if (opts) {
-    o = *opts;
-    if (!o.arch) o.arch = "sm_90";
-  } else {
-    ttc_compile_options_init(&o);
-  }
+  ttc_compile_options_init(&o);
+  /* the first version with a size field ends at num_include_dirs */
+  if (opts &&
+      !drv_options_read(&o, sizeof o, opts, DRV_V1_SIZE(ttc_compile_options, num_include_dirs)))
+    return TTC_ERROR_ARGUMENT;
+  if (!o.arch) o.arch = "sm_90";
   /* a compile asked to print or time its passes must run them */
   bool reports = o.print_before || o.print_after || o.time_passes;
   if (o.cache && drv_level_cached(o.stop_after) && !reports) {

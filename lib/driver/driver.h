@@ -5,6 +5,7 @@
 #define TTC_DRIVER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ttc/ttc.h"
@@ -142,6 +143,24 @@ ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf
 /* Stores a successfully compiled kernel under `key` (see drv_cache_write). */
 void drv_cache_store_kernel(const drv_cache *c, const char *key, const ttc_kernel *k,
                             ir_strbuf *remarks);
+
+/* ---- names.c: options structs that grow ----------------------------------- */
+
+/* The size of an options struct's first version: its fields up to `last`.
+ * Fields added later lie after it, so the minimum never changes. */
+#define DRV_V1_SIZE(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+
+/* Writes the defaults `def` (def_size bytes, its size field first) into a
+ * caller's struct of `size` bytes: the bytes both know, zeros past the
+ * library's, and size in its size field. Nothing when size cannot hold the
+ * size field. */
+void drv_options_init(void *opts, size_t size, const void *def, size_t def_size);
+
+/* Reads a caller's options `in` (its size field first) over the defaults
+ * already in `out` (out_size bytes): the bytes both know; out's size field
+ * becomes out_size. False (nothing read) when in's size is below
+ * `min_size`, the struct's first version. */
+bool drv_options_read(void *out, size_t out_size, const void *in, size_t min_size);
 
 /* ---- dump.c: $TTC_DUMP_DIR --------------------------------------------------- */
 

@@ -28,12 +28,12 @@ typedef struct run {
   ir_pass_timing timing; /* --time-passes */
 } run;
 
-void ttc_ir_options_init(ttc_ir_options *o) {
-  if (!o) return;
-  memset(o, 0, sizeof *o);
-  o->emit = -1;
-  o->num_warps = 4;
-  o->opt_level = 3;
+void ttc_ir_options_init_sized(ttc_ir_options *o, size_t size) {
+  ttc_ir_options def = {0};
+  def.emit = -1;
+  def.num_warps = 4;
+  def.opt_level = 3;
+  drv_options_init(o, size, &def, sizeof def);
 }
 
 /* The module's text, caller frees; NULL when memory ran out. */
@@ -260,9 +260,11 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
-  ttc_ir_options defaults;
-  ttc_ir_options_init(&defaults);
-  const ttc_ir_options *o = opts ? opts : &defaults;
+  ttc_ir_options in;
+  ttc_ir_options_init(&in);
+  if (opts && !drv_options_read(&in, sizeof in, opts, DRV_V1_SIZE(ttc_ir_options, opt_level)))
+    return TTC_ERROR_ARGUMENT;
+  const ttc_ir_options *o = &in;
   ttc_ir_result *r = calloc(1, sizeof *r);
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
   ir_strbuf output, diags, dump, padded;

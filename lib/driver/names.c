@@ -3,6 +3,8 @@
  * table of each, used by the CLI, messages and metadata alike; and the
  * versions and targets (ttc's, LLVM's, ptxas's) that `ttc --version` shows.
  * Type names belong to the signature format (lib/frontend/signature.c). */
+#include <string.h>
+
 #include <llvm/Config/llvm-config.h>
 
 #include "codegen-llvm/cg.h"
@@ -27,6 +29,22 @@ const char *ttc_status_string(ttc_status status) {
 }
 
 const char *ttc_version(void) { return TTC_VERSION_STRING; }
+
+void drv_options_init(void *opts, size_t size, const void *def, size_t def_size) {
+  if (!opts || size < sizeof(size_t)) return;
+  memset(opts, 0, size);
+  memcpy(opts, def, size < def_size ? size : def_size);
+  memcpy(opts, &size, sizeof size);
+}
+
+bool drv_options_read(void *out, size_t out_size, const void *in, size_t min_size) {
+  size_t size;
+  memcpy(&size, in, sizeof size);
+  if (size < min_size) return false;
+  memcpy(out, in, size < out_size ? size : out_size);
+  memcpy(out, &out_size, sizeof out_size);
+  return true;
+}
 
 unsigned long ttc_version_number(void) { return TTC_VERSION_NUMBER; }
 
