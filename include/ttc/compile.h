@@ -69,6 +69,11 @@ typedef struct ttc_compile_options {
    * ptxas always runs with -O3. */
   int opt_level;
   int time_passes;
+  /* Nonzero: no line info. By default the PTX carries .file/.loc entries
+   * pointing into the kernel file (line tables only, as Triton), which
+   * profilers, compute-sanitizer and cuda-gdb show; $TTC_DISABLE_LINE_INFO=1
+   * turns it off too. */
+  int no_line_info;
 } ttc_compile_options;
 
 /* Fills the first `size` bytes of *opts with the defaults above and sets

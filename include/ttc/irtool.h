@@ -43,6 +43,8 @@ typedef struct ttc_ir_options {
    * ttc_ir_result_reproducer can return it when a pass fails. */
   int keep_reproducer;
   int opt_level; /* LLVM's optimization level for llir/ptx/cubin output, 0..3; default 3 */
+  /* Added after the first version (which ended at opt_level). */
+  int no_line_info; /* nonzero: no .file/.loc from the IR's loc(...) (as ttc_compile_options) */
 } ttc_ir_options;
 
 /* Fills the first `size` bytes of *opts with the defaults above (no

@@ -39,6 +39,7 @@ typedef struct cg_options {
    * code generation ([1]). */
   bool *libdevice_missing;
   double *stage_ms;
+  bool line_info; /* .file/.loc line tables from the ops' source positions */
 } cg_options;
 
 /* ttgir -> optimized LLVM IR text and PTX text (both NUL-terminated, caller
@@ -185,7 +186,21 @@ struct cg {
   cg_map_entry *map;         /* open addressing, malloc-owned */
   size_t map_cap, map_len;
   bool failed;
+  struct cg_debug *dbg;      /* line tables (debuginfo.c); NULL: none */
 };
+
+/* ---- debuginfo.c: line tables (.file/.loc) ------------------------------ */
+
+typedef struct cg_debug cg_debug;
+/* Starts line tables in c->mod (a compile unit naming main_file); c->dbg
+ * stays NULL when memory runs out. */
+void cg_debug_begin(cg *c, const char *main_file);
+/* The kernel's DISubprogram on c->fn, at func's position. */
+void cg_debug_function(cg *c, const ir_op *func, const char *name);
+/* Instructions built from now on carry loc (line 0 when unknown). */
+void cg_debug_loc(cg *c, ir_loc loc);
+/* Finalizes the debug info and frees c->dbg. All no-ops without c->dbg. */
+void cg_debug_finish(cg *c);
 
 /* Value map: set replaces; get returns NULL-v vals when absent. */
 void cg_map_set(cg *c, const ir_value *v, cg_vals vals);

@@ -106,6 +106,30 @@ static int module_num_warps(const ir_module *m, const cg_options *opts) {
   return (int)nw;
 }
 
+/* With debug info NVPTX writes ".target sm_90a, debug", which makes ptxas
+ * compile for the debugger (and refuse -O3: "optimized debugging not
+ * supported"). Line tables need only the .loc lines, so the flag goes, as
+ * Triton removes it. */
+static void strip_target_debug(char *ptx) {
+  char *t = strstr(ptx, "\n.target ");
+  char *eol = t ? strchr(t + 1, '\n') : NULL;
+  if (!eol) return;
+  static const char flag[] = ", debug";
+  for (char *p = t; p + sizeof flag - 1 <= eol; p++) {
+    if (memcmp(p, flag, sizeof flag - 1) != 0) continue;
+    memmove(p, p + sizeof flag - 1, strlen(p + sizeof flag - 1) + 1);
+    return;
+  }
+}
+
+/* The source file the module came from: its first op with a location. */
+static const char *module_file(const ir_module *m) {
+  if (m->op->loc.src) return m->op->loc.src->name;
+  for (const ir_op *op = ir_module_body(m)->first; op; op = op->next)
+    if (op->loc.src) return op->loc.src->name;
+  return NULL;
+}
+
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -164,7 +188,9 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                     LLVMValueAsMetadata(one));
 
+  if (opts && opts->line_info) cg_debug_begin(&c, module_file(m));
   bool ok = cg_build_module(&c, m);
+  cg_debug_finish(&c);
   if (ok && c.needs_libdevice && opts && opts->libdevice_missing) {
     char buf[1024]; /* cg_link_libdevice reports it; the caller learns it is a missing file */
     if (access(cg_libdevice_path(opts->libdevice, buf, sizeof buf), R_OK) != 0)
@@ -186,6 +212,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
     LLVMDisposeMessage(text);
     double t1 = now_ms();
     ok = *llir != NULL && emit_ptx_text(&c, tm, ptx);
+    if (ok && opts && opts->line_info) strip_target_debug(*ptx);
     if (opts && opts->stage_ms) {
       opts->stage_ms[0] = t1 - t0;
       opts->stage_ms[1] = now_ms() - t1;

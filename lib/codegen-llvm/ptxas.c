@@ -206,10 +206,11 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
   if (!write_file(ptx_path, ptx, strlen(ptx))) {
     ir_error(ctx, none, "ptxas: cannot write '%s': %s", ptx_path, strerror(errno));
   } else {
-    char opt[] = "-O3", out_flag[] = "-o", verbose[] = "-v";
-    char *argv[] = {exe, arch_arg, opt, ptx_path, out_flag, bin_path, NULL, NULL};
+    /* -lineinfo keeps the PTX's .loc in the cubin (nothing without them) */
+    char opt[] = "-O3", out_flag[] = "-o", verbose[] = "-v", lineinfo[] = "-lineinfo";
+    char *argv[] = {exe, arch_arg, opt, lineinfo, ptx_path, out_flag, bin_path, NULL, NULL};
     if (info) { /* -v after the output: its report goes to the log */
-      argv[6] = verbose;
+      argv[7] = verbose;
     }
     int rc = spawn_wait(argv, log_path);
     int spawn_errno = errno; /* reading the log may change errno */

@@ -280,9 +280,9 @@ void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
   /* the signature without blanks: "*fp32:16, i32" and "*fp32:16,i32" agree */
   for (const char *p = signature; *p; p++)
     if (*p != ' ' && *p != '\t') drv_sha256_update(&s, p, 1);
-  n = snprintf(buf, sizeof buf, "\nwarps=%d stages=%d arch=%s level=%d loc=%d O=%d\n",
+  n = snprintf(buf, sizeof buf, "\nwarps=%d stages=%d arch=%s level=%d loc=%d O=%d lines=%d\n",
                o->num_warps, o->num_stages, o->arch ? o->arch : "sm_90", (int)o->stop_after,
-               o->emit_locations != 0, o->opt_level);
+               o->emit_locations != 0, o->opt_level, drv_line_info(o->no_line_info));
   drv_sha256_update(&s, buf, (size_t)n);
   /* the include directories decide which modules an import finds */
   for (int i = 0; o->include_dirs && i < o->num_include_dirs; i++) {

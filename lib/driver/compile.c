@@ -232,7 +232,8 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
                    .num_warps = o->num_warps,
                    .opt_level = opt_level,
                    .libdevice_missing = &libdevice_missing,
-                   .stage_ms = cg_ms};
+                   .stage_ms = cg_ms,
+                   .line_info = drv_line_info(o->no_line_info)};
   if (!cg_emit_ptx(m, &co, &llir, &ptx)) {
     st = libdevice_missing          ? TTC_ERROR_TOOL
          : ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED

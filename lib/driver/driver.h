@@ -162,6 +162,10 @@ void drv_options_init(void *opts, size_t size, const void *def, size_t def_size)
  * `min_size`, the struct's first version. */
 bool drv_options_read(void *out, size_t out_size, const void *in, size_t min_size);
 
+/* Whether a compile emits line info: not asked off, and not
+ * $TTC_DISABLE_LINE_INFO (1, true, yes, on). */
+bool drv_line_info(int no_line_info);
+
 /* ---- dump.c: $TTC_DUMP_DIR --------------------------------------------------- */
 
 /* The key a compile is dumped under: its cache key (the source's digest when

@@ -149,7 +149,8 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   cg_options co = {.arch = arch,
                    .num_warps = mo.num_warps,
                    .opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level,
-                   .libdevice_missing = &libdevice_missing};
+                   .libdevice_missing = &libdevice_missing,
+                   .line_info = drv_line_info(o->no_line_info)};
   char *llir = NULL, *ptx = NULL;
   if (!cg_emit_ptx(st->m, &co, &llir, &ptx))
     return libdevice_missing            ? TTC_ERROR_TOOL

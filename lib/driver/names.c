@@ -3,6 +3,7 @@
  * table of each, used by the CLI, messages and metadata alike; and the
  * versions and targets (ttc's, LLVM's, ptxas's) that `ttc --version` shows.
  * Type names belong to the signature format (lib/frontend/signature.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm/Config/llvm-config.h>
@@ -29,6 +30,13 @@ const char *ttc_status_string(ttc_status status) {
 }
 
 const char *ttc_version(void) { return TTC_VERSION_STRING; }
+
+bool drv_line_info(int no_line_info) {
+  const char *e = getenv("TTC_DISABLE_LINE_INFO");
+  bool off = e && (strcmp(e, "1") == 0 || strcmp(e, "true") == 0 || strcmp(e, "yes") == 0 ||
+                   strcmp(e, "on") == 0);
+  return !no_line_info && !off;
+}
 
 void drv_options_init(void *opts, size_t size, const void *def, size_t def_size) {
   if (!opts || size < sizeof(size_t)) return;

@@ -49,6 +49,8 @@ static const char usage_tail[] =
     "                           the time of each stage on stderr\n"
     "      --color[=WHEN]       colour diagnostics: auto (default: on a terminal, unless\n"
     "                           NO_COLOR is set), always (bare --color) or never\n"
+    "      --no-line-info       no .file/.loc line info in the PTX and cubin (default: on,\n"
+    "                           pointing into the kernel file; also TTC_DISABLE_LINE_INFO=1)\n"
     "      --print-loc          print loc(\"file\":line:col) after each ttir/ttgir op\n"
     "      --ptxas PATH         ptxas to run (default: $TTC_PTXAS, PATH, /usr/local/cuda/bin)\n"
     "      --verify-diagnostics check diagnostics against expected-error {{...}} comments\n"
@@ -259,6 +261,8 @@ static void parse_args(int argc, char **argv, cli *c) {
       c->output = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--ptxas"))) {
       c->opts.ptxas = v;
+    } else if (strcmp(a, "--no-line-info") == 0) {
+      c->opts.no_line_info = c->ir.no_line_info = 1;
     } else if (strcmp(a, "--print-loc") == 0) {
       c->opts.emit_locations = 1;
     } else if (a[0] == '-' && a[1] != '\0') {
