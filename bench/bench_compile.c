@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_compile.c - in-process compile times of the three examples, the
  * number DESIGN.md sets a target for (source to PTX at most 0.1x Triton's
  * first-call compile: about 2 ms for vector add, 35 ms for matmul). Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_interp.c - times ttc's CPU interpreter on the vector add of the
  * examples (2^24 f32 elements by default): the median wall time of a few
  * launches between host-clock events, and the elements per second.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_jit.c - kernel functions (ttc/function.h) on a GPU, for
  * test/gpu/jit.sh:
  *   first      first launch in this process: device open (context

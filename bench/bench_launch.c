@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_launch.c - launch overhead and first-launch time (DESIGN.md targets:
  * ttc_module_launch and a kernel function's launch at most 1.1x a raw
  * cuLaunchKernel; first launch in a new process). The same cubin (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_matmul.c - times ttc's compile of examples/matmul/matmul.py (fp16 or,
  * with -t bf16, bf16 in; fp32 accumulation; the same type out) on square sizes the way
  * bench/triton_matmul.py times Triton's (do_bench: L2 flushed before each launch, median).

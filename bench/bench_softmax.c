@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_softmax.c - times ttc's compile of examples/softmax/softmax.py the way
  * bench/triton_softmax.py times Triton's (do_bench: L2 flushed before each
  * launch, median), so that bench/run.sh can compare the two.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_util.h - what the benchmark programs share: a host clock, sorting
  * helpers for medians, and (bench_softmax.c, bench_matmul.c) the L2 flush
  * of triton.testing.do_bench (zeroing a 256 MiB buffer before each timed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench_vector_add.c - times ttc's vector-add kernel the way Triton's
  * triton.testing.do_bench times Triton's, so that bench/run.sh can compare.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Matmul (examples/matmul/matmul.py) through ttc and through Triton on the
 same GPU, the same torch tensors and in the same run, so that both see the
 same data (tensor-core power, and so clocks, depend on the bits multiplied)

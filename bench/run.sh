@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/run.sh - each workload timed with ttc (build/bin/bench_*) and with
 # Triton (bench/triton_*.py) on the same GPU, from the same kernel file under
 # examples/; prints one table per workload with the ratio ttc/Triton:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Flash-attention forward (examples/attention/attention.py) through ttc and
 through Triton on the same GPU, same torch tensors, same run: checks both
 against torch's scaled_dot_product_attention, then times ttc, Triton with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Triton's cold compile of the kernels bench_compile times with ttc: each
 kernel is compiled in a fresh process with an empty TRITON_CACHE_DIR, through
 the first call (compile + load + one launch, the launch synchronized) minus a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Triton's first call in a new process, for test/gpu/jit.sh: the vector-add
 kernel of examples/vector_add/vector_add.py launched once through
 add_kernel[grid](...) with whatever TRITON_CACHE_DIR holds (run it twice: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Times Triton's compile of examples/matmul/matmul.py, the same kernel file
 bench_matmul times with ttc, with triton.testing.do_bench (median, L2 flushed),
 on fp16 square matrices:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Times Triton's compile of examples/softmax/softmax.py, the same kernel file
 bench_softmax times with ttc, with triton.testing.do_bench (median, L2 flushed).
 Launch shape as in bench_softmax.c: one program per row, BLOCK_SIZE the next

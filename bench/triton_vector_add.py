@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Times Triton's compile of examples/vector_add/vector_add.py, the same kernel
 file bench_vector_add times with ttc, with triton.testing.do_bench (median).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages ttc needs to build and test. The CUDA
 # toolkit (ptxas, cuda.h) is expected in /usr/local/cuda (or $TTC_CUDA_HOME).
 set -euo pipefail

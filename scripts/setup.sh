@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One command from a fresh Debian 12 machine: install dependencies, build ttc
 # (release, LLVM linked statically into build/lib/libttc.so), show the
 # vector-add kernel at every IR level, and run the vector-add example: on the

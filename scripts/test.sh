@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The test command: builds ttc twice and runs every test in both builds:
 #  build/       release, warnings as errors, LLVM static (what users get)
 #  build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, LLVM shared

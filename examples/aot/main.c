@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - the AOT example: vector addition through a launcher that
  * `ttc --aot` generated at build time from examples/vector_add/vector_add.py
  * (two specializations: 16-byte aligned pointers with n divisible by 16,

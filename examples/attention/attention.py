@@ -45,3 +45,4 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale,
         m_i = m_new
     out = acc / l_i[:, None]
     tl.store(o_ptr + head * stride_oh + rows[:, None] * stride_om + dims[None, :], out.to(tl.float16))
+# SPDX-License-Identifier: MIT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - the attention example: compiles examples/attention/attention.py
  * through libttc at run time, runs the flash-attention forward on random
  * fp16 Q, K, V on the GPU (or on the CPU interpreter), checks the output

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* example.h - the host code the example programs share: fixed-seed random
  * floats, the runtime-error printer, event-timed launches with a median,
  * opening GPU 0 with the CPU interpreter as fallback, and count parsing.

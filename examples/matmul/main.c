@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - the matmul example: compiles examples/matmul/matmul.py through
  * libttc at run time, multiplies two random fp16 matrices on the GPU (or on
  * the CPU interpreter), checks the fp16 product against a double-precision C

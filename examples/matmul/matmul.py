@@ -94,3 +94,4 @@ def matmul_kernel_persistent(a_ptr, b_ptr, c_ptr, M, N, K,
         c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
         c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
         tl.store(c_ptrs, c, mask=c_mask)
+# SPDX-License-Identifier: MIT

@@ -80,3 +80,4 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr,  # pointers to A (M x K), B (K x N), C (M
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+# SPDX-License-Identifier: MIT

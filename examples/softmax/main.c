@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - the softmax example: compiles examples/softmax/softmax.py through
  * libttc at run time, takes the softmax of every row of a random matrix on
  * the GPU (or on the CPU interpreter), checks every element against a

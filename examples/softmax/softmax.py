@@ -27,3 +27,4 @@ def softmax_kernel(output_ptr,  # pointer to the output matrix (n_rows x n_cols)
     output_row_start_ptr = output_ptr + row_idx * output_row_stride
     output_ptrs = output_row_start_ptr + col_offsets
     tl.store(output_ptrs, softmax_output, mask=mask)
+# SPDX-License-Identifier: MIT

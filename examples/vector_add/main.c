@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - the vector_add example: makes a kernel function of add_kernel in
  * examples/vector_add/vector_add.py (ttc/function.h: no signature string;
  * the first launch derives the specialization from the arguments as

@@ -19,3 +19,4 @@ def add_kernel(x_ptr,  # pointer to the first input vector
     y = tl.load(y_ptr + offsets, mask=mask)
     output = x + y
     tl.store(output_ptr + offsets, output, mask=mask)
+# SPDX-License-Identifier: MIT

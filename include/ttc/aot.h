@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/aot.h - ahead-of-time launchers, as triton.tools.compile and
  * triton.tools.link make them: a C source and a header that embed the
  * cubins of one or more specializations of a kernel, a load/unload pair,
@@ -17,6 +18,7 @@ extern "C" {
 #endif
 
 typedef struct ttc_aot_options {
+  size_t size; /* sizeof(ttc_aot_options) as the caller knows it (the init sets it) */
   /* The launcher's name (a C identifier); NULL: the kernel's. The loader
    * and unloader are load_NAME and unload_NAME. */
   const char *name;
@@ -29,8 +31,10 @@ typedef struct ttc_aot_options {
   const char *header_name;
 } ttc_aot_options;
 
-/* Fills *opts with the defaults above (all NULL). */
-TTC_API void ttc_aot_options_init(ttc_aot_options *opts);
+/* Fills the first `size` bytes of *opts with the defaults above (all NULL)
+ * and sets opts->size; call it through ttc_aot_options_init. */
+TTC_API void ttc_aot_options_init_sized(ttc_aot_options *opts, size_t size);
+#define ttc_aot_options_init(opts) ttc_aot_options_init_sized((opts), sizeof *(opts))
 
 /* Generates the launcher for `kernels[0..n)`: specializations of one
  * kernel (the same function of the same file), each compiled to

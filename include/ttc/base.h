@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/base.h - status codes and version shared by the whole public API.
  *
  * Every fallible function returns a ttc_status. Messages travel separately:
@@ -23,6 +24,10 @@ extern "C" {
 #define TTC_VERSION_MINOR 1
 #define TTC_VERSION_PATCH 0
 #define TTC_VERSION_STRING "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH: 0.1.0 is 100. Compare it with
+ * ttc_version_number() to learn which library a program was linked with. */
+#define TTC_VERSION_NUMBER                                                                         \
+  (TTC_VERSION_MAJOR * 10000 + TTC_VERSION_MINOR * 100 + TTC_VERSION_PATCH)
 
 typedef enum ttc_status {
   TTC_OK = 0,
@@ -44,6 +49,25 @@ TTC_API const char *ttc_status_string(ttc_status status);
 
 /* The library version, e.g. "0.1.0". Static storage. */
 TTC_API const char *ttc_version(void);
+
+/* The library's TTC_VERSION_NUMBER (100 for 0.1.0): for a host that loads
+ * the library at run time and must know which one it got. */
+TTC_API unsigned long ttc_version_number(void);
+
+/* The version of the LLVM the library was built with ("22.1.8"). Static storage. */
+TTC_API const char *ttc_llvm_version(void);
+
+/* The version of the ptxas compiles would run ("13.0.88"), written into
+ * buf (NUL-terminated). `ptxas` as ttc_compile_options.ptxas (NULL: search
+ * $TTC_PTXAS, PATH, the CUDA toolkit). TTC_ERROR_TOOL when none is found or
+ * it reports no version, TTC_ERROR_ARGUMENT for a NULL buf or cap 0. */
+TTC_API ttc_status ttc_ptxas_version(const char *ptxas, char *buf, size_t cap);
+
+/* The targets --arch / ttc_compile_options.arch accept ("sm_80", "sm_90a",
+ * ...), in order; ttc_target_name gives NULL out of range. Static storage.
+ * "sm_90" compiles for "sm_90a". */
+TTC_API int ttc_num_targets(void);
+TTC_API const char *ttc_target_name(int index);
 
 /* Scalar and element types of kernel parameters (Triton's spelling in comments). */
 typedef enum ttc_type {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/compile.h - compile a Triton kernel file into a ttc_kernel.
  *
  * A ttc_kernel holds the text (or bytes) of every level the compile reached
@@ -27,7 +28,16 @@ typedef enum ttc_level {
  * a value out of range. Static storage. */
 TTC_API const char *ttc_level_name(ttc_level level);
 
+/* Options structs (this one, ttc_function_options, ttc_ir_options,
+ * ttc_aot_options) start with `size`, the sizeof the caller was built
+ * with, which the _init macro sets. Fields are only ever added at the end:
+ * the library reads no more than `size` bytes and gives the fields a caller
+ * does not know their defaults, so programs built against an older header
+ * keep working with a newer library (docs/api.md, "ABI"). A new field
+ * starts at or after the previous version's sizeof, never in its tail
+ * padding, which an older caller's size covers without knowing it. */
 typedef struct ttc_compile_options {
+  size_t size;          /* sizeof(ttc_compile_options) as the caller knows it */
   int num_warps;        /* warps per program, a power of two in 1..32; default 4 */
   int num_stages;       /* software pipelining depth; default 3 */
   const char *arch;     /* "sm_80", "sm_90", "sm_90a", ...; default "sm_90" */
@@ -47,10 +57,29 @@ typedef struct ttc_compile_options {
    * duration of the call; may be NULL when num_include_dirs is 0. */
   const char *const *include_dirs;
   int num_include_dirs;
+  /* Added after the first version (which ended at num_include_dirs). */
+  /* The pass manager's reports, collected in ttc_kernel_pass_dump (as the
+   * IR tool's --print-before/--print-after/--time-passes): a pass name
+   * (`tritongpu-coalesce`) or "all" to print the IR before / after it; NULL:
+   * none. time_passes nonzero: a time report of every pass and of the
+   * LLVM, NVPTX and ptxas stages. Any of them compiles without the cache. */
+  const char *print_before;
+  const char *print_after;
+  /* LLVM's optimization level, 0..3 (as -O0..-O3); default 3, Triton's.
+   * ptxas always runs with -O3. */
+  int opt_level;
+  int time_passes;
+  /* Nonzero: no line info. By default the PTX carries .file/.loc entries
+   * pointing into the kernel file (line tables only, as Triton), which
+   * profilers, compute-sanitizer and cuda-gdb show; $TTC_DISABLE_LINE_INFO=1
+   * turns it off too. */
+  int no_line_info;
 } ttc_compile_options;
 
-/* Fills *opts with the defaults above. */
-TTC_API void ttc_compile_options_init(ttc_compile_options *opts);
+/* Fills the first `size` bytes of *opts with the defaults above and sets
+ * opts->size = size. Call it through ttc_compile_options_init. */
+TTC_API void ttc_compile_options_init_sized(ttc_compile_options *opts, size_t size);
+#define ttc_compile_options_init(opts) ttc_compile_options_init_sized((opts), sizeof *(opts))
 
 typedef struct ttc_kernel ttc_kernel;
 
@@ -60,7 +89,8 @@ typedef struct ttc_kernel ttc_kernel;
  * `signature` uses Triton's AOT format, one entry per parameter:
  * "*fp32:16,*fp32:16,*fp32:16,i32,1024". `opts` may be NULL (defaults).
  * On return *out is a new kernel owned by the caller (also on failure, unless
- * memory ran out or an argument was NULL, in which case *out is NULL). */
+ * memory ran out, an argument was NULL or opts->size is below the first
+ * version's, in which case *out is NULL). */
 TTC_API ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
                                const char *name, const char *signature,
                                const ttc_compile_options *opts, ttc_kernel **out);
@@ -97,9 +127,16 @@ TTC_API const char *ttc_kernel_diagnostics(const ttc_kernel *kernel);
 TTC_API const void *ttc_kernel_output(const ttc_kernel *kernel, ttc_level level, size_t *size);
 
 /* Metadata as a JSON object (entry name, num_warps, num_stages, shared bytes,
- * target, parameters, constexprs, compiler version, hash). Borrowed; NULL
- * before the compile produced LLVM IR. */
+ * registers, spills, static shared and local memory (null without a cubin),
+ * target, parameters, constexprs, compiler version, hash of the PTX, stage
+ * times; docs/api.md). Borrowed; NULL when the compile did not reach ttir.
+ * A kernel from the cache gives the JSON written when it was compiled. */
 TTC_API const char *ttc_kernel_metadata_json(const ttc_kernel *kernel);
+
+/* What opts.print_before, print_after and time_passes asked for: the IR
+ * printed around passes ("// -----// IR Dump After ... //----- //" headers,
+ * as MLIR) and the time report; "" when none. Borrowed. */
+TTC_API const char *ttc_kernel_pass_dump(const ttc_kernel *kernel);
 
 /* The ttir with a loc("file":line:col) after every op, whatever
  * opts->emit_locations said about the TTIR level: what the CPU interpreter
@@ -117,6 +154,32 @@ TTC_API int ttc_kernel_from_cache(const ttc_kernel *kernel);
 /* Launch shape facts. */
 TTC_API int ttc_kernel_num_warps(const ttc_kernel *kernel);
 TTC_API int ttc_kernel_shared_bytes(const ttc_kernel *kernel);
+
+/* Resources and compile times of a kernel. The caller sets `size` to the
+ * size of the struct it was built with (TTC_KERNEL_STATS_INIT does), and the
+ * library fills only that many bytes, so the struct can grow at its end
+ * without breaking callers built against an older header. */
+typedef struct ttc_kernel_stats {
+  size_t size;            /* sizeof(ttc_kernel_stats) as the caller knows it */
+  int num_regs;           /* registers per thread (ptxas); -1 without a cubin */
+  int spills_store_bytes; /* bytes stored to local memory by register spills; -1 without a cubin */
+  int spills_load_bytes;  /* bytes loaded back from spills; -1 without a cubin */
+  int shared;             /* dynamic shared memory bytes a launch passes (ttc_kernel_shared_bytes) */
+  int shared_static;      /* static shared memory bytes (ptxas); -1 without a cubin */
+  int local;              /* local memory bytes per thread (ptxas); -1 without a cubin */
+  /* Wall milliseconds this compile spent producing each level (index:
+   * ttc_level); ttir includes the frontend, llir the shared-memory
+   * allocation and LLVM's optimizer, cubin ptxas. -1 for a level this call
+   * did not produce, and for every level of a kernel from the cache. */
+  double time_ms[TTC_NUM_LEVELS];
+} ttc_kernel_stats;
+
+#define TTC_KERNEL_STATS_INIT {sizeof(ttc_kernel_stats), 0, 0, 0, 0, 0, 0, {0}}
+
+/* Fills *stats (its first stats->size bytes; the size field is kept).
+ * TTC_ERROR_ARGUMENT for NULL pointers or a size smaller than the first
+ * version's. */
+TTC_API ttc_status ttc_kernel_get_stats(const ttc_kernel *kernel, ttc_kernel_stats *stats);
 
 /* The runtime parameters: the non-constexpr arguments in declaration order. */
 TTC_API int ttc_kernel_num_params(const ttc_kernel *kernel);

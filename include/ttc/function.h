@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/function.h - kernel functions: what Triton's kernel[grid](...) gives a
  * Python program, for a C host.
  *
@@ -38,6 +39,7 @@ typedef struct ttc_function ttc_function;
 typedef void (*ttc_message_fn)(void *user, const char *message);
 
 typedef struct ttc_function_options {
+  size_t size;           /* sizeof(ttc_function_options) as the caller knows it (the init sets it) */
   int num_warps;         /* default 4; an autotune config's num_warps wins */
   int num_stages;        /* default 3; an autotune config's num_stages wins */
   const char *arch;      /* NULL: the device's ("sm_90") */
@@ -51,8 +53,11 @@ typedef struct ttc_function_options {
   void *message_user;
 } ttc_function_options;
 
-/* Fills *opts with the defaults above. */
-TTC_API void ttc_function_options_init(ttc_function_options *opts);
+/* Fills the first `size` bytes of *opts with the defaults above and sets
+ * opts->size; call it through ttc_function_options_init (ttc/compile.h,
+ * ttc_compile_options, says why). */
+TTC_API void ttc_function_options_init_sized(ttc_function_options *opts, size_t size);
+#define ttc_function_options_init(opts) ttc_function_options_init_sized((opts), sizeof *(opts))
 
 /* Makes a kernel function of @triton.jit function `name` in the kernel file
  * held in `source` (need not be NUL-terminated; `filename` names it in

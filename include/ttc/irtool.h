@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/irtool.h - ttc as an IR tool, as triton-opt and mlir-opt are: parse
  * ttir / ttgir text, run named passes in order, print the IR before and
  * after passes, verify, time, check expected diagnostics, and keep the IR
@@ -13,6 +14,7 @@ extern "C" {
 #endif
 
 typedef struct ttc_ir_options {
+  size_t size; /* sizeof(ttc_ir_options) as the caller knows it (the init sets it) */
   /* Comma-separated pass pipeline, run exactly in this order: "cse,dce",
    * "convert-triton-to-tritongpu{num-warps=8 target=cuda:80},tritongpu-coalesce".
    * NULL or "": no passes. */
@@ -40,10 +42,16 @@ typedef struct ttc_ir_options {
   /* Nonzero: keep the IR each pass receives (one print per pass), so that
    * ttc_ir_result_reproducer can return it when a pass fails. */
   int keep_reproducer;
+  int opt_level; /* LLVM's optimization level for llir/ptx/cubin output, 0..3; default 3 */
+  /* Added after the first version (which ended at opt_level). */
+  int no_line_info; /* nonzero: no .file/.loc from the IR's loc(...) (as ttc_compile_options) */
 } ttc_ir_options;
 
-/* Fills *opts with the defaults above (no passes, emit -1, 4 warps). */
-TTC_API void ttc_ir_options_init(ttc_ir_options *opts);
+/* Fills the first `size` bytes of *opts with the defaults above (no
+ * passes, emit -1, 4 warps, opt_level 3) and sets opts->size; call it
+ * through ttc_ir_options_init. */
+TTC_API void ttc_ir_options_init_sized(ttc_ir_options *opts, size_t size);
+#define ttc_ir_options_init(opts) ttc_ir_options_init_sized((opts), sizeof *(opts))
 
 typedef struct ttc_ir_result ttc_ir_result;
 

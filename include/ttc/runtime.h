@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/runtime.h - run compiled kernels on a GPU through the CUDA driver.
  *
  * libcuda.so.1 is opened at run time: programs link and start on machines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttc/ttc.h - the whole public API of ttc, the Triton kernel compiler in C:
  * base types and statuses, compiling, the IR tool, the runtime and kernel
  * functions (JIT specialization, the disk cache, autotuning). */

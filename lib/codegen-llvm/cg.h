@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cg.h - the internal header of lib/codegen-llvm: ttgir to LLVM IR through
  * the LLVM C API, LLVM O3, NVPTX to PTX, ptxas to cubin, kernel metadata.
  *
@@ -32,6 +33,13 @@ typedef struct cg_options {
   int opt_level;    /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
   int ptx_version;  /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
   const char *libdevice; /* libdevice.10.bc; NULL: $TTC_LIBDEVICE, then the CUDA home's */
+  /* Outputs, when non-NULL: set true when the module needed libdevice and
+   * it could not be read (a missing tool, not the input's fault); the wall
+   * milliseconds of building and optimizing the LLVM IR ([0]) and of NVPTX
+   * code generation ([1]). */
+  bool *libdevice_missing;
+  double *stage_ms;
+  bool line_info; /* .file/.loc line tables from the ops' source positions */
 } cg_options;
 
 /* ttgir -> optimized LLVM IR text and PTX text (both NUL-terminated, caller
@@ -47,6 +55,24 @@ bool cg_emit_ptx(const ir_module *ttgir, const cg_options *opts, char **llir, ch
 bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
                   void **cubin, size_t *cubin_size);
 
+/* What ptxas -v reports about the entry function; -1 where it said nothing. */
+typedef struct cg_ptxas_info {
+  int num_regs;           /* registers per thread */
+  int spill_store_bytes;  /* bytes stored to local memory by spills */
+  int spill_load_bytes;   /* bytes loaded back */
+  int shared_static;      /* static shared memory ("bytes smem"); 0 when absent */
+  int local;              /* local memory per thread: "bytes lmem", else the stack frame */
+} cg_ptxas_info;
+
+/* cg_run_ptxas with ptxas -v, whose report fills *info (which may be NULL). */
+bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
+                       void **cubin, size_t *cubin_size, cg_ptxas_info *info);
+
+/* Parses ptxas -v output ("Used 40 registers", "8 bytes spill stores", ...)
+ * for the first entry function into *info; false when it names no register
+ * count. */
+bool cg_parse_ptxas_info(const char *log, cg_ptxas_info *info);
+
 /* The ptxas cg_run_ptxas would run, written to buf: `explicit_path` when
  * given, else $TTC_PTXAS, `ptxas` on PATH, TTC_DEFAULT_CUDA_HOME/bin/ptxas.
  * False when that is not an executable file. (The driver keys its cache on
@@ -56,6 +82,16 @@ bool cg_find_ptxas(const char *explicit_path, char *buf, size_t cap);
 /* The libdevice bitcode the codegen links: `path` when given, then
  * $TTC_LIBDEVICE, then the CUDA home's (written to buf). Not checked. */
 const char *cg_libdevice_path(const char *path, char *buf, size_t cap);
+
+/* The targets ttc compiles for (sm_80 and newer that LLVM knows), in
+ * order; cg_target_name gives NULL out of range. Static storage. */
+int cg_num_targets(void);
+const char *cg_target_name(int index);
+
+/* The version ptxas reports ("13.0.88" from "Cuda compilation tools,
+ * release 13.0, V13.0.88"), into buf; false when ptxas is not found or
+ * says no version. `ptxas` as for cg_run_ptxas. */
+bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap);
 
 /* ---- metadata.c: kernel metadata JSON ----------------------------------- */
 
@@ -83,11 +119,19 @@ typedef struct cg_metadata {
   const cg_constexpr_info *constexprs;
   const char *version; /* compiler version ("0.1.0") */
   const char *ptx;     /* hashed with FNV-1a 64 into "hash"; may be NULL (hash of "") */
+  /* What ptxas reported, NULL when it did not run: the keys num_regs,
+   * spills_store_bytes, spills_load_bytes, shared_static and local are then null. */
+  const cg_ptxas_info *ptxas;
+  /* Milliseconds spent producing each level (TTC_NUM_LEVELS entries, a
+   * negative one for a level not produced), or NULL: "times_ms" is {}. */
+  const double *times_ms;
 } cg_metadata;
 
 /* One JSON object, keys in the fixed order name, num_warps, num_stages, shared,
+ * num_regs, spills_store_bytes, spills_load_bytes, shared_static, local,
  * target ({"backend": "cuda", "arch": 90, "name": "sm_90a"} from target and
- * arch), params, constexprs, version, hash. Caller frees; NULL on OOM. */
+ * arch), params, constexprs, version, hash, times_ms ({"ttir": 1.25, ...}).
+ * Caller frees; NULL on OOM. */
 char *cg_metadata_json(const cg_metadata *md);
 /* FNV-1a 64 of n bytes. */
 uint64_t cg_fnv1a64(const void *data, size_t n);
@@ -142,7 +186,21 @@ struct cg {
   cg_map_entry *map;         /* open addressing, malloc-owned */
   size_t map_cap, map_len;
   bool failed;
+  struct cg_debug *dbg;      /* line tables (debuginfo.c); NULL: none */
 };
+
+/* ---- debuginfo.c: line tables (.file/.loc) ------------------------------ */
+
+typedef struct cg_debug cg_debug;
+/* Starts line tables in c->mod (a compile unit naming main_file); c->dbg
+ * stays NULL when memory runs out. */
+void cg_debug_begin(cg *c, const char *main_file);
+/* The kernel's DISubprogram on c->fn, at func's position. */
+void cg_debug_function(cg *c, const ir_op *func, const char *name);
+/* Instructions built from now on carry loc (line 0 when unknown). */
+void cg_debug_loc(cg *c, ir_loc loc);
+/* Finalizes the debug info and frees c->dbg. All no-ops without c->dbg. */
+void cg_debug_finish(cg *c);
 
 /* Value map: set replaces; get returns NULL-v vals when absent. */
 void cg_map_set(cg *c, const ir_value *v, cg_vals vals);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* emit.c - cg_emit_ptx: sets up the NVPTX target machine (triple
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
  * fresh LLVM context, verifies it, runs default<ON> and prints both the
@@ -6,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Target.h>
@@ -30,6 +33,19 @@ static const char *const cg_known_archs[] = {
     "sm_103f", "sm_110",  "sm_110a", "sm_110f", "sm_120",  "sm_120a", "sm_120f", "sm_121",
     "sm_121a", "sm_121f",
 };
+
+int cg_num_targets(void) {
+  int n = 0;
+  for (size_t i = 0; i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
+    n += atoi(cg_known_archs[i] + 3) >= 80;
+  return n;
+}
+
+const char *cg_target_name(int index) {
+  for (size_t i = 0; index >= 0 && i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
+    if (atoi(cg_known_archs[i] + 3) >= 80 && index-- == 0) return cg_known_archs[i];
+  return NULL;
+}
 
 static bool arch_ok(const char *arch) {
   for (size_t i = 0; i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
@@ -104,7 +120,38 @@ static void init_nvptx(void) {
   LLVMParseCommandLineOptions(2, argv, NULL);
 }
 
+/* With debug info NVPTX writes ".target sm_90a, debug", which makes ptxas
+ * compile for the debugger (and refuse -O3: "optimized debugging not
+ * supported"). Line tables need only the .loc lines, so the flag goes, as
+ * Triton removes it. */
+static void strip_target_debug(char *ptx) {
+  char *t = strstr(ptx, "\n.target ");
+  char *eol = t ? strchr(t + 1, '\n') : NULL;
+  if (!eol) return;
+  static const char flag[] = ", debug";
+  for (char *p = t; p + sizeof flag - 1 <= eol; p++) {
+    if (memcmp(p, flag, sizeof flag - 1) != 0) continue;
+    memmove(p, p + sizeof flag - 1, strlen(p + sizeof flag - 1) + 1);
+    return;
+  }
+}
+
+/* The source file the module came from: its first op with a location. */
+static const char *module_file(const ir_module *m) {
+  if (m->op->loc.src) return m->op->loc.src->name;
+  for (const ir_op *op = ir_module_body(m)->first; op; op = op->next)
+    if (op->loc.src) return op->loc.src->name;
+  return NULL;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char **ptx) {
+  double t0 = now_ms();
   *llir = NULL;
   *ptx = NULL;
   const char *arch = opts && opts->arch ? opts->arch : "sm_90";
@@ -153,7 +200,14 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                     LLVMValueAsMetadata(one));
 
+  if (opts && opts->line_info) cg_debug_begin(&c, module_file(m));
   bool ok = cg_build_module(&c, m);
+  cg_debug_finish(&c);
+  if (ok && c.needs_libdevice && opts && opts->libdevice_missing) {
+    char buf[1024]; /* cg_link_libdevice reports it; the caller learns it is a missing file */
+    if (access(cg_libdevice_path(opts->libdevice, buf, sizeof buf), R_OK) != 0)
+      *opts->libdevice_missing = true;
+  }
   ok = ok && cg_link_libdevice(&c, opts ? opts->libdevice : NULL);
   if (ok) {
     char *msg = NULL;
@@ -168,7 +222,13 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
     char *text = LLVMPrintModuleToString(c.mod);
     *llir = dup_n(text, strlen(text));
     LLVMDisposeMessage(text);
+    double t1 = now_ms();
     ok = *llir != NULL && emit_ptx_text(&c, tm, ptx);
+    if (ok && opts && opts->line_info) strip_target_debug(*ptx);
+    if (opts && opts->stage_ms) {
+      opts->stage_ms[0] = t1 - t0;
+      opts->stage_ms[1] = now_ms() - t1;
+    }
   }
   if (!ok) {
     free(*llir);

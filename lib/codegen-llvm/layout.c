@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* layout.c - LLVM IR for the index math of layouts: which tensor element
  * each register of the calling thread holds, read off the linear layout that
  * lib/ir-ttgpu defines (ttg_ll_of_type). A register's coordinates are a

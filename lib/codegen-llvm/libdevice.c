@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libdevice.c - NVIDIA's libdevice (math in LLVM bitcode) on demand: math
  * lowering calls __nv_* functions through cg_libdevice_call, which only
  * declares them; cg_link_libdevice then parses libdevice.10.bc, links it into

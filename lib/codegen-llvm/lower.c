@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower.c - the lowering driver: builds the kernel function (ptx_kernel,
  * nvvm.reqntid, global pointer params), keeps the map from IR values to
  * per-thread register arrays, and dispatches each op to its family's file.
@@ -129,6 +130,7 @@ bool cg_unsupported(cg *c, const ir_op *op) {
 /* The exhaustive switch over op kinds (no default, so -Wswitch reports a
  * new op): each family has its own file. */
 static bool lower_op(cg *c, ir_op *op) {
+  cg_debug_loc(c, op->loc);
   switch (op->kind) {
   case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI:
   case IR_OP_ARITH_DIVSI: case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI:
@@ -276,6 +278,7 @@ bool cg_build_module(cg *c, const ir_module *m) {
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->lc), ptys, (unsigned)nargs, 0);
   c->fn = LLVMAddFunction(c->mod, name, fty);
   LLVMSetFunctionCallConv(c->fn, LLVMPTXKernelCallConv);
+  cg_debug_function(c, func, name);
   char nthreads[32];
   snprintf(nthreads, sizeof nthreads, "%d", c->num_warps * 32);
   add_fn_string_attr(c, "nvvm.reqntid", nthreads);

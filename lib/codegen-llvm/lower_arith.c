@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_arith.c - elementwise ops (arith, math, casts, tt elementwise) on
  * per-thread register arrays: register j of the result is the scalar op on
  * register j of each operand. Math follows Triton's fast paths: exp(x) is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_async.c - the asynchronous copies of ttgir, as Triton lowers them
  * on sm_80 and newer: ttg.async_copy_global_to_local issues one
  *   cp.async.cg.shared.global [dst], [src], 16, src_size;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_atomic.c - tt.atomic_rmw and tt.atomic_cas as predicated PTX
  * `atom.<sem>.<scope>.global.<op>.<type>` inline asm, one element at a time.
  * Only the first holder of each element performs the atomic (layouts that

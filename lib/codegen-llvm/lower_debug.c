@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_debug.c - tt.print (tl.device_print) through CUDA's vprintf, one line
  * per element a thread holds: "pid (x, y, z) idx (i, j)<prefix>: <value>";
  * and tt.assert (tl.device_assert under debug=True) through __assertfail,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_dot.c - tt.dot on blocked (or sliced) layouts with FMAs: a and b go
  * to shared memory row-major, then every thread computes its own registers of
  * the accumulator, acc[i, j] += sum_k a[i, k] * b[k, j], in k order. Correct

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_memory.c - tt.addptr (GEP), tt.load and tt.store as predicated,
  * vectorized PTX inline asm exactly as Triton emits it: registers grouped
  * `vec` at a time along the layout's contiguous register run, where vec is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_mma.c - tt.dot with an nvidia_mma v2 result: mma.sync.aligned
  * m16n8k16 (f16, bf16), m16n8k8 (tf32) and m16n8k32 (int8). The operands are
  * in the dot_op layouts of the accumulator's mma, so each thread already

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_reduce.c - tt.reduce along one dim of a blocked (or sliced) tensor,
  * as Triton: combine the registers a thread holds, then butterfly shuffles
  * (llvm.nvvm.shfl.sync.bfly) across the lanes of that dim, then, when several

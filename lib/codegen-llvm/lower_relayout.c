@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_relayout.c - ops that move elements between threads: tt.reshape,
  * tt.trans, tt.join and tt.split. Each goes through shared memory as
  * ttg.convert_layout does: every thread writes the elements it holds at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_scan.c - tt.scan (tl.associative_scan, tl.cumsum) along one dim of a
  * blocked tensor: a Hillis-Steele inclusive scan through shared memory. Each
  * of log2(n) steps publishes every element, then each element combines with

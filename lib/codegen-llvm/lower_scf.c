@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_scf.c - structured control flow to LLVM basic blocks: scf.for (a
  * header with one phi per register of every loop-carried value), scf.if
  * (phis at the merge), scf.while (phis at the "before" block). Conditions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_shared.c - the shared-memory ops of ttgir: a !ttg.memdesc value
  * lowers to the address of its first element (ptr addrspace(3)); the buffer
  * a local_alloc owns sits at its allocation.offset. local_alloc with a value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_tensor.c - ops that create or rearrange tensors without arithmetic:
  * arith.constant, tt.get_program_id / get_num_programs, tt.make_range,
  * tt.splat, tt.broadcast, tt.expand_dims, ttg.convert_layout (through shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_wgmma.c - ttng.warp_group_dot on Hopper's wgmma, as Triton lowers
  * it. Each warpgroup (4 consecutive warps) issues
  *   wgmma.mma_async.sync.aligned.m64nNkK.<d>.<a>.<b>

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: MIT
 /* ptxas.c - cg_run_ptxas: PTX text to a cubin by running NVIDIA's ptxas in a
  * private temporary directory with posix_spawn (no shell). ptxas is found as
  * the explicit path, $TTC_PTXAS, `ptxas` on PATH, then the CUDA home. Its
- * stderr becomes the diagnostic on failure; nothing is printed here. */
+ * stderr becomes the diagnostic on failure; nothing is printed here. With -v
+ * its report (registers, spills, shared and local memory) is parsed for the
+ * kernel's metadata. */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -106,12 +109,84 @@ static int spawn_wait(char *const argv[], const char *log_path) {
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+/* The number just before `what` in [p, end) ("40 registers" -> 40); -1 if none. */
+static int number_before(const char *p, const char *end, const char *what) {
+  size_t n = strlen(what);
+  for (const char *q = p; q + n <= end; q++) {
+    if (memcmp(q, what, n) != 0) continue;
+    const char *d = q;
+    while (d > p && d[-1] == ' ') d--;
+    const char *digits_end = d;
+    while (d > p && d[-1] >= '0' && d[-1] <= '9') d--;
+    if (d == digits_end) continue;
+    long v = strtol(d, NULL, 10);
+    return v > 1 << 30 ? 1 << 30 : (int)v;
+  }
+  return -1;
+}
+
+bool cg_parse_ptxas_info(const char *log, cg_ptxas_info *info) {
+  *info = (cg_ptxas_info){-1, -1, -1, 0, -1};
+  if (!log) return false;
+  /* the first entry's report runs to the next "Compiling entry function" */
+  const char *p = strstr(log, "Compiling entry function");
+  if (!p) p = log;
+  const char *end = strstr(p + 1, "Compiling entry function");
+  if (!end) end = p + strlen(p);
+  info->num_regs = number_before(p, end, " registers");
+  info->spill_store_bytes = number_before(p, end, " bytes spill stores");
+  info->spill_load_bytes = number_before(p, end, " bytes spill loads");
+  int smem = number_before(p, end, " bytes smem");
+  info->shared_static = smem < 0 ? 0 : smem;
+  info->local = number_before(p, end, " bytes lmem");
+  if (info->local < 0) info->local = number_before(p, end, " bytes stack frame");
+  if (info->local < 0) info->local = 0;
+  if (info->spill_store_bytes < 0) info->spill_store_bytes = 0;
+  if (info->spill_load_bytes < 0) info->spill_load_bytes = 0;
+  return info->num_regs >= 0;
+}
+
+bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
+  char exe[4096], dir[4096], log_path[4200];
+  if (cap == 0) return false;
+  buf[0] = '\0';
+  if (!cg_find_ptxas(ptxas, exe, sizeof exe)) return false;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/ttc-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) return false;
+  snprintf(log_path, sizeof log_path, "%s/version.log", dir);
+  char flag[] = "--version";
+  char *argv[] = {exe, flag, NULL};
+  int rc = spawn_wait(argv, log_path);
+  size_t n = 0;
+  char *log = rc == 0 ? read_file(log_path, &n) : NULL;
+  unlink(log_path);
+  rmdir(dir);
+  /* "..., release 13.0, V13.0.88": the text after the last " V" */
+  const char *v = NULL;
+  for (const char *p = log ? strstr(log, ", V") : NULL; p; p = strstr(p + 1, ", V")) v = p + 3;
+  size_t len = 0;
+  while (v && v[len] && v[len] != '\n' && v[len] != '\r' && v[len] != ' ') len++;
+  if (v && len > 0 && len < cap) {
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+  }
+  free(log);
+  return buf[0] != '\0';
+}
+
 bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
                   void **cubin, size_t *cubin_size) {
+  return cg_run_ptxas_info(ctx, ptx, arch, ptxas, cubin, cubin_size, NULL);
+}
+
+bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const char *ptxas,
+                       void **cubin, size_t *cubin_size, cg_ptxas_info *info) {
   ir_loc none = {0};
   char exe[4096], dir[4096], ptx_path[4200], bin_path[4200], log_path[4200], arch_arg[64];
   *cubin = NULL;
   *cubin_size = 0;
+  if (info) cg_parse_ptxas_info(NULL, info);
   if (!cg_find_ptxas(ptxas, exe, sizeof exe)) {
     ir_error(ctx, none, "ptxas not found (tried %s, $TTC_PTXAS, PATH, %s/bin); set TTC_PTXAS",
              ptxas && *ptxas ? ptxas : "no explicit path", TTC_DEFAULT_CUDA_HOME);
@@ -131,8 +206,12 @@ bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char
   if (!write_file(ptx_path, ptx, strlen(ptx))) {
     ir_error(ctx, none, "ptxas: cannot write '%s': %s", ptx_path, strerror(errno));
   } else {
-    char opt[] = "-O3", out_flag[] = "-o";
-    char *argv[] = {exe, arch_arg, opt, ptx_path, out_flag, bin_path, NULL};
+    /* -lineinfo keeps the PTX's .loc in the cubin (nothing without them) */
+    char opt[] = "-O3", out_flag[] = "-o", verbose[] = "-v", lineinfo[] = "-lineinfo";
+    char *argv[] = {exe, arch_arg, opt, lineinfo, ptx_path, out_flag, bin_path, NULL, NULL};
+    if (info) { /* -v after the output: its report goes to the log */
+      argv[7] = verbose;
+    }
     int rc = spawn_wait(argv, log_path);
     int spawn_errno = errno; /* reading the log may change errno */
     size_t log_n = 0;
@@ -148,6 +227,7 @@ bool cg_run_ptxas(ir_context *ctx, const char *ptx, const char *arch, const char
     } else {
       *cubin = read_file(bin_path, cubin_size);
       ok = *cubin != NULL && *cubin_size > 0;
+      if (info) cg_parse_ptxas_info(log, info);
       if (!ok) ir_error(ctx, none, "ptxas failed: no output written to '%s'", bin_path);
     }
     free(log);

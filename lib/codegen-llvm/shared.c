@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* shared.c - shared memory in codegen: the kernel's one dynamic buffer
  * (global_smem, sized at launch from ttg.shared), the offsets
  * allocate-shared-memory gave each op, and moving a distributed tensor to

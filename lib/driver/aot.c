@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* aot.c - ttc_aot_generate: C launchers for compiled specializations of a
  * kernel (triton.tools.compile and triton.tools.link in one step). Each
  * kernel's declaration and signature are read again from what it was
@@ -42,8 +43,9 @@ typedef struct aot_gen {
   ir_strbuf *err;
 } aot_gen;
 
-void ttc_aot_options_init(ttc_aot_options *opts) {
-  if (opts) memset(opts, 0, sizeof *opts);
+void ttc_aot_options_init_sized(ttc_aot_options *opts, size_t size) {
+  ttc_aot_options def = {0};
+  drv_options_init(opts, size, &def, sizeof def);
 }
 
 static bool aot_fail(aot_gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -360,8 +362,9 @@ ttc_status ttc_aot_generate(const ttc_kernel *const *kernels, int nkernels,
   if (error) *error = NULL;
   if (!kernels || nkernels < 1 || !source || !header) return TTC_ERROR_ARGUMENT;
   ttc_aot_options o;
-  if (opts) o = *opts;
-  else ttc_aot_options_init(&o);
+  ttc_aot_options_init(&o);
+  if (opts && !drv_options_read(&o, sizeof o, opts, DRV_V1_SIZE(ttc_aot_options, header_name)))
+    return TTC_ERROR_ARGUMENT;
   ir_strbuf err, c, h;
   ir_sb_init(&err);
   ir_sb_init(&c);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* autotune.c - @triton.autotune for kernel functions. On the first launch
  * for a value of the autotune key, every config is compiled and timed as
  * triton.testing.do_bench times it (an estimate from a few runs decides the

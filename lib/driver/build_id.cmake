@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # build_id.cmake - writes OUT, a C file defining drv_build_id: the SHA-256 of
 # every library source (IN, a list), so that cache entries made by another
 # build of ttc never match. Run by a custom command whenever a source changes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cache.c - the on-disk cache: where it lives, keys, and entries.
  *
  * An entry is one file, <dir>/<first two hex digits>/<key>, holding tagged
@@ -279,9 +280,9 @@ void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
   /* the signature without blanks: "*fp32:16, i32" and "*fp32:16,i32" agree */
   for (const char *p = signature; *p; p++)
     if (*p != ' ' && *p != '\t') drv_sha256_update(&s, p, 1);
-  n = snprintf(buf, sizeof buf, "\nwarps=%d stages=%d arch=%s level=%d loc=%d\n", o->num_warps,
-               o->num_stages, o->arch ? o->arch : "sm_90", (int)o->stop_after,
-               o->emit_locations != 0);
+  n = snprintf(buf, sizeof buf, "\nwarps=%d stages=%d arch=%s level=%d loc=%d O=%d lines=%d\n",
+               o->num_warps, o->num_stages, o->arch ? o->arch : "sm_90", (int)o->stop_after,
+               o->emit_locations != 0, o->opt_level, drv_line_info(o->no_line_info));
   drv_sha256_update(&s, buf, (size_t)n);
   /* the include directories decide which modules an import finds */
   for (int i = 0; o->include_dirs && i < o->num_include_dirs; i++) {
@@ -321,7 +322,8 @@ static bool type_named(const char *s, size_t n, ttc_type *out) {
   return false;
 }
 
-/* Facts: "name=...\narch=...\nwarps=N\nstages=N\nshared=N\nparams=*fp32,i32\n". */
+/* Facts: "name=...\narch=...\nwarps=N\nstages=N\nshared=N\nparams=*fp32,i32\n", then
+ * "regs=N\nspill_st=N\nspill_ld=N\nsmem=N\nlmem=N\n" when ptxas ran. */
 static char *kernel_facts(const ttc_kernel *k) {
   ir_strbuf sb;
   ir_sb_init(&sb);
@@ -333,6 +335,9 @@ static char *kernel_facts(const ttc_kernel *k) {
     else ir_sb_printf(&sb, "%s%s", i ? "," : "", ttc_type_name(t));
   }
   ir_sb_putc(&sb, '\n');
+  if (k->num_regs >= 0)
+    ir_sb_printf(&sb, "regs=%d\nspill_st=%d\nspill_ld=%d\nsmem=%d\nlmem=%d\n", k->num_regs,
+                 k->spill_store_bytes, k->spill_load_bytes, k->shared_static, k->local_bytes);
   return ir_sb_take(&sb);
 }
 
@@ -402,6 +407,14 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
     p = e + 1;
   }
   k->nparams = count;
+  /* ptxas's report, when the entry holds a cubin */
+  k->num_regs = k->spill_store_bytes = k->spill_load_bytes = k->shared_static = k->local_bytes = -1;
+  if (fact_int(f, "regs", &k->num_regs) &&
+      !(fact_int(f, "spill_st", &k->spill_store_bytes) &&
+        fact_int(f, "spill_ld", &k->spill_load_bytes) && fact_int(f, "smem", &k->shared_static) &&
+        fact_int(f, "lmem", &k->local_bytes)))
+    return false;
+  for (int l = 0; l < TTC_NUM_LEVELS; l++) k->time_ms[l] = -1; /* nothing compiled */
   return true;
 }
 

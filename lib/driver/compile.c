@@ -1,11 +1,14 @@
+// SPDX-License-Identifier: MIT
 /* compile.c - the compile pipeline behind ttc_compile:
  * kernel file -> ttir (frontend) -> ttir passes -> ttgir (convert, coalesce)
  * -> LLVM IR and PTX (codegen) -> cubin (ptxas), keeping each level's text
  * and the diagnostics in the ttc_kernel. One context per compile, so
  * concurrent compiles share nothing. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "codegen-llvm/cg.h"
 #include "driver/driver.h"
@@ -13,13 +16,20 @@
 #include "ir-ttgpu/ttg.h"
 
 
-void ttc_compile_options_init(ttc_compile_options *opts) {
-  if (!opts) return;
-  memset(opts, 0, sizeof *opts);
-  opts->num_warps = 4;
-  opts->num_stages = 3;
-  opts->arch = "sm_90";
-  opts->stop_after = TTC_LEVEL_CUBIN;
+void ttc_compile_options_init_sized(ttc_compile_options *opts, size_t size) {
+  ttc_compile_options def = {0};
+  def.num_warps = 4;
+  def.num_stages = 3;
+  def.arch = "sm_90";
+  def.stop_after = TTC_LEVEL_CUBIN;
+  def.opt_level = 3;
+  drv_options_init(opts, size, &def, sizeof def);
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* Parses "sm_90" / "sm_90a" into 90; 0 if malformed. */
@@ -112,8 +122,12 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
   }
   char target[16];
   snprintf(target, sizeof target, "cuda:%d", cc);
-  cg_metadata md = {k->name, k->num_warps, k->num_stages, k->shared_bytes, target, k->arch,
-                    np, params, nc, cexprs, TTC_VERSION_STRING, k->out[TTC_LEVEL_PTX]};
+  cg_ptxas_info pi = {k->num_regs, k->spill_store_bytes, k->spill_load_bytes, k->shared_static,
+                      k->local_bytes};
+  cg_metadata md = {k->name,   k->num_warps, k->num_stages,       k->shared_bytes,
+                    target,    k->arch,      np,                  params,
+                    nc,        cexprs,       TTC_VERSION_STRING,  k->out[TTC_LEVEL_PTX],
+                    k->num_regs >= 0 ? &pi : NULL, k->time_ms};
   json = cg_metadata_json(&md);
 done:
   free(params);
@@ -122,9 +136,18 @@ done:
   return json;
 }
 
+/* What the pass manager reports across a compile's pipelines: the IR
+ * printed before/after passes (opts.print_before/print_after) and each
+ * pass's time (opts.time_passes). */
+typedef struct pass_report {
+  const ttc_compile_options *o;
+  ir_strbuf dump;
+  ir_pass_timing timing;
+} pass_report;
+
 /* Runs a pipeline given as text; debug builds verify after every pass,
  * ttgir rules included. */
-static bool run_pipeline(ir_module *m, const char *text) {
+static bool run_pipeline(ir_module *m, const char *text, pass_report *rep) {
   ir_pipeline pl;
   bool ok = ir_pipeline_parse(m->ctx, text, ttg_pass_lookup, &pl);
   if (!ok) IR_UNREACHABLE("the built-in pipeline does not parse: %s", text);
@@ -133,27 +156,43 @@ static bool run_pipeline(ir_module *m, const char *text) {
   po.verify_each = true;
   po.verify = ttg_verify;
 #endif
+  po.print_before = rep->o->print_before;
+  po.print_after = rep->o->print_after;
+  po.print_locations = rep->o->emit_locations != 0;
+  po.dump = &rep->dump;
+  po.timing = rep->o->time_passes ? &rep->timing : NULL;
   ok = ir_run_pipeline(m, &pl, &po);
   ir_pipeline_free(&pl);
   return ok;
 }
 
-static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc) {
+/* A stage outside the pass manager, in the time report. */
+static void time_stage(pass_report *rep, const char *name, double ms) {
+  ir_pass_timing *t = &rep->timing;
+  if (!rep->o->time_passes || t->n >= 64 || ms < 0) return;
+  snprintf(t->names[t->n], sizeof t->names[t->n], "%s", name);
+  t->times[t->n++] = ms / 1e3;
+}
+
+static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc,
+                            pass_report *rep) {
   ttg_options to = {o->num_warps, 32, 1, cc, o->num_stages};
   char text[512];
   if (!ttg_pipeline_text(&to, text, sizeof text)) IR_UNREACHABLE("pipeline text too long");
-  return run_pipeline(m, text) ? TTC_OK : TTC_ERROR_INPUT;
+  return run_pipeline(m, text, rep) ? TTC_OK : TTC_ERROR_INPUT;
 }
 
 /* Runs the pipeline as far as o->stop_after; returns the status. */
 static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_source *src,
                                    const char *name, const char *signature,
-                                   const ttc_compile_options *o, int cc) {
+                                   const ttc_compile_options *o, int cc, pass_report *rep) {
   fe_kernel_info info = {0};
+  double t = now_ms();
   fe_search_path search = {k->ninclude_dirs, (const char *const *)k->include_dirs};
   ir_module *m = fe_lower_kernel(ctx, src, name, signature, &search, &info);
   if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   k->imports = info.nmodules;
+  time_stage(rep, "frontend (kernel file to ttir)", now_ms() - t);
   ttc_status st = TTC_OK;
   char *llir = NULL, *ptx = NULL;
   if (!record_params(k, &info)) {
@@ -164,48 +203,80 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     st = TTC_ERROR_INTERNAL;
     goto done;
   }
-  if (!run_pipeline(m, IR_TTIR_PIPELINE)) {
+  if (!run_pipeline(m, IR_TTIR_PIPELINE, rep)) {
     st = TTC_ERROR_INPUT;
     goto done;
   }
   if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
   if (!keep_located_ttir(k, m)) goto oom;
+  k->time_ms[TTC_LEVEL_TTIR] = now_ms() - t;
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
-  if ((st = run_ttgir(m, o, cc)) != TTC_OK) goto done;
+  t = now_ms();
+  if ((st = run_ttgir(m, o, cc, rep)) != TTC_OK) goto done;
   if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;
+  k->time_ms[TTC_LEVEL_TTGIR] = now_ms() - t;
   if (o->stop_after == TTC_LEVEL_TTGIR) goto done;
 
   /* Shared memory and barriers, as Triton's make_llir does before LLVM. */
-  if (!run_pipeline(m, TTG_CODEGEN_PREP_PIPELINE)) {
+  t = now_ms();
+  if (!run_pipeline(m, TTG_CODEGEN_PREP_PIPELINE, rep)) {
     st = TTC_ERROR_INPUT;
     goto done;
   }
   k->shared_bytes = (int)ir_op_get_int(m->op, "ttg.shared", 0);
-  cg_options co = {.arch = k->arch, .num_warps = o->num_warps, .opt_level = 3};
+  double prep_ms = now_ms() - t, cg_ms[2] = {0, 0};
+  bool libdevice_missing = false;
+  int opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
+  cg_options co = {.arch = k->arch,
+                   .num_warps = o->num_warps,
+                   .opt_level = opt_level,
+                   .libdevice_missing = &libdevice_missing,
+                   .stage_ms = cg_ms,
+                   .line_info = drv_line_info(o->no_line_info)};
   if (!cg_emit_ptx(m, &co, &llir, &ptx)) {
-    st = ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;
+    st = libdevice_missing          ? TTC_ERROR_TOOL
+         : ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED
+                                      : TTC_ERROR_LLVM;
     goto done;
   }
+  k->time_ms[TTC_LEVEL_LLIR] = prep_ms + cg_ms[0];
+  k->time_ms[TTC_LEVEL_PTX] = cg_ms[1];
+  time_stage(rep, "codegen-llvm (ttgir to LLVM IR, optimization)", cg_ms[0]);
+  time_stage(rep, "llvm-nvptx (LLVM IR to PTX)", cg_ms[1]);
   keep_text(k, TTC_LEVEL_LLIR, llir);
   keep_text(k, TTC_LEVEL_PTX, ptx);
   llir = ptx = NULL;
-  k->metadata = build_metadata(k, &info, cc);
-  if (!k->metadata) goto oom;
   if (o->stop_after <= TTC_LEVEL_PTX) goto done;
 
   void *cubin = NULL;
   size_t cubin_size = 0;
-  if (!cg_run_ptxas(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size)) {
+  cg_ptxas_info pi;
+  t = now_ms();
+  if (!cg_run_ptxas_info(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size,
+                         &pi)) {
     st = TTC_ERROR_TOOL;
     goto done;
   }
+  k->time_ms[TTC_LEVEL_CUBIN] = now_ms() - t;
+  time_stage(rep, "ptxas (PTX to cubin)", k->time_ms[TTC_LEVEL_CUBIN]);
+  k->num_regs = pi.num_regs;
+  k->spill_store_bytes = pi.spill_store_bytes;
+  k->spill_load_bytes = pi.spill_load_bytes;
+  k->shared_static = pi.shared_static;
+  k->local_bytes = pi.local;
   k->out[TTC_LEVEL_CUBIN] = cubin;
   k->out_size[TTC_LEVEL_CUBIN] = cubin_size;
   goto done;
 oom:
   st = TTC_ERROR_OUT_OF_MEMORY;
 done:
+  /* The metadata of whatever levels were reached (a failing ptxas keeps the
+   * PTX's); ptxas's numbers are null without a cubin. */
+  if (k->out[TTC_LEVEL_TTIR] && st != TTC_ERROR_OUT_OF_MEMORY) {
+    k->metadata = build_metadata(k, &info, cc);
+    if (!k->metadata) st = TTC_ERROR_OUT_OF_MEMORY;
+  }
   free(llir);
   free(ptx);
   ir_module_destroy(m);
@@ -226,14 +297,15 @@ static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len,
   return k->source && k->filename && k->signature;
 }
 
-/* The compile itself, no cache: *out is set unless memory ran out. */
-static ttc_status compile_now(const char *source, size_t source_len, const char *filename,
+ttc_status drv_compile_now(const char *source, size_t source_len, const char *filename,
                               const char *name, const char *signature,
                               const ttc_compile_options *opts, ttc_kernel **out) {
   ttc_compile_options o = *opts;
   ttc_kernel *k = calloc(1, sizeof *k);
   if (!k) return TTC_ERROR_OUT_OF_MEMORY;
   k->name = strdup(name);
+  k->num_regs = k->spill_store_bytes = k->spill_load_bytes = k->shared_static = k->local_bytes = -1;
+  for (int l = 0; l < TTC_NUM_LEVELS; l++) k->time_ms[l] = -1;
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
   /* As Triton does, compute capability 9.0 compiles for sm_90a: wgmma and
@@ -270,7 +342,16 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
   } else if (!src) {
     st = TTC_ERROR_OUT_OF_MEMORY;
   } else {
-    st = compile_pipeline(k, ctx, src, name, signature, &o, cc);
+    pass_report rep = {.o = &o};
+    ir_sb_init(&rep.dump);
+    double t0 = now_ms();
+    st = compile_pipeline(k, ctx, src, name, signature, &o, cc, &rep);
+    if (o.time_passes) {
+      const char *names[64];
+      for (int i = 0; i < rep.timing.n; i++) names[i] = rep.timing.names[i];
+      ir_time_report(&rep.dump, rep.timing.n, names, rep.timing.times, (now_ms() - t0) / 1e3);
+    }
+    k->pass_dump = ir_sb_take(&rep.dump);
   }
   ir_strbuf sb;
   ir_sb_init(&sb);
@@ -311,11 +392,12 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
     return TTC_ERROR_OUT_OF_MEMORY;
   }
   if (!k) {
-    st = compile_now(source, source_len, filename, name, signature, opts, &k);
+    st = drv_compile_now(source, source_len, filename, name, signature, opts, &k);
     /* the key covers the kernel's file only: a kernel that imports other
      * files' modules is compiled each time, never stored */
     if (st == TTC_OK && k->imports == 0) drv_cache_store_kernel(c, key, k, rem);
   }
+  drv_dump_kernel(key, k, source, source_len, filename, name, signature, opts, rem);
   if (k && !remarks) append_diagnostics(k, own.data);
   ir_sb_free(&own);
   *out = k;
@@ -329,13 +411,15 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   *out = NULL;
   if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
   ttc_compile_options o;
-  if (opts) {
-    o = *opts;
-    if (!o.arch) o.arch = "sm_90";
-  } else {
-    ttc_compile_options_init(&o);
-  }
-  if (o.cache && drv_level_cached(o.stop_after)) {
+  ttc_compile_options_init(&o);
+  /* the first version with a size field ends at num_include_dirs */
+  if (opts &&
+      !drv_options_read(&o, sizeof o, opts, DRV_V1_SIZE(ttc_compile_options, num_include_dirs)))
+    return TTC_ERROR_ARGUMENT;
+  if (!o.arch) o.arch = "sm_90";
+  /* a compile asked to print or time its passes must run them */
+  bool reports = o.print_before || o.print_after || o.time_passes;
+  if (o.cache && drv_level_cached(o.stop_after) && !reports) {
     drv_cache c;
     uint8_t digest[DRV_DIGEST_LEN];
     drv_cache_init(&c, o.cache, o.cache_dir);
@@ -344,7 +428,18 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
       return drv_compile_cached(&c, digest, source, source_len, filename, name, signature, &o, out,
                                 NULL);
   }
-  return compile_now(source, source_len, filename, name, signature, &o, out);
+  ttc_status st = drv_compile_now(source, source_len, filename, name, signature, &o, out);
+  const char *dump = getenv("TTC_DUMP_DIR");
+  if (*out && dump && *dump) {
+    char key[DRV_KEY_LEN + 1];
+    ir_strbuf remarks;
+    ir_sb_init(&remarks);
+    drv_dump_key(source, source_len, filename, name, signature, &o, key);
+    drv_dump_kernel(key, *out, source, source_len, filename, name, signature, &o, &remarks);
+    append_diagnostics(*out, remarks.data);
+    ir_sb_free(&remarks);
+  }
+  return st;
 }
 
 /* Reads a whole file into a malloc'd buffer. */
@@ -395,6 +490,7 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   for (int i = 0; i < TTC_NUM_LEVELS; i++) free(k->out[i]);
   free(k->diagnostics);
   free(k->metadata);
+  free(k->pass_dump);
   free(k->name);
   free(k->param_types);
   free(k->param_pointees);
@@ -422,6 +518,10 @@ const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size
 
 const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
 
+const char *ttc_kernel_pass_dump(const ttc_kernel *k) {
+  return k && k->pass_dump ? k->pass_dump : "";
+}
+
 const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
   if (size) *size = k && k->ttir_located ? k->ttir_located_size : 0;
   return k ? k->ttir_located : NULL;
@@ -429,6 +529,21 @@ const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
 const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
 int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
 int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }
+ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {
+  /* The first version ends with time_ms: fields added later lie after it,
+   * and callers that do not know them are still served. */
+  const size_t v1_size = offsetof(ttc_kernel_stats, time_ms) + sizeof stats->time_ms;
+  if (!k || !stats || stats->size < v1_size) return TTC_ERROR_ARGUMENT;
+  ttc_kernel_stats s = {sizeof s,         k->num_regs,    k->spill_store_bytes,
+                        k->spill_load_bytes, k->shared_bytes, k->shared_static,
+                        k->local_bytes,    {0}};
+  memcpy(s.time_ms, k->time_ms, sizeof s.time_ms);
+  size_t n = stats->size;
+  memcpy(stats, &s, n < sizeof s ? n : sizeof s);
+  stats->size = n;
+  return TTC_OK;
+}
+
 int ttc_kernel_num_params(const ttc_kernel *k) { return k ? k->nparams : 0; }
 int ttc_kernel_from_cache(const ttc_kernel *k) { return k && k->from_cache; }
 

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: MIT
 /* driver.h - the internal header of lib/driver: the compile pipeline behind
  * the public ttc_compile API and the ttc_kernel object it fills. */
 #ifndef TTC_DRIVER_H
 #define TTC_DRIVER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ttc/ttc.h"
@@ -16,6 +18,7 @@ struct ttc_kernel {
   void *out[TTC_NUM_LEVELS];          /* text levels NUL-terminated */
   size_t out_size[TTC_NUM_LEVELS];
   char *metadata;                     /* JSON or NULL */
+  char *pass_dump; /* IR printed around passes and the time report; NULL or "" when none */
   char *name;
   char arch[16];
   int num_warps, num_stages, shared_bytes;
@@ -37,6 +40,11 @@ struct ttc_kernel {
   /* Modules the kernel read from files other than its own (and the
    * prelude): the cache key does not cover them, so it is not stored. */
   int imports;
+  /* What ptxas -v reported (num_regs < 0: it did not run for this kernel)
+   * and the wall milliseconds spent producing each level (negative: not
+   * produced by this compile). */
+  int num_regs, spill_store_bytes, spill_load_bytes, shared_static, local_bytes;
+  double time_ms[TTC_NUM_LEVELS];
 };
 
 /* ---- hash.c: SHA-256 for cache keys, XXH64 for entry checksums ------------ */
@@ -136,7 +144,49 @@ ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf
 void drv_cache_store_kernel(const drv_cache *c, const char *key, const ttc_kernel *k,
                             ir_strbuf *remarks);
 
+/* ---- names.c: options structs that grow ----------------------------------- */
+
+/* The size of an options struct's first version: its fields up to `last`.
+ * Fields added later lie after it, so the minimum never changes. */
+#define DRV_V1_SIZE(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+
+/* Writes the defaults `def` (def_size bytes, its size field first) into a
+ * caller's struct of `size` bytes: the bytes both know, zeros past the
+ * library's, and size in its size field. Nothing when size cannot hold the
+ * size field. */
+void drv_options_init(void *opts, size_t size, const void *def, size_t def_size);
+
+/* Reads a caller's options `in` (its size field first) over the defaults
+ * already in `out` (out_size bytes): the bytes both know; out's size field
+ * becomes out_size. False (nothing read) when in's size is below
+ * `min_size`, the struct's first version. */
+bool drv_options_read(void *out, size_t out_size, const void *in, size_t min_size);
+
+/* Whether a compile emits line info: not asked off, and not
+ * $TTC_DISABLE_LINE_INFO (1, true, yes, on). */
+bool drv_line_info(int no_line_info);
+
+/* ---- dump.c: $TTC_DUMP_DIR --------------------------------------------------- */
+
+/* The key a compile is dumped under: its cache key (the source's digest when
+ * the file parses, else a digest of its bytes). */
+void drv_dump_key(const char *source, size_t source_len, const char *filename, const char *name,
+                  const char *signature, const ttc_compile_options *opts,
+                  char key[DRV_KEY_LEN + 1]);
+
+/* With $TTC_DUMP_DIR set: writes every level of k (compiling again to the
+ * cubin when k holds fewer; the inputs and opts are k's) into
+ * $TTC_DUMP_DIR/key/. Failures become remarks. Does nothing without it. */
+void drv_dump_kernel(const char *key, const ttc_kernel *k, const char *source, size_t source_len,
+                     const char *filename, const char *name, const char *signature,
+                     const ttc_compile_options *opts, ir_strbuf *remarks);
+
 /* ---- compile.c -------------------------------------------------------------- */
+
+/* The compile itself, no cache and no dump: *out is set unless memory ran out. */
+ttc_status drv_compile_now(const char *source, size_t source_len, const char *filename,
+                           const char *name, const char *signature,
+                           const ttc_compile_options *opts, ttc_kernel **out);
 
 /* ttc_compile through cache `c`: the kernel of key (src_digest, name,
  * signature, opts) from the cache, else compiled and stored. `opts` is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* function.c - kernel functions (ttc/function.h): creating one from a
  * kernel file and its declaration, the lock-free tables of loaded
  * specializations and autotune choices, the launch path, and messages.
@@ -112,13 +113,13 @@ static void table_free_all(fn_table *t) {
 
 /* ---- creation ---------------------------------------------------------------------- */
 
-void ttc_function_options_init(ttc_function_options *o) {
-  if (!o) return;
-  memset(o, 0, sizeof *o);
-  o->num_warps = 4;
-  o->num_stages = 3;
-  o->cache = 1;
-  o->autotune = 1;
+void ttc_function_options_init_sized(ttc_function_options *o, size_t size) {
+  ttc_function_options def = {0};
+  def.num_warps = 4;
+  def.num_stages = 3;
+  def.cache = 1;
+  def.autotune = 1;
+  drv_options_init(o, size, &def, sizeof def);
 }
 
 /* Parses one constexpr value ("1024", "-3", "0.5", "True"). */
@@ -287,8 +288,10 @@ ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t sourc
   *out = NULL;
   if (!dev || !source || !filename || !name) return TTC_ERROR_ARGUMENT;
   ttc_function_options o;
-  if (opts) o = *opts;
-  else ttc_function_options_init(&o);
+  ttc_function_options_init(&o);
+  if (opts &&
+      !drv_options_read(&o, sizeof o, opts, DRV_V1_SIZE(ttc_function_options, message_user)))
+    return TTC_ERROR_ARGUMENT;
   ttc_function *f = calloc(1, sizeof *f);
   if (!f) return TTC_ERROR_OUT_OF_MEMORY;
   /* recursive: an error recorded while compiling under the lock takes it again */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* function_impl.h - kernel functions inside lib/driver: the ttc_function
  * object and what its files share. function.c makes functions and runs the
  * launch path; specialize.c derives specialization keys and signatures and

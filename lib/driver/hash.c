@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hash.c - the cache's two hashes. SHA-256 (FIPS 180-4) for keys:
  * collisions must not be a practical concern, since a key collision would
  * load another kernel; its inputs are small. XXH64 (Yann Collet's xxHash,

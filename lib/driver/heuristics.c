@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* heuristics.c - evaluating @triton.heuristics lambdas for a launch, with
  * Python's semantics on ints, floats and bools: floor division and modulo,
  * true division, `and`/`or` returning an operand, chained comparisons

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* irtool.c - ttc_ir_run: IR text -> parse -> verify -> the named passes
  * (with dumps, timing, verification and a reproducer of the failing pass)
  * -> the requested output level, for each `// -----` case of the input.
@@ -27,11 +28,12 @@ typedef struct run {
   ir_pass_timing timing; /* --time-passes */
 } run;
 
-void ttc_ir_options_init(ttc_ir_options *o) {
-  if (!o) return;
-  memset(o, 0, sizeof *o);
-  o->emit = -1;
-  o->num_warps = 4;
+void ttc_ir_options_init_sized(ttc_ir_options *o, size_t size) {
+  ttc_ir_options def = {0};
+  def.emit = -1;
+  def.num_warps = 4;
+  def.opt_level = 3;
+  drv_options_init(o, size, &def, sizeof def);
 }
 
 /* The module's text, caller frees; NULL when memory ran out. */
@@ -98,7 +100,8 @@ static const char *type_name(const ir_type *t) {
 }
 
 /* Metadata of a cubin made from IR: what the IR knows (no constexprs). */
-static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx) {
+static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx,
+                         const cg_ptxas_info *pi) {
   const ir_op *f = ir_module_body(m)->first;
   while (f && f->kind != IR_OP_TT_FUNC) f = f->next;
   if (!f || !f->regions[0].first) return NULL;
@@ -121,7 +124,7 @@ static char *ir_metadata(const ir_module *m, const char *arch, int cc, const cha
   snprintf(target, sizeof target, "cuda:%d", cc);
   cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3,
                     (int)ir_op_get_int(m->op, "ttg.shared", 0), target, arch,
-                    n, params, 0, NULL, TTC_VERSION_STRING, ptx};
+                    n, params, 0, NULL, TTC_VERSION_STRING, ptx, pi, NULL};
   return cg_metadata_json(&md);
 }
 
@@ -142,10 +145,17 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
     ir_pipeline_free(&pl);
     if (!ok) return TTC_ERROR_INPUT;
   }
-  cg_options co = {.arch = arch, .num_warps = mo.num_warps, .opt_level = 3};
+  bool libdevice_missing = false;
+  cg_options co = {.arch = arch,
+                   .num_warps = mo.num_warps,
+                   .opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level,
+                   .libdevice_missing = &libdevice_missing,
+                   .line_info = drv_line_info(o->no_line_info)};
   char *llir = NULL, *ptx = NULL;
   if (!cg_emit_ptx(st->m, &co, &llir, &ptx))
-    return ir_context_num_errors(st->ctx) ? TTC_ERROR_UNSUPPORTED : TTC_ERROR_LLVM;
+    return libdevice_missing            ? TTC_ERROR_TOOL
+           : ir_context_num_errors(st->ctx) ? TTC_ERROR_UNSUPPORTED
+                                            : TTC_ERROR_LLVM;
   ttc_status status = TTC_OK;
   if (o->emit == TTC_LEVEL_LLIR) {
     ir_sb_puts(out, llir);
@@ -154,12 +164,13 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   } else {
     void *cubin = NULL;
     size_t size = 0;
-    if (!cg_run_ptxas(st->ctx, ptx, arch, o->ptxas, &cubin, &size)) {
+    cg_ptxas_info pi;
+    if (!cg_run_ptxas_info(st->ctx, ptx, arch, o->ptxas, &cubin, &size, &pi)) {
       status = TTC_ERROR_TOOL;
     } else {
       ir_sb_append(out, cubin, size);
       free(st->r->metadata);
-      st->r->metadata = ir_metadata(st->m, arch, cc, ptx);
+      st->r->metadata = ir_metadata(st->m, arch, cc, ptx, &pi);
     }
     free(cubin);
   }
@@ -250,9 +261,11 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
-  ttc_ir_options defaults;
-  ttc_ir_options_init(&defaults);
-  const ttc_ir_options *o = opts ? opts : &defaults;
+  ttc_ir_options in;
+  ttc_ir_options_init(&in);
+  if (opts && !drv_options_read(&in, sizeof in, opts, DRV_V1_SIZE(ttc_ir_options, opt_level)))
+    return TTC_ERROR_ARGUMENT;
+  const ttc_ir_options *o = &in;
   ttc_ir_result *r = calloc(1, sizeof *r);
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
   ir_strbuf output, diags, dump, padded;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* irtool_impl.h - the parts of the IR tool (ttc_ir_run, include/ttc/irtool.h)
  * shared between its files: irtool.c (running a module through a pipeline,
  * results), irtool_passes.c (the passes the tool can name, the test-only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* irtool_passes.c - the passes the IR tool can name: the one registry of
  * lib/ir-ttgpu (ttir and ttgir passes, in pipeline order) plus a test-only
  * pass that breaks the verifier, for testing --verify-each and reproducers. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* irtool_verify.c - --verify-diagnostics: the diagnostics a run produced
  * against the `expected-error {{...}}` comments of its input, as MLIR's
  * SourceMgrDiagnosticVerifierHandler checks them.

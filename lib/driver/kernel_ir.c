@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* kernel_ir.c - ttc_kernel_create_from_ttir: a kernel object from ttir text
  * (a .ttir file, or the located ttir a compile printed), so that an
  * interpreter device runs IR it is given: the kernel holds the text as its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* specialize.c - Triton's JIT specialization for kernel functions: the key
  * a launch's argument values give (as triton/runtime/jit.py's
  * specialize_impl and the NVIDIA backend's get_int/tensor_specialization:

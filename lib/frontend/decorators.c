@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* decorators.c - the arguments of a kernel's decorators, evaluated at
  * compile time as the Python that builds them: @triton.autotune configs
  * (lists, comprehensions, itertools.product, helper functions of the

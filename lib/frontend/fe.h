@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fe.h - the internal header of lib/frontend: lexer, AST and parser, kernel
  * signatures, and lowering of @triton.jit functions to ttir.
  *
@@ -17,6 +18,8 @@
 
 /* Punctuators: every Python 3 operator and delimiter, plus '!' (only
  * meaningful inside an f-string replacement field: f"{x!r}"). */
+// A table, laid out by hand:
+// clang-format off
 #define FE_PUNCTS(X)                                                                     \
   X(POWEQ, "**=") X(FLOORDIVEQ, "//=") X(SHREQ, ">>=") X(SHLEQ, "<<=") X(ELLIPSIS, "...") \
   X(POW, "**") X(FLOORDIV, "//") X(SHL, "<<") X(SHR, ">>") X(LE, "<=") X(GE, ">=")       \
@@ -27,9 +30,12 @@
   X(RBRACE, "}") X(COMMA, ",") X(COLON, ":") X(DOT, ".") X(SEMI, ";") X(AT, "@")          \
   X(ASSIGN, "=") X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(SLASH, "/") X(PERCENT, "%")    \
   X(AMP, "&") X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(LT, "<") X(GT, ">") X(EXCL, "!")
+// clang-format on
 
 /* Python keywords (all of them, so that unsupported ones are recognised).
  * The soft keywords (match, case, type, _) are names. */
+// A table, laid out by hand:
+// clang-format off
 #define FE_KEYWORDS(X)                                                                   \
   X(FALSE, "False") X(NONE, "None") X(TRUE, "True") X(AND, "and") X(AS, "as")           \
   X(ASSERT, "assert") X(ASYNC, "async") X(AWAIT, "await") X(BREAK, "break")             \
@@ -39,6 +45,7 @@
   X(IS, "is") X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal") X(NOT, "not") X(OR, "or")     \
   X(PASS, "pass") X(RAISE, "raise") X(RETURN, "return") X(TRY, "try") X(WHILE, "while") \
   X(WITH, "with") X(YIELD, "yield")
+// clang-format on
 
 typedef enum fe_tok_kind {
   FE_TOK_EOF,
@@ -57,6 +64,8 @@ typedef enum fe_tok_kind {
   FE_TOK_FSTRING_START,
   FE_TOK_FSTRING_MIDDLE,
   FE_TOK_FSTRING_END,
+  // the tables expand to enumerators: clang-format cannot tell
+  // clang-format off
 #define FE_X(E, S) FE_TOK_##E,
   FE_PUNCTS(FE_X)
 #undef FE_X
@@ -64,6 +73,7 @@ typedef enum fe_tok_kind {
   FE_KEYWORDS(FE_X)
 #undef FE_X
   FE_NUM_TOKS
+  // clang-format on
 } fe_tok_kind;
 
 typedef struct fe_token {

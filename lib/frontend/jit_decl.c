@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* jit_decl.c - fe_read_jit_decl: what a @triton.jit kernel declares, read
  * from the parsed module without lowering it: its parameters, the arguments
  * of @triton.jit, @triton.autotune and @triton.heuristics in their literal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lex_impl.h - the lexer's state, shared by lexer.c (structure, names,
  * operators) and lex_literal.c (numbers, strings, f-strings). Internal to
  * those two files. */

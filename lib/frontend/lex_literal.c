@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lex_literal.c - literals for the lexer: integers (decimal, hex, octal,
  * binary, underscores, beyond 64 bits), floats, imaginary numbers, strings
  * with every prefix and escape, and the literal text of f-strings (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lexer.c - Python 3 tokens for whole kernel files: names, numbers of every
  * form, strings with every prefix, f-strings (nested, 3.12 rules), every
  * operator, and the INDENT/DEDENT/NEWLINE structure of logical lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower.c - entry point of the lowering to ttir: finds the kernel, applies
  * the signature, builds the tt.func; plus what every lowering file shares:
  * values, errors (reported, or recorded while evaluating quietly), scopes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_atomic.c - tl.atomic_add/max/min/and/or/xor/xchg (tt.atomic_rmw) and
  * tl.atomic_cas (tt.atomic_cas), with Triton's enum keywords for the
  * operation ("fadd", "umax"), the memory order ("acq_rel") and the scope

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_blockptr.c - block pointers (tl.make_block_ptr, tl.advance, loads
  * and stores with boundary_check / padding_option) and tensor descriptors
  * (tl.make_tensor_descriptor, desc.load, desc.store, and descriptors passed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_builtins.c - the `tl.*` builtins (program ids, arange, load/store,
  * constructors, elementwise math, shape ops, hints), Python builtins usable
  * in kernels (min, max, int, float, len, abs) and methods on tensors

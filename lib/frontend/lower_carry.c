@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_carry.c - the variables a runtime loop carries (scf.for / scf.while
  * block arguments and results): the names the body assigns that are bound
  * before the loop. A variable may hold a tensor, a number (materialized), or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_debug.c - the debugging builtins: tl.static_print (a compile-time
  * remark, since library code never prints), tl.device_print (tt.print, which
  * codegen lowers to vprintf), tl.device_assert and runtime `assert`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_expr.c - lowering of expressions: names, literals, attributes,
  * calls, subscripts (`x[:, None]`), tuples, operators and conditional
  * expressions. Constexprs fold; runtime values emit ttir at the builder.

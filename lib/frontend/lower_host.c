@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_host.c - host Python at compile time: the values decorator arguments
  * and @triton.constexpr_function helpers compute with (lists, dicts,
  * strings, tuples), comprehensions, f-strings, and the statements of host

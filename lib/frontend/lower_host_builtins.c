@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_host_builtins.c - builtins on compile-time values, for decorator
  * arguments, module constants and @triton.constexpr_function helpers:
  * Python's (range, list, zip, enumerate, sorted, isinstance, getattr, ...),

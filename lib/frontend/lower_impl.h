@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_impl.h - the lowering's internals (lower.c, lower_*.c): the lowering
  * state, values, scopes and the helpers the lower_*.c files share. The rest
  * of the frontend (lexer, parser, module index, signatures, decorators, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_libdevice.c - tl.extra.cuda.libdevice (and tl.math) functions by
  * name, as Triton's libdevice module spells them: each becomes a
  * tt.extern_elementwise call of the libdevice symbol for its operand type

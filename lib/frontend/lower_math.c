@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_math.c - elementwise builtins: tl.where, tl.maximum / minimum,
  * tl.clamp, the math functions (exp, log, sqrt, sin, erf, ...), tl.abs,
  * tl.fma, tl.div_rn / fdiv, tl.umulhi. Integer operands of float math

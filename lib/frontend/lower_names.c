@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_names.c - name resolution across modules: a function's own scope,
  * then its module's bindings (modindex.c) resolved on first use - functions
  * parsed, values evaluated, imports followed into other modules found

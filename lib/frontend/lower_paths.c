@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_paths.c - the namespaces ttc models itself: triton and
  * triton.language (dtypes, builtins, prelude functions, tl.math and
  * tl.extra.cuda.libdevice), Python's builtins, and the host modules that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_reduce.c - the reduction and scan primitives tl.reduce and
  * tl.associative_scan (tt.reduce / tt.scan whose combiner region inlines a
  * @triton.jit combine function, on one tensor or a tuple of tensors), and

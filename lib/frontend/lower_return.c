@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_return.c - `return` under a runtime `if`, outside loops:
  *
  *     if pid >= n:            scf.if %c -> (T) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_shape.c - shape builtins: tl.expand_dims, tl.broadcast,
  * tl.broadcast_to, tl.reshape / tl.view, tl.trans / tl.permute, tl.join /
  * tl.split, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_stmt.c - lowering of statements: assignments (chained, tuple,
  * augmented, annotated), `if` (folded on constexprs, scf.if on runtime
  * scalars), `for` over range/tl.range (scf.for with loop-carried variables)

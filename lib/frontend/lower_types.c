@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_types.c - Triton's typing rules for the lowering: materializing
  * constexprs, casts, splat/broadcast, and the binary/unary operators with
  * type promotion (triton/language/semantic.py: computation_type_impl,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* modindex.c - the top level of a module, skimmed over its tokens: which
  * names each statement binds and where, without parsing or running it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parse_atom.c - atoms of Python expressions: names, numbers, strings and
  * f-strings (adjacent literals concatenate), parenthesized expressions,
  * tuple / list / set / dict displays, comprehensions and generator

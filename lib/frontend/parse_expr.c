@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parse_expr.c - recursive-descent parser for Python expressions, with
  * Python's precedence: operators, calls (with *args and **kwargs),
  * subscripts and slices, conditional expressions, lambdas, walrus, starred

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parser.c - recursive-descent parser for the functions and values a kernel
  * reaches: decorated defs and their statements, module-level values, and
  * whole modules for tests (expressions are in parse_expr.c and

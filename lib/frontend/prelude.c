@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* prelude.c - the prelude (tl functions written in the kernel language,
  * lib/frontend/prelude/ files) tokenized and indexed once per process.
  *

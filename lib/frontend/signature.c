@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* signature.c - Triton AOT signature strings ("*fp32:16,i32,1024") parsed
  * into per-parameter types, divisibility hints and constexpr values (ints,
  * floats, True/False, None, quoted strings, dtypes), and matched against a

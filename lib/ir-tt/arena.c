@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* arena.c - bump allocation in chunks, freed all at once.
  *
  * Every op, value, block and region of a module comes from its arena, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* attrs.c - uniqued attributes: scalars, strings, arrays, splat constants,
  * enum keywords and the ttg layouts (blocked, slice, nvidia_mma, dot_op, the
  * shared encodings and the shared memory space). They are stored here as

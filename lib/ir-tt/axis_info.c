@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* axis_info.c - Triton's AxisInfo analysis: per value and dimension, the
  * contiguity, divisibility and constancy that drive vectorization and
  * coalescing. The rules follow triton/lib/Analysis/AxisInfo.cpp; pointer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* builder.c - the insertion point and op constructors.
  *
  * Constructors derive result types the way the ops define them (binary ops

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* canonicalize.c - local simplification: folds integer arithmetic and
  * compares on constants, simplifies identities (x+0, x-0, x*1, x*0, x/1,
  * x|0, x^0, x&0, shifts by 0), turns splats of constants into dense

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* context.c - the context: owner of uniqued objects and interned strings.
  *
  * Uniquing is hash-consing over bytes: types and attributes are built in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* context_impl.h - the private layout of ir_context, shared by the files of
  * lib/ir-tt that own a part of it (context.c, diag.c, types.c, attrs.c).
  * Other layers see ir_context only as an opaque handle. */

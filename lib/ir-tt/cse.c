@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cse.c - common subexpression elimination: a pure op identical to one
  * seen earlier in its block or an enclosing block (same kind, operands,
  * attributes and result types; either operand order for commutative ops)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* dce.c - dead code elimination: erases pure ops none of whose results is
  * used, repeatedly, so chains of dead ops go at once.
  *

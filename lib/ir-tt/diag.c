@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* diag.c - sources, diagnostics and their rendering.
  *
  * Diagnostics accumulate in the context (library code never prints); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ir.h - the internal header of lib/ir-tt: the IR core shared by every layer.
  *
  * MLIR-style IR: an op has a kind (ops.def), operands, results, named

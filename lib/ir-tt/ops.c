@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ops.c - ops, values, blocks, regions and modules: creation, linking,
  * attributes, walking and use replacement.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parser.c - the IR text parser's base: an on-demand lexer over the source
  * text, located errors, SSA name scopes, and the grammar of types and
  * attributes (the inverse of ir_pr_type / ir_pr_attr in printer.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parser_attrs.c - the IR text parser's attributes: layouts
  * (`#ttg.blocked<{...}>`, `#ttg.slice`, `#ttg.nvidia_mma`, `#ttg.dot_op`,
  * the shared encodings, `#ttg.shared_memory`, aliases), scalars with their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parser_impl.h - state shared by the IR text parser's files: parser.c
  * (lexer, errors, value scopes, types), parser_attrs.c (layouts and
  * attributes), parser_module.c (module,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parser_module.c - the IR text parser's structure: layout alias
  * definitions, `module attributes {...} {...}`, regions and blocks with
  * their labels and arguments, op statements (`%a, %b = ...`, `%x:2 = ...`),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parser_ops.c - the custom op forms, the inverse of print_ops.c: each
  * function reads what the printer of the same name writes
  * (`tt.splat %a : i32 -> tensor<1024xi32>`, `scf.for ...`) and builds the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* pass.c - passes, pipelines and the pass manager. A pipeline is parsed from
  * text (`canonicalize,convert-triton-to-tritongpu{num-warps=8 target=cuda:90}`)
  * against a registry the caller supplies (lib/ir-ttgpu owns the one table of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* print_ops.c - the custom assembly forms of the ops, as Triton 3.6 and
  * MLIR print them (`tt.splat %a : i32 -> tensor<1024xi32>`, `scf.for ...`).
  * Ops without a custom form (tt.reduce, tt.scan, tt.print) fall back to the

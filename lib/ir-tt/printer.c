@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* printer.c - the MLIR textual form, as Triton prints it: layout aliases,
  * `module attributes {...} {`, value names, types, attributes, regions and
  * the generic op form. Custom op forms live in print_ops.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* printer_impl.h - state shared by the printer's files: printer.c (module,
  * value naming, generic form, types and attributes) and print_ops.c (the
  * custom assembly forms of Triton and MLIR ops). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* types.c - uniqued types: integers, floats, pointers, tensors, and ttgir's
  * shared-memory descriptors and async tokens.
  *

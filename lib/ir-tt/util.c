@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* util.c - internal-error reporting and the growable string buffer.
  *
  * ir_internal_error is the only place in lib/ that prints and aborts: it is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* verifier.c - structural checks between passes.
  *
  * Checks arity against ops.def, region counts and terminators of the

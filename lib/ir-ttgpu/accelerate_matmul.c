@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* accelerate_matmul.c - tritongpu-accelerate-matmul: puts tt.dot on the
  * tensor cores, as Triton's AccelerateMatmul does.
  * Needs: ttgir whose dots have blocked results. For each dot it picks

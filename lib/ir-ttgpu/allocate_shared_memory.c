@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* allocate_shared_memory.c - allocate-shared-memory: an offset in the
  * kernel's shared memory for every buffer, as Triton's AllocateSharedMemory
  * does. Buffers are the ttg.local_alloc results (live from the alloc to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* coalesce.c - tritongpu-coalesce: each global memory access (load, store,
  * atomic) gets the blocked layout that makes it wide and coalesced, per
  * value, as Triton's Coalesce pass does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* convert.c - ttir -> ttgir: give every tensor a GPU layout.
  * Needs: verified ttir (tensors without layouts). Leaves: every tensor type
  * with a #ttg.blocked layout (the default for its shape, one element per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fixup.c - keeping ttgir consistent after layouts change: given each op's
  * result layouts, the layout every tensor operand must have (elementwise ops
  * and loads: the result's; expand_dims: its slice; broadcast: the result's;

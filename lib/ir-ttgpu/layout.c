@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* layout.c - construction of #ttg.blocked layouts, as Triton's
  * BlockedEncodingAttr builder: sizePerThread given, lanes then warps spread
  * from the fastest dim (order[0]) outwards as far as each dim has room, the

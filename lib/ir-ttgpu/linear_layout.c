@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* linear_layout.c - what every ttgir layout means, as a linear map over
  * GF(2) (Triton's LinearLayout): each bit of each input (a thread's register
  * number, its lane, its warp; or an element offset in shared memory) selects

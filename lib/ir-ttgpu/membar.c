@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* membar.c - tritongpu-membar: the CTA barriers shared memory needs, as
  * Triton's membar analysis inserts them. Walking the kernel in program
  * order, it keeps the shared-memory byte ranges read and written since the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* pipeline.c - the one registry of passes (ttir passes from
  * lib/ir-tt/passes.def, then the ttgir passes of passes.def here, in
  * pipeline order) and the default ttgir pipeline, shared by the compile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* pipeliner.c - tritongpu-pipeline: software pipelining of the loads that
  * feed the tensor cores, as Triton's pipeliner does it for sm_80 and sm_90.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* reduce_data_duplication.c - tritongpu-reduce-data-duplication: a
  * conversion into a dot operand layout of an mma.sync that moves data
  * between threads goes through shared memory as Triton does it: the value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* remove_convert.c - tritongpu-remove-layout-conversions, as Triton's pass:
  * 1. Forward propagation. The layouts that matter are those of anchors: dot
  *    results (mma), loads, stores' values and atomics wide enough to care

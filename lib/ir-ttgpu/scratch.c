@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* scratch.c - which ops need shared memory of their own while they run, and
  * how much: ops that move elements between threads (layout conversions that
  * are not register permutations, transposes, reshapes, joins and splits,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ttg.h - the internal header of lib/ir-ttgpu: GPU layouts and the passes
  * that turn ttir into ttgir. Sections follow the defining files. */
 #ifndef TTC_TTG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* verify.c - the ttgir rules on top of the IR verifier: in a module that
  * carries ttg.num-warps, every tensor has a distributed layout that lays out
  * its shape over exactly the module's warps and 32 lanes, every shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cuda.c - the CUDA driver, opened with dlopen at run time.
  *
  * Only cuGetProcAddress_v2 is looked up with dlsym; every other entry point

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* device.c - GPU devices: opening one (context choice), device memory,
  * synchronization and timing events.
  *

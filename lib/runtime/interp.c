@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp.c - the ttir interpreter's core: preparing a tt.func (numbering
  * every value into a slot, compiling blocks into instruction arrays,
  * evaluating constants once), and running a grid of programs: the op

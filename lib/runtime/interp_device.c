@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_device.c - the interpreter as a ttc_device: the public runtime
  * calls (memory, copies, events, module load and launch) on host memory, so
  * that a host program runs unchanged on a GPU or on the CPU. device.c,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_extern.c - tt.extern_elementwise in the interpreter: libdevice
  * functions (by symbol, "__nv_tanhf", "__nv_fast_expf", "__nv_pow") computed
  * with the C library in double and rounded once to the result type. Integer

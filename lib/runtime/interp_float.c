@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_float.c - float elementwise ops of the interpreter: arithmetic,
  * math functions, compares and every int/float conversion.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_heap.c - the interpreter's "device memory": host allocations with
  * known extents, kept sorted so that every load, store and atomic can be
  * checked with a binary search, and a red zone after each allocation so that

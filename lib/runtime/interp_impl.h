@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_impl.h - private to the interp*.c files of lib/runtime: the
  * prepared form of a kernel (instructions over numbered value slots) and the
  * per-launch execution state the op handlers work on.

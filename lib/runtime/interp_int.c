@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_int.c - integer elementwise ops of the interpreter, one tight loop
  * per (op, width): wraparound arithmetic, the GPU's answers where C has
  * undefined behaviour (division by zero gives all ones, like PTX div.u;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_memory.c - pointer arithmetic and global memory for the
  * interpreter: tt.addptr, tt.load (mask, other), tt.store (mask) and the
  * atomics, every access checked against the device's allocations.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* interp_tensor.c - whole-tensor ops of the interpreter: constants, splat,
  * broadcast, trans, join, split, reductions, scans and dot.
  *

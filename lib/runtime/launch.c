@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* launch.c - packing launch arguments and launching a loaded kernel.
  *
  * The launch path is kept close to a raw cuLaunchKernel: arguments are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* module.c - loading a compiled kernel into a device's context.
  *
  * The cubin is tried first; when the kernel has none, or the driver rejects

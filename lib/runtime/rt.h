@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* rt.h - the internal header of lib/runtime: the CUDA driver loaded at run
  * time, devices, modules and launches, and the ttir interpreter that runs
  * kernels on the CPU behind the same API. Sections follow the defining files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cuda_stub.c - a stand-in libcuda.so.1 with the few driver entry points
  * the AOT launchers and examples/aot call. It lets CI link the AOT example
  * (at run time the real driver is found by its soname) and run the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cuda_stub.h - what the stand-in libcuda (cuda_stub.c) records, for the
  * tests of generated AOT launchers on machines without a GPU. */
 #ifndef TTC_CUDA_STUB_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compile real Triton kernel files with ttc, as a new user would.
 
 The corpus is a folder of projects, each in its own directory layout (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Mutation fuzzing of ttc on malformed input: nothing may crash.
 
 Takes kernel files (whole modules with host code and imports among them),

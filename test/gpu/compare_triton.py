@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """compare_triton.py - ttc against Triton on the same kernel files, on a GPU.
 
 For every test kernel (test/lang/*.py, examples/*/*.py) and a table of

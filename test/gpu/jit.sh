@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/gpu/jit.sh - the GPU checks of kernel functions, the disk cache,
 # autotuning and AOT launchers (issue 10), run on a GPU machine from a
 # carried build folder (build/bin, build/lib; no LLVM or cmake needed):

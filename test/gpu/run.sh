@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/gpu/run.sh - the GPU checks, run on a GPU machine from a carried build
 # folder (binaries in build/bin, libttc.so in build/lib; no LLVM or cmake needed):
 #   1. the examples verified on the GPU: vector_add; softmax (the tutorial's

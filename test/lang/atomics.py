@@ -22,3 +22,4 @@ def cas_kernel(slot_ptr, old_ptr):
     pid = tl.program_id(0)
     old = tl.atomic_cas(slot_ptr + pid, 0, 7)
     tl.store(old_ptr + pid, old)
+# SPDX-License-Identifier: MIT

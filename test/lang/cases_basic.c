@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cases_basic.c - one language test case per feature: elementwise ops of
  * every type, math, masks, casts, program ids, loops, reductions, scans,
  * transposes, dot and atomics, each against a plain C reference; a

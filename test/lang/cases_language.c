@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cases_language.c - the language surface of whole-module kernel files
  * (language.py): sort / topk / flip / gather / histogram / cat, block
  * pointers and tensor descriptors, libdevice by name and debug_barrier,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cases_layernorm.c - the tutorial kernels as language cases: layer norm
  * forward and backward (layernorm.py; fp32 and fp16 inputs) against
  * double-precision references, and the examples' vector add, row softmax

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cases_table.c - table-driven language cases in the manner of Triton's
  * test_core.py (kernels in table.py, control.py): elementwise binary ops over
  * every integer and float type x BLOCK x num_warps; reductions (sum, max,

@@ -120,3 +120,4 @@ def scan_kernel(x_ptr, fwd_ptr, rev_ptr, ROWS: tl.constexpr, COLS: tl.constexpr)
     x = tl.load(x_ptr + offs)
     tl.store(fwd_ptr + offs, tl.associative_scan(x, 1, _add))
     tl.store(rev_ptr + offs, tl.associative_scan(x, 1, _add, reverse=True))
+# SPDX-License-Identifier: MIT

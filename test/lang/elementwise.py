@@ -109,3 +109,4 @@ def oob_kernel(out_ptr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs + (pid == 3) * 4096, offs)
+# SPDX-License-Identifier: MIT

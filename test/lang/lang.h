@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lang.h - the language test suite's shared pieces: host buffers mirrored on
  * a device, random inputs, references, launches and checks (lang_util.c),
  * and the case list the case files add to (cases_*.c) and run_lang.c runs.

@@ -23,3 +23,4 @@ if os.environ.get("TTC_LANG_HELPERS_NEVER_SET", "0") == "1":
     OFFSET = 100.0
 else:
     OFFSET = 1.0
+# SPDX-License-Identifier: MIT

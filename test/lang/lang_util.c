@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lang_util.c - the language suite's machinery (lang.h): values of every
  * type computed independently of the library's conversions, random inputs,
  * poisoned outputs, compile + launch + copy back, and checks of every

@@ -206,3 +206,4 @@ def idioms_kernel(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr, INV: tl.constex
 if __name__ == "__main__":
     import torch  # host code: never run by ttc
     print({c.kwargs["N"] for c in ROW_CONFIGS})
+# SPDX-License-Identifier: MIT

@@ -165,3 +165,4 @@ def _layer_norm_bwd_dx_rows(DX, DY, PDW, PDB, X, W, Mean, Rstd, stride, N,
     tl.store(DX + row * stride + cols, dx, mask=mask)
     tl.store(PDW + row * N + cols, dy * xhat, mask=mask)
     tl.store(PDB + row * N + cols, dy, mask=mask)
+# SPDX-License-Identifier: MIT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* run_lang.c - runs the language test kernels of test/lang (*.py, and the
  * examples' kernels) and checks their numbers against references computed
  * in plain C from the same random inputs (fixed seeds; outputs poisoned

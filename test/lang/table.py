@@ -171,3 +171,4 @@ def random_kernel(int_ptr, uni_ptr, norm_ptr, seed, n, BLOCK: tl.constexpr):
     tl.store(int_ptr + offs, tl.randint(seed, offs), mask=mask)
     tl.store(uni_ptr + offs, tl.rand(seed, offs), mask=mask)
     tl.store(norm_ptr + offs, tl.randn(seed, offs), mask=mask)
+# SPDX-License-Identifier: MIT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lit configuration: every .py/.ttir/.ttgir/.test file under test/lit is a test.
 import os
 import shutil

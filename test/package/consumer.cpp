@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // consumer.cpp - a C++ host of an installed ttc: a kernel function made
 // from source text, launched on the CPU interpreter, its result checked;
 // the CLI found through the package too (ttc::ttc_cli).

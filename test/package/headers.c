@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* headers.c - the public headers alone in one translation unit, compiled
  * by test/package/run.sh as C99, C11, C++11 and C++17 with -Wall -Wextra
  * -pedantic -Werror (as C++ through -x c++). */

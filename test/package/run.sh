@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/package/run.sh BUILD_DIR [SANITIZE_FLAGS] - installs the build into a
 # temporary prefix and builds host programs against it as users would:
 #   1. the public headers compile alone as C99, C11, C++11, C++17 with
@@ -28,7 +29,7 @@ cmake -S "$here" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/consumer"
 export PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig
-test "$(pkg-config --modversion ttc)" = "$("$tmp/prefix/bin/ttc" --version | cut -d' ' -f2)"
+test "$(pkg-config --modversion ttc)" = "$("$tmp/prefix/bin/ttc" --version | head -1 | cut -d" " -f2)"
 # shellcheck disable=SC2046
 c++ -std=c++17 -Wall -Wextra -pedantic -Werror $san "$here/consumer.cpp" -o "$tmp/consumer_pc" \
   $(pkg-config --cflags --libs ttc) -Wl,-rpath,"$tmp/prefix/lib"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lower_fixture.h - a unit-test fixture that lowers a kernel body (after the
  * two Triton imports, so the body starts on line 4 of "k.py") to ttir, keeping
  * the printed module and the rendered diagnostics, plus IR text checks.

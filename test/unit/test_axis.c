@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_axis.c - the AxisInfo analysis on the vector-add kernel (the facts
  * that drive 128-bit vectorization), on 2-d matmul-style pointer grids, on
  * division/remainder/compare rules and through scf.for iter_args. */

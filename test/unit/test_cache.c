@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_cache.c - the on-disk cache behind ttc_compile (opts.cache) and
  * kernel functions: hits and misses, what the key covers (the kernel, the
  * helpers and constants it reaches, not the rest of the file), entries that
@@ -115,6 +116,26 @@ static int compile_cached(const char *src, const char *sig, ttc_level level, ttc
   return hit;
 }
 
+/* A cubin's ptxas report (registers, spills) survives the cache. */
+static void test_cubin_stats_cached(void **state) {
+  (void)state;
+  if (access(TTC_CUDA_HOME "/bin/ptxas", X_OK) != 0) skip();
+  const char *src = make_src(4, 1, 0);
+  ttc_kernel *a = NULL, *b = NULL;
+  assert_false(compile_cached(src, "*fp32:16,i32,256", TTC_LEVEL_CUBIN, &a));
+  assert_true(compile_cached(src, "*fp32:16,i32,256", TTC_LEVEL_CUBIN, &b));
+  ttc_kernel_stats sa = TTC_KERNEL_STATS_INIT, sb = TTC_KERNEL_STATS_INIT;
+  assert_int_equal(ttc_kernel_get_stats(a, &sa), TTC_OK);
+  assert_int_equal(ttc_kernel_get_stats(b, &sb), TTC_OK);
+  assert_true(sa.num_regs > 0);
+  assert_int_equal(sb.num_regs, sa.num_regs);
+  assert_int_equal(sb.spills_store_bytes, sa.spills_store_bytes);
+  assert_int_equal(sb.local, sa.local);
+  assert_int_equal(sb.shared_static, sa.shared_static);
+  ttc_kernel_destroy(a);
+  ttc_kernel_destroy(b);
+}
+
 static void test_hit_and_outputs(void **state) {
   (void)state;
   const char *src = make_src(3, 1, 0);
@@ -132,6 +153,12 @@ static void test_hit_and_outputs(void **state) {
   assert_int_equal(ttc_kernel_param_type(b, 0, &pointee), TTC_TYPE_PTR);
   assert_int_equal(pointee, TTC_TYPE_F32);
   assert_int_equal(ttc_kernel_param_type(b, 1, NULL), TTC_TYPE_I32);
+  /* nothing was compiled for the cached kernel: no stage times */
+  ttc_kernel_stats sa = TTC_KERNEL_STATS_INIT, sb = TTC_KERNEL_STATS_INIT;
+  assert_int_equal(ttc_kernel_get_stats(a, &sa), TTC_OK);
+  assert_int_equal(ttc_kernel_get_stats(b, &sb), TTC_OK);
+  assert_true(sa.time_ms[TTC_LEVEL_PTX] >= 0);
+  assert_true(sb.time_ms[TTC_LEVEL_PTX] < 0);
   assert_int_equal(ttc_kernel_num_warps(b), 4);
   assert_string_equal(ttc_kernel_name(b), "k");
   ttc_kernel_destroy(a);
@@ -354,6 +381,7 @@ static void test_hashes(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hashes),
+      cmocka_unit_test_setup_teardown(test_cubin_stats_cached, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hit_and_outputs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_key_covers_reached_source, setup, teardown),
       cmocka_unit_test_setup_teardown(test_imports_not_stored, setup, teardown),

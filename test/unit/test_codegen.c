@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_codegen.c - ttgir built by hand with the IR builder, lowered to LLVM
  * IR and PTX: vector add reaches Triton's 128-bit predicated accesses, output
  * is deterministic, ptxas accepts it for sm_80 and sm_90a, reductions, scans,
@@ -730,20 +731,65 @@ static void test_metadata(void **state) {
   (void)state;
   cg_param_info params[2] = {{"x_ptr", "*fp32:16"}, {"n", "i32"}};
   cg_constexpr_info cx[1] = {{"BLOCK", "1024"}};
-  cg_metadata md = {"add_kernel", 4, 3, 0, "cuda:90", "sm_90a", 2, params, 1, cx, "0.1.0", ""};
+  cg_metadata md = {"add_kernel", 4, 3, 0, "cuda:90", "sm_90a", 2, params, 1, cx, "0.1.0", "",
+                    NULL, NULL};
   char *json = cg_metadata_json(&md);
   assert_string_equal(json,
       "{\"name\": \"add_kernel\", \"num_warps\": 4, \"num_stages\": 3, \"shared\": 0, "
+      "\"num_regs\": null, \"spills_store_bytes\": null, \"spills_load_bytes\": null, "
+      "\"shared_static\": null, \"local\": null, "
       "\"target\": {\"backend\": \"cuda\", \"arch\": 90, \"name\": \"sm_90a\"}, "
       "\"params\": [{\"name\": \"x_ptr\", \"type\": \"*fp32\", \"divisibility\": 16}, "
       "{\"name\": \"n\", \"type\": \"i32\"}], \"constexprs\": {\"BLOCK\": \"1024\"}, "
-      "\"version\": \"0.1.0\", \"hash\": \"cbf29ce484222325\"}");
+      "\"version\": \"0.1.0\", \"hash\": \"cbf29ce484222325\", \"times_ms\": {}}");
+  free(json);
+  /* with ptxas's report and the levels reached */
+  cg_ptxas_info pi = {40, 8, 12, 0, 24};
+  double ms[5] = {1.5, 2.25, -1, -1, -1};
+  md.ptxas = &pi;
+  md.times_ms = ms;
+  json = cg_metadata_json(&md);
+  assert_non_null(strstr(json, "\"shared\": 0, \"num_regs\": 40, \"spills_store_bytes\": 8, "
+                               "\"spills_load_bytes\": 12, \"shared_static\": 0, \"local\": 24, "));
+  assert_non_null(strstr(json, "\"times_ms\": {\"ttir\": 1.500, \"ttgir\": 2.250}}"));
   free(json);
   assert_int_equal(cg_fnv1a64("a", 1), 0xaf63dc4c8601ec8cull);
 }
 
+/* ptxas -v reports as CUDA 12 and 13 print them. */
+static void test_parse_ptxas_info(void **state) {
+  (void)state;
+  cg_ptxas_info pi;
+  const char *spilling =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'attention_kernel' for 'sm_90a'\n"
+      "ptxas info    : Function properties for attention_kernel\n"
+      "    104 bytes stack frame, 96 bytes spill stores, 88 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 1 barriers, 1024 bytes smem, 104 bytes cumulative "
+      "stack size\n"
+      "ptxas info    : Compile time = 212.641 ms\n";
+  assert_true(cg_parse_ptxas_info(spilling, &pi));
+  assert_int_equal(pi.num_regs, 255);
+  assert_int_equal(pi.spill_store_bytes, 96);
+  assert_int_equal(pi.spill_load_bytes, 88);
+  assert_int_equal(pi.shared_static, 1024);
+  assert_int_equal(pi.local, 104);
+  const char *old = "ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
+                    "ptxas info    : Used 16 registers, 8 bytes lmem, 380 bytes cmem[0]\n"
+                    "ptxas info    : Compiling entry function 'other' for 'sm_80'\n"
+                    "ptxas info    : Used 99 registers, 380 bytes cmem[0]\n";
+  assert_true(cg_parse_ptxas_info(old, &pi));
+  assert_int_equal(pi.num_regs, 16); /* the first entry's, not the second's */
+  assert_int_equal(pi.spill_store_bytes, 0);
+  assert_int_equal(pi.shared_static, 0);
+  assert_int_equal(pi.local, 8);
+  assert_false(cg_parse_ptxas_info("ptxas fatal   : Unresolved extern function 'f'\n", &pi));
+  assert_int_equal(pi.num_regs, -1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_parse_ptxas_info),
       cmocka_unit_test_setup_teardown(test_vector_add_ptx, setup, teardown),
       cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
       cmocka_unit_test_setup_teardown(test_ptxas_vector_add, setup, teardown),

@@ -1,8 +1,12 @@
+// SPDX-License-Identifier: MIT
 /* test_compile.c - the public compile API: levels, stop_after, parameters,
  * metadata, diagnostics on bad input, argument checks; kernels made from
  * ttir text and run on the interpreter. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ttc_test.h"
 
@@ -46,6 +50,7 @@ static void test_levels_up_to_ptx(void **state) {
   assert_null(ttc_kernel_output(k, TTC_LEVEL_CUBIN, &n));
   assert_int_equal(n, 0);
   assert_string_equal(ttc_kernel_diagnostics(k), "");
+  assert_string_equal(ttc_kernel_pass_dump(k), ""); /* no reports asked for */
   /* Runtime parameters: the four non-constexpr ones. */
   assert_int_equal(ttc_kernel_num_params(k), 4);
   ttc_type pointee;
@@ -74,7 +79,54 @@ static void test_stop_after_ttir(void **state) {
   ttc_kernel *k = compile_add_ttir();
   assert_non_null(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
   assert_null(ttc_kernel_output(k, TTC_LEVEL_TTGIR, NULL));
-  assert_null(ttc_kernel_metadata_json(k));
+  /* the metadata exists at every level; ptxas's numbers are null without a cubin */
+  const char *md = ttc_kernel_metadata_json(k);
+  assert_non_null(md);
+  assert_non_null(strstr(md, "\"num_regs\": null, \"spills_store_bytes\": null"));
+  assert_non_null(strstr(md, "\"times_ms\": {\"ttir\": "));
+  assert_null(strstr(md, "\"ttgir\": "));
+  ttc_kernel_stats stats = TTC_KERNEL_STATS_INIT;
+  assert_int_equal(ttc_kernel_get_stats(k, &stats), TTC_OK);
+  assert_int_equal(stats.num_regs, -1);
+  assert_true(stats.time_ms[TTC_LEVEL_TTIR] >= 0);
+  assert_true(stats.time_ms[TTC_LEVEL_TTGIR] < 0);
+  ttc_kernel_destroy(k);
+}
+
+/* With a cubin: ptxas's registers and spills, every stage timed, and the
+ * size field honoured both ways (an older, smaller struct is refused only
+ * below the first version's size; a newer, larger one keeps its tail). */
+static void test_stats_with_cubin(void **state) {
+  (void)state;
+  if (access(TTC_CUDA_HOME "/bin/ptxas", X_OK) != 0 && !getenv("TTC_PTXAS")) skip();
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k), TTC_OK);
+  struct {
+    ttc_kernel_stats s;
+    int future_field;
+  } big;
+  memset(&big, 0x5a, sizeof big);
+  big.s.size = sizeof big;
+  big.future_field = 77;
+  assert_int_equal(ttc_kernel_get_stats(k, &big.s), TTC_OK);
+  assert_int_equal(big.s.size, sizeof big);
+  assert_int_equal(big.future_field, 77);
+  assert_true(big.s.num_regs > 0 && big.s.num_regs <= 255);
+  assert_int_equal(big.s.spills_store_bytes, 0);
+  assert_int_equal(big.s.spills_load_bytes, 0);
+  assert_int_equal(big.s.local, 0);
+  assert_int_equal(big.s.shared, ttc_kernel_shared_bytes(k));
+  for (int l = 0; l < TTC_NUM_LEVELS; l++) assert_true(big.s.time_ms[l] >= 0);
+  char want[64];
+  snprintf(want, sizeof want, "\"num_regs\": %d, ", big.s.num_regs);
+  assert_non_null(strstr(ttc_kernel_metadata_json(k), want));
+  assert_non_null(strstr(ttc_kernel_metadata_json(k), "\"cubin\": "));
+  ttc_kernel_stats small = TTC_KERNEL_STATS_INIT;
+  small.size = sizeof(size_t) + sizeof(int);
+  assert_int_equal(ttc_kernel_get_stats(k, &small), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_kernel_get_stats(NULL, &big.s), TTC_ERROR_ARGUMENT);
   ttc_kernel_destroy(k);
 }
 
@@ -190,10 +242,37 @@ static void test_kernel_from_ttir(void **state) {
   ttc_kernel_destroy(k);
 }
 
+/* The versions and targets `ttc --version` shows. */
+static void test_versions_and_targets(void **state) {
+  (void)state;
+  assert_int_equal(ttc_version_number(), TTC_VERSION_NUMBER);
+  assert_int_equal(TTC_VERSION_NUMBER,
+                   TTC_VERSION_MAJOR * 10000 + TTC_VERSION_MINOR * 100 + TTC_VERSION_PATCH);
+  assert_string_equal(ttc_version(), TTC_VERSION_STRING);
+  assert_true(strncmp(ttc_llvm_version(), "22.", 3) == 0);
+  int n = ttc_num_targets();
+  assert_true(n >= 7);
+  assert_string_equal(ttc_target_name(0), "sm_80");
+  bool has_90a = false;
+  for (int i = 0; i < n; i++) has_90a |= strcmp(ttc_target_name(i), "sm_90a") == 0;
+  assert_true(has_90a);
+  assert_null(ttc_target_name(n));
+  assert_null(ttc_target_name(-1));
+  char buf[64];
+  assert_int_equal(ttc_ptxas_version("/nonexistent/ptxas", buf, sizeof buf), TTC_ERROR_TOOL);
+  assert_int_equal(ttc_ptxas_version(NULL, buf, 0), TTC_ERROR_ARGUMENT);
+  if (access(TTC_CUDA_HOME "/bin/ptxas", X_OK) == 0) {
+    assert_int_equal(ttc_ptxas_version(TTC_CUDA_HOME "/bin/ptxas", buf, sizeof buf), TTC_OK);
+    assert_true(buf[0] >= '1' && buf[0] <= '9' && strchr(buf, '.'));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_levels_up_to_ptx),
       cmocka_unit_test(test_stop_after_ttir),
+      cmocka_unit_test(test_stats_with_cubin),
+      cmocka_unit_test(test_versions_and_targets),
       cmocka_unit_test(test_bad_input_has_located_diagnostic),
       cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_null_arguments),

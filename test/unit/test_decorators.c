@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_decorators.c - decorator arguments evaluated as Python at compile
  * time (decorators.c): autotune configs from comprehensions,
  * itertools.product and module helpers, keys, heuristics lambdas run on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_diag.c - diagnostics: recording, counting, and rendering with the
  * source line and a caret under the column (tabs kept, unknown locations
  * and out-of-range lines without a snippet). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_function.c - kernel functions (ttc/function.h) on the CPU
  * interpreter: the specialization derived from argument values (Triton's
  * JIT rules, do_not_specialize) and the same ttir as the hand-written

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_interp.c - the ttir interpreter below the language tests: its heap
  * and bounds reports, f16/bf16 rounding (exhaustively), ops the frontend
  * cannot produce yet (atomics, join/split, assert, print, edge cases of

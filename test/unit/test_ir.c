@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_ir.c - the IR core: arena, strings, uniqued types and attributes,
  * ops/blocks/regions, walking, use replacement, the builder and the printer
  * (the vector-add kernel built by hand must print as Triton prints it). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_layout.c - the linear layouts of lib/ir-ttgpu against indices
  * computed by hand from Triton's definitions: blocked (repetition, broadcast,
  * 2-D order), slices, nvidia_mma v2/v3 accumulators and their dot operands

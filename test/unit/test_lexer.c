@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_lexer.c - the kernel-file lexer: token kinds, values, locations,
  * INDENT/DEDENT structure, line joining, every Python 3 token form
  * (f-strings, prefixes, escapes, number forms, operators, soft keywords),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_parser.c - the kernel-file parser: the module index (imports,
  * values, functions, host code skipped with what it binds), statements,
  * expressions (precedence, comprehensions, displays, f-strings, lambdas,

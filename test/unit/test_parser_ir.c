@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_parser_ir.c - the IR text parser and the IR tool API: a module built
  * with the builder prints, parses and prints identically; types and float
  * constants parse back to the same uniqued objects and bits; malformed text

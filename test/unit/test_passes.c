@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_passes.c - the verifier (arity, dominance, terminators, shapes,
  * located messages), the pass manager (lookup, order, print-before/after,
  * verify-each, timing, failure) and the canonicalize, cse and dce passes. */

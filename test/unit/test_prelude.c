@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_prelude.c - the tl surface built on the prelude (tl functions written
  * in the kernel language and embedded into libttc) and the language features
  * around it: the embedded files parse, prelude reductions and scans lower to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_runtime.c - the runtime without a GPU: launch-argument packing (types,
  * truncation, f16/bf16 rounding, mismatch messages), device opening on a
  * machine without libcuda.so.1, and NULL-argument checks of the public API. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_signature.c - Triton AOT signatures (parsing, located errors,
  * matching against parameters) and fe_lower_kernel end to end: the kernel
  * ABI, the ttir it produces for each language feature, and its located

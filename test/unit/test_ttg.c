@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_ttg.c - the ttgir layer: Triton's default blocked layouts (values
  * taken from Triton 3.6's dumps in shared/reference) and per-thread counts. */
 #include "ttc_test.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # embed.cmake - writes OUT, a C file holding every prelude file listed in IN
 # (lib/frontend/prelude/*.py) as a NUL-terminated byte array, plus the table
 # fe_prelude_files[] declared in lib/frontend/fe.h. Run by CMake at build time:

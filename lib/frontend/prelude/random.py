@@ -115,3 +115,4 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     n1, n2 = pair_uniform_to_normal(u1, u2)
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
+# SPDX-License-Identifier: MIT

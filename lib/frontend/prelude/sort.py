@@ -181,3 +181,4 @@ def cat(input, other, can_reorder=False):
     if rank == 3:
         return tl.reshape(tl.permute(c, (2, 0, 1)), (2 * input.shape[0], input.shape[1]))
     tl.static_assert(rank <= 3, "tl.cat supports tensors of rank 1 and 2")
+# SPDX-License-Identifier: MIT

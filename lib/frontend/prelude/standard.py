@@ -252,3 +252,4 @@ def interleave(a, b):
     if len(c.shape) == 1:
         return c
     return tl.reshape(c, c.shape[:-2] + (2 * c.shape[-2],))
+# SPDX-License-Identifier: MIT

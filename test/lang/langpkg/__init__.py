@@ -1,1 +1,2 @@
 # langpkg - a package of kernel helpers: ops.py imports from util.py relatively.
+# SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ from .util import twice
 @triton.jit
 def double_it(x):
     return twice(x)
+# SPDX-License-Identifier: MIT

@@ -5,3 +5,4 @@ import triton
 @triton.jit
 def twice(x):
     return x + x
+# SPDX-License-Identifier: MIT

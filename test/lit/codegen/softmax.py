@@ -34,3 +34,4 @@ def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.con
 # LLIR: @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 # LLIR: @llvm.nvvm.ex2.approx.f32
 # LLIR: @llvm.nvvm.div.full
+# SPDX-License-Identifier: MIT

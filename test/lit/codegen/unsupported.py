@@ -15,3 +15,4 @@ def k(x_ptr):
 # CHECK: unsupported.py:13:28: error: the kernel needs 524288 bytes of shared memory, more than the 232448 bytes a block can have on compute capability 9.0 (smaller tiles or fewer stages need less)
 # CHECK-NEXT: tl.store(x_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), 0))
 # CHECK-NEXT: ^
+# SPDX-License-Identifier: MIT

@@ -33,3 +33,4 @@ def add_kernel(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):
 # PTX-COUNT-8: add.f32
 # PTX-COUNT-2: st.global.v4.b32
 # PTX: ret;
+# SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
     # CHECK: {{.*}}bad_arange.py:8:25: error: arange size must be a power of two, got 48
     # CHECK-NEXT: offs = tl.arange(0, BLOCK)
     # CHECK: {{.*}}bad_arange.py:7:1: note: in kernel 'k'
+# SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ def k(x_ptr):
         x = 1
       y = 2
 # CHECK: {{.*}}bad_indent.py:10:7: error: unindent does not match any outer indentation level
+# SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ def k(x_ptr, m_ptr):
     m = tl.load(m_ptr + offs)
     x = tl.load(x_ptr + offs, mask=m)
 # CHECK: {{.*}}bad_mask_type.py:10:36: error: mask must have boolean type, found 'tensor<128xfp32>'
+# SPDX-License-Identifier: MIT

@@ -53,3 +53,4 @@ def static_big(X):
     # RANGE-NOT: tt.store
     for i in tl.static_range(0, 9223372036854775807, 4611686018427387904):
         tl.store(X, i)
+# SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ def k(x_ptr, BLOCK: tl.constexpr):
     pass
 # CHECK: <signature>:1:7: error: constexpr parameter 'BLOCK' needs a value in the signature, found type '*i32'
 # CHECK: {{.*}}constexpr_without_value.py:7:14: note: parameter 'BLOCK' declared here
+# SPDX-License-Identifier: MIT

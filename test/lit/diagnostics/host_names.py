@@ -47,3 +47,4 @@ def host_fn(v):
 # CHECK: host_names.py:20:5: note: 'ONLY_ON_GPU' is bound here
 # CHECK: host_names.py:30:9: error: 'host_fn' is not a @triton.jit function (a kernel can call only jit functions and @triton.constexpr_function helpers)
 # CHECK: host_names.py:33:1: note: 'host_fn' is defined here
+# SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ def k(x_ptr, n):
     for i in range(n):
         acc += tl.load(x_ptr + i)
 # CHECK: {{.*}}loop_type_change.py:9:5: error: loop-carried variable: variable 'acc' has type 'i32' before and 'fp32' after; its type must stay the same
+# SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ def k(x_ptr):
     pass
 # CHECK: error: no function named 'nope' in '{{.*}}missing_kernel.py'
 # CHECK: {{.*}}missing_kernel.py:7:1: note: 'k' is defined here
+# SPDX-License-Identifier: MIT

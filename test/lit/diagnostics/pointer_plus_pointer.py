@@ -7,3 +7,4 @@ import triton.language as tl
 def k(x_ptr, y_ptr):
     z = x_ptr + y_ptr
 # CHECK: {{.*}}pointer_plus_pointer.py:8:15: error: invalid operands to '+': 'pointer<fp32>' and 'pointer<fp32>'
+# SPDX-License-Identifier: MIT

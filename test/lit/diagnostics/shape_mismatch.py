@@ -9,3 +9,4 @@ def k(x_ptr):
     b = tl.arange(0, 32)
     c = a[:, None] + b[:, None]
 # CHECK: {{.*}}shape_mismatch.py:10:20: error: incompatible shapes for broadcast: [16, 1] and [32, 1]
+# SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ import triton.language as tl
 def k(x_ptr, n, BLOCK: tl.constexpr):
     pass
 # CHECK: {{.*}}signature_arity.py:7:1: error: signature has 2 entries but kernel 'k' has 3 parameters
+# SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ def k(x_ptr, y_ptr, BLOCK: tl.constexpr):
 # CHECK: <signature>:1:9: error: unknown type 'fp33' in signature
 # CHECK-NEXT: *fp32, *fp33,1024
 # CHECK-NEXT: {{^        \^$}}
+# SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ import triton.language as tl
 def k(x_ptr, n):
     tl.store(n, 1.0)
 # CHECK: {{.*}}store_non_pointer.py:8:14: error: 'pointer' argument of 'tl.store' must be a pointer or a tensor of pointers, found 'i32'
+# SPDX-License-Identifier: MIT

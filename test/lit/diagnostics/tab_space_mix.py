@@ -7,3 +7,4 @@ def k(x_ptr):
         x = 1
 	y = 2
 # CHECK: {{.*}}tab_space_mix.py:8:2: error: inconsistent use of tabs and spaces in indentation
+# SPDX-License-Identifier: MIT

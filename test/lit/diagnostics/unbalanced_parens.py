@@ -9,3 +9,4 @@ def k(x_ptr):
     y = x]
 # CHECK: {{.*}}unbalanced_parens.py:9:10: error: closing parenthesis ']' does not match opening parenthesis '('
 # CHECK: {{.*}}unbalanced_parens.py:8:16: error: '(' was never closed
+# SPDX-License-Identifier: MIT

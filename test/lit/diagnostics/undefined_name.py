@@ -9,3 +9,4 @@ def k(x_ptr):
     tl.store(x_ptr, y)
 # CHECK: {{.*}}undefined_name.py:8:25: error: undefined name 'offs'
 # CHECK: {{.*}}undefined_name.py:9:21: error: undefined name 'y'
+# SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ def k(x_ptr):
     y = tl.fancy_exp(x)
 # CHECK: {{.*}}unknown_tl_function.py:9:9: error: unknown function 'tl.fancy_exp'
 # CHECK: note: in kernel 'k'
+# SPDX-License-Identifier: MIT

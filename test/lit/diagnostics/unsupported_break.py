@@ -9,3 +9,4 @@ def k(x_ptr, n):
         if i > 3:
             break
 # CHECK: {{.*}}unsupported_break.py:10:13: error: unsupported: 'break'
+# SPDX-License-Identifier: MIT

@@ -16,3 +16,4 @@ def k(x_ptr):
 # CHECK: {{.*}}unsupported_statements.py:8:5: error: unsupported statement 'class'
 # CHECK: {{.*}}unsupported_statements.py:10:5: error: unsupported statement 'with'
 # CHECK: {{.*}}unsupported_statements.py:12:5: error: unsupported statement 'try'
+# SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ import triton.language as tl
 def k(x_ptr):
     tl.static_assert(True, 'oops)
 # CHECK: {{.*}}unterminated_string.py:8:28: error: unterminated string literal
+# SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ def k(x_ptr):
     y = helper(1)
 # CHECK: {{.*}}wrong_arg_count.py:13:26: error: too many arguments to 'tl.program_id': expected at most 1, found 2
 # CHECK: {{.*}}wrong_arg_count.py:14:9: error: missing argument 'b' in call to 'helper'
+# SPDX-License-Identifier: MIT

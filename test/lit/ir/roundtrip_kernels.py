@@ -55,3 +55,4 @@ def many(x_ptr, y_ptr, z_ptr, w_ptr, n, BLOCK: tl.constexpr):
     tl.atomic_cas(z_ptr, 0.0, 1.0)
     tl.store(z_ptr + offs, s + u + f + g + h + tl.reshape(a, (BLOCK,)) + tl.argmax(x, 0), cache_modifier=".wb")
     tl.device_assert(n > 0, "n must be positive")
+# SPDX-License-Identifier: MIT

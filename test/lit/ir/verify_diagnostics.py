@@ -10,3 +10,4 @@ def k(x_ptr, n, BLOCK: tl.constexpr):  # expected-note {{in kernel 'k'}}
     # expected-error@+1 {{arange size must be a power of two, got 48}}
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, offs)
+# SPDX-License-Identifier: MIT

@@ -32,3 +32,4 @@ def bad2(x_ptr):
 # CHECK: tt.make_range {end = 128 : i32, start = 0 : i32}
 # ERR: autotune.py:23:9: error: unsupported: runtime values in a dict
 # ERR2: autotune.py:29:7: error: '<lambda>' runs at compile time: its arguments must be constexprs, found 'pointer<fp32>'
+# SPDX-License-Identifier: MIT

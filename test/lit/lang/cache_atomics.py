@@ -36,3 +36,4 @@ def k(x_ptr, o_ptr, m_ptr):
 # PTX: st.global.cs.b32
 # PTX: atom.acq_rel.gpu.global.max.s32
 # PTX: atom.acq_rel.gpu.global.min.u32
+# SPDX-License-Identifier: MIT

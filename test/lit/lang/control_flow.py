@@ -61,3 +61,4 @@ def k(x_ptr, n, N: tl.constexpr):
 # CHECK: arith.addf %[[R]]
 # CHECK: tt.store
 # CHECK: tt.return
+# SPDX-License-Identifier: MIT

@@ -42,3 +42,4 @@ def nodbg(x_ptr, N: tl.constexpr):
 # NODBG-LABEL: tt.func public @nodbg
 # NODBG-NOT: tt.assert
 # NODBG: tt.return
+# SPDX-License-Identifier: MIT

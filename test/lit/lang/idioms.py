@@ -41,3 +41,4 @@ def k(idx_ptr, out_ptr, n, BLOCK: tl.constexpr):
 # CHECK: arith.maxnumf
 # CHECK: arith.sitofp %n
 # CHECK: arith.mulf
+# SPDX-License-Identifier: MIT

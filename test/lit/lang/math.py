@@ -48,3 +48,4 @@ def k(x_ptr, d_ptr, u_ptr, n, N: tl.constexpr):
 # PTX-LABEL: .visible .entry k(
 # PTX-NOT: __nv_
 # PTX: mul.hi.u32
+# SPDX-License-Identifier: MIT

@@ -41,3 +41,4 @@ def k(u_ptr, i_ptr, n_ptr, seed, N: tl.constexpr):
 # COUNT: {{^(18|19|20)$}}
 
 # PTX: mul.hi.u32
+# SPDX-License-Identifier: MIT

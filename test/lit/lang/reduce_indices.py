@@ -72,3 +72,4 @@ def k2d(x_ptr, i_ptr, M: tl.constexpr, N: tl.constexpr):
 # PTX: .visible .entry k(
 # PTX: shfl.sync.bfly.b32
 # PTX: bar.sync 0;
+# SPDX-License-Identifier: MIT

@@ -46,3 +46,4 @@ def k(x_ptr, y_ptr, o_ptr, N: tl.constexpr):
 # PTX: st.shared
 # PTX: bar.sync 0;
 # PTX: ld.shared
+# SPDX-License-Identifier: MIT

@@ -35,3 +35,4 @@ def k(x_ptr, o_ptr, N: tl.constexpr):
 # PTX: st.shared
 # PTX: bar.sync 0;
 # PTX: ld.shared
+# SPDX-License-Identifier: MIT

@@ -24,3 +24,4 @@ def copy2d(x_ptr, y_ptr, stride_m, stride_n, BM: tl.constexpr, BN: tl.constexpr)
 # RUNTIME: .entry copy2d(
 # RUNTIME: _param_3
 # RUNTIME-NOT: ld.global.v4
+# SPDX-License-Identifier: MIT

@@ -37,3 +37,4 @@ def bad(x_ptr, n, BLOCK: tl.constexpr):
 # BAD: conditions.py:28:28: error: cannot use 'backend' in a kernel: module 'not_a_kernel_module' is not found
 # BAD: note: 'backend' is imported here
 # BAD: shim.py:7:42: note: the reason is here
+# SPDX-License-Identifier: MIT

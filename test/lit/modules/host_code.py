@@ -119,3 +119,4 @@ if __name__ == "__main__":
 # QUIET-NOT: error
 # CHECK: tt.func public @scale_kernel
 # CHECK: arith.constant dense<2.000000e+00>
+# SPDX-License-Identifier: MIT

@@ -29,3 +29,4 @@ def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 # CHECK: arith.constant dense<7.000000e+00>
 # NOPATH: imports.py:22:9: error: cannot use 'h' in a kernel: module 'mypkg.helpers' is not found (ttc reads kernel modules from the importing file's package and the -I search path)
 # NOPATH: imports.py:10:8: note: 'h' is imported here
+# SPDX-License-Identifier: MIT

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # roundtrip.sh TTC TMPDIR FILE KERNEL SIGNATURE [LEVELS]: for each level
 # (default "ttir ttgir"), with and without --print-loc, prints the kernel's
 # IR, parses and prints it again, and fails unless the two are byte-identical.

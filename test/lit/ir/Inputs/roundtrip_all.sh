@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # roundtrip_all.sh TTC TMPDIR LITDIR: every kernel file under LITDIR whose
 # RUN lines compile it (`%ttc %s -k K -s 'SIG'`, not under `not`) round-trips
 # at each level it compiles to: print, parse, print gives the same bytes,

@@ -23,3 +23,4 @@ except ImportError:
         math_shim = triton.language.math
     except ImportError:
         math_shim = triton.language.libdevice
+# SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ STAR_CONST = 7
 @triton.jit
 def star_add(x):
     return x + STAR_CONST
+# SPDX-License-Identifier: MIT

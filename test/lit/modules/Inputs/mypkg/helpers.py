@@ -19,3 +19,4 @@ def gain(x):
 def host_only(*args, **kwargs):
     with open(__file__) as f:
         return f.read()
+# SPDX-License-Identifier: MIT

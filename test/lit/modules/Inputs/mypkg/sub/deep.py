@@ -8,3 +8,4 @@ from ..helpers import GAIN as G
 @triton.jit
 def twice_gain(x):
     return helpers.twice(x) * G
+# SPDX-License-Identifier: MIT
