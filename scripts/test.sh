@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The test command: builds ttc twice and runs every test in both builds:
+# The test command: checks the formatting (scripts/check_format.sh, a warning
+# and no check without clang-format), then builds ttc twice and runs every
+# test in both builds:
 #  build/       release, warnings as errors, LLVM static (what users get)
 #  build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, LLVM shared
 # Each runs the cmocka unit tests and the lit tests (which run ptxas).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${TTC_JOBS:-$(nproc)}
+scripts/check_format.sh
 run() {
   local dir=$1; shift
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
