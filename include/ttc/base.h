@@ -26,19 +26,18 @@ extern "C" {
 #define TTC_VERSION_STRING "0.1.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: 0.1.0 is 100. Compare it with
  * ttc_version_number() to learn which library a program was linked with. */
-#define TTC_VERSION_NUMBER                                                                         \
-  (TTC_VERSION_MAJOR * 10000 + TTC_VERSION_MINOR * 100 + TTC_VERSION_PATCH)
+#define TTC_VERSION_NUMBER (TTC_VERSION_MAJOR * 10000 + TTC_VERSION_MINOR * 100 + TTC_VERSION_PATCH)
 
 typedef enum ttc_status {
   TTC_OK = 0,
-  TTC_ERROR_INPUT,     /* the kernel source or signature is wrong (see diagnostics) */
-  TTC_ERROR_ARGUMENT,  /* an API argument is invalid (NULL, out of range, mismatch) */
+  TTC_ERROR_INPUT,       /* the kernel source or signature is wrong (see diagnostics) */
+  TTC_ERROR_ARGUMENT,    /* an API argument is invalid (NULL, out of range, mismatch) */
   TTC_ERROR_UNSUPPORTED, /* valid input that ttc does not support yet */
-  TTC_ERROR_IO,        /* a file could not be read or written */
-  TTC_ERROR_TOOL,      /* an external tool (ptxas) failed or is missing */
-  TTC_ERROR_LLVM,      /* LLVM rejected the generated module (internal bug) */
-  TTC_ERROR_NO_DEVICE, /* no CUDA driver or no GPU */
-  TTC_ERROR_CUDA,      /* a CUDA driver call failed */
+  TTC_ERROR_IO,          /* a file could not be read or written */
+  TTC_ERROR_TOOL,        /* an external tool (ptxas) failed or is missing */
+  TTC_ERROR_LLVM,        /* LLVM rejected the generated module (internal bug) */
+  TTC_ERROR_NO_DEVICE,   /* no CUDA driver or no GPU */
+  TTC_ERROR_CUDA,        /* a CUDA driver call failed */
   TTC_ERROR_OUT_OF_MEMORY,
   TTC_ERROR_INTERNAL,
   TTC_ERROR_OUT_OF_BOUNDS /* the interpreter caught a memory access outside every allocation */

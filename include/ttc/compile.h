@@ -164,9 +164,9 @@ typedef struct ttc_kernel_stats {
   int num_regs;           /* registers per thread (ptxas); -1 without a cubin */
   int spills_store_bytes; /* bytes stored to local memory by register spills; -1 without a cubin */
   int spills_load_bytes;  /* bytes loaded back from spills; -1 without a cubin */
-  int shared;             /* dynamic shared memory bytes a launch passes (ttc_kernel_shared_bytes) */
-  int shared_static;      /* static shared memory bytes (ptxas); -1 without a cubin */
-  int local;              /* local memory bytes per thread (ptxas); -1 without a cubin */
+  int shared;        /* dynamic shared memory bytes a launch passes (ttc_kernel_shared_bytes) */
+  int shared_static; /* static shared memory bytes (ptxas); -1 without a cubin */
+  int local;         /* local memory bytes per thread (ptxas); -1 without a cubin */
   /* Wall milliseconds this compile spent producing each level (index:
    * ttc_level); ttir includes the frontend, llir the shared-memory
    * allocation and LLVM's optimizer, cubin ptxas. -1 for a level this call
@@ -174,7 +174,10 @@ typedef struct ttc_kernel_stats {
   double time_ms[TTC_NUM_LEVELS];
 } ttc_kernel_stats;
 
-#define TTC_KERNEL_STATS_INIT {sizeof(ttc_kernel_stats), 0, 0, 0, 0, 0, 0, {0}}
+#define TTC_KERNEL_STATS_INIT                                                                      \
+  {                                                                                                \
+    sizeof(ttc_kernel_stats), 0, 0, 0, 0, 0, 0, { 0 }                                              \
+  }
 
 /* Fills *stats (its first stats->size bytes; the size field is kept).
  * TTC_ERROR_ARGUMENT for NULL pointers or a size smaller than the first

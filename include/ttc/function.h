@@ -39,12 +39,12 @@ typedef struct ttc_function ttc_function;
 typedef void (*ttc_message_fn)(void *user, const char *message);
 
 typedef struct ttc_function_options {
-  size_t size;           /* sizeof(ttc_function_options) as the caller knows it (the init sets it) */
-  int num_warps;         /* default 4; an autotune config's num_warps wins */
-  int num_stages;        /* default 3; an autotune config's num_stages wins */
-  const char *arch;      /* NULL: the device's ("sm_90") */
-  const char *ptxas;     /* NULL: $TTC_PTXAS, PATH, /usr/local/cuda/bin */
-  int cache;             /* default 1: the on-disk cache; 0: none ($TTC_CACHE=0 also) */
+  size_t size;       /* sizeof(ttc_function_options) as the caller knows it (the init sets it) */
+  int num_warps;     /* default 4; an autotune config's num_warps wins */
+  int num_stages;    /* default 3; an autotune config's num_stages wins */
+  const char *arch;  /* NULL: the device's ("sm_90") */
+  const char *ptxas; /* NULL: $TTC_PTXAS, PATH, /usr/local/cuda/bin */
+  int cache;         /* default 1: the on-disk cache; 0: none ($TTC_CACHE=0 also) */
   const char *cache_dir; /* NULL: $TTC_CACHE_DIR, $XDG_CACHE_HOME/ttc, ~/.cache/ttc */
   int autotune;          /* default 1; 0: an autotuned kernel runs its first config */
   /* NULL: messages are kept (ttc_function_messages) and, with
@@ -77,8 +77,7 @@ TTC_API ttc_status ttc_function_create(ttc_device *dev, const char *source, size
 /* Same, reading the kernel file at `path` (TTC_ERROR_IO when it cannot). */
 TTC_API ttc_status ttc_function_create_file(ttc_device *dev, const char *path, const char *name,
                                             const char *constexprs,
-                                            const ttc_function_options *opts,
-                                            ttc_function **out);
+                                            const ttc_function_options *opts, ttc_function **out);
 
 /* Unloads every kernel the function loaded and frees it. NULL is accepted. */
 TTC_API void ttc_function_destroy(ttc_function *f);
@@ -142,12 +141,12 @@ TTC_API char *ttc_function_messages(const ttc_function *f);
 
 /* Counts since creation, for tests and benchmarks. */
 typedef struct ttc_function_stats {
-  int variants;         /* specializations loaded (each: a compile or a cache hit) */
-  int compiles;         /* of them, compiled in this process */
-  int cache_hits;       /* of them, loaded from the on-disk cache */
-  int tunings;          /* autotune key values tuned by benchmarking */
-  int tunings_cached;   /* autotune key values whose choice came from the cache */
-  int benchmark_runs;   /* timed launches while autotuning */
+  int variants;       /* specializations loaded (each: a compile or a cache hit) */
+  int compiles;       /* of them, compiled in this process */
+  int cache_hits;     /* of them, loaded from the on-disk cache */
+  int tunings;        /* autotune key values tuned by benchmarking */
+  int tunings_cached; /* autotune key values whose choice came from the cache */
+  int benchmark_runs; /* timed launches while autotuning */
 } ttc_function_stats;
 
 TTC_API void ttc_function_stats_get(const ttc_function *f, ttc_function_stats *out);

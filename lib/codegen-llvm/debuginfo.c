@@ -50,8 +50,7 @@ void cg_debug_begin(cg *c, const char *main_file) {
   LLVMMetadataRef version = LLVMValueAsMetadata(
       LLVMConstInt(LLVMInt32TypeInContext(c->lc), LLVMDebugMetadataVersion(), 0));
   LLVMAddModuleFlag(c->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18, version);
-  LLVMMetadataRef dwarf =
-      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c->lc), 2, 0));
+  LLVMMetadataRef dwarf = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c->lc), 2, 0));
   LLVMAddModuleFlag(c->mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13, dwarf);
   c->dbg = d;
 }

@@ -74,8 +74,10 @@ static void put_param(ir_strbuf *sb, const cg_param_info *p) {
 
 /* `, "key": N`, or null when N is negative (ptxas did not say). */
 static void put_count(ir_strbuf *sb, const char *key, int n) {
-  if (n < 0) ir_sb_printf(sb, ", \"%s\": null", key);
-  else ir_sb_printf(sb, ", \"%s\": %d", key, n);
+  if (n < 0)
+    ir_sb_printf(sb, ", \"%s\": null", key);
+  else
+    ir_sb_printf(sb, ", \"%s\": %d", key, n);
 }
 
 /* {"ttir": 1.250, ...}: the levels of ttc_level in order (ttc/compile.h). */
@@ -96,8 +98,8 @@ char *cg_metadata_json(const cg_metadata *md) {
   ir_sb_init(&sb);
   ir_sb_puts(&sb, "{\"name\": ");
   put_str(&sb, md->name);
-  ir_sb_printf(&sb, ", \"num_warps\": %d, \"num_stages\": %d, \"shared\": %d",
-               md->num_warps, md->num_stages, md->shared);
+  ir_sb_printf(&sb, ", \"num_warps\": %d, \"num_stages\": %d, \"shared\": %d", md->num_warps,
+               md->num_stages, md->shared);
   cg_ptxas_info none = {-1, -1, -1, -1, -1};
   const cg_ptxas_info *pi = md->ptxas ? md->ptxas : &none;
   put_count(&sb, "num_regs", pi->num_regs);

@@ -115,9 +115,11 @@ static int number_before(const char *p, const char *end, const char *what) {
   for (const char *q = p; q + n <= end; q++) {
     if (memcmp(q, what, n) != 0) continue;
     const char *d = q;
-    while (d > p && d[-1] == ' ') d--;
+    while (d > p && d[-1] == ' ')
+      d--;
     const char *digits_end = d;
-    while (d > p && d[-1] >= '0' && d[-1] <= '9') d--;
+    while (d > p && d[-1] >= '0' && d[-1] <= '9')
+      d--;
     if (d == digits_end) continue;
     long v = strtol(d, NULL, 10);
     return v > 1 << 30 ? 1 << 30 : (int)v;
@@ -164,9 +166,11 @@ bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
   rmdir(dir);
   /* "..., release 13.0, V13.0.88": the text after the last " V" */
   const char *v = NULL;
-  for (const char *p = log ? strstr(log, ", V") : NULL; p; p = strstr(p + 1, ", V")) v = p + 3;
+  for (const char *p = log ? strstr(log, ", V") : NULL; p; p = strstr(p + 1, ", V"))
+    v = p + 3;
   size_t len = 0;
-  while (v && v[len] && v[len] != '\n' && v[len] != '\r' && v[len] != ' ') len++;
+  while (v && v[len] && v[len] != '\n' && v[len] != '\r' && v[len] != ' ')
+    len++;
   if (v && len > 0 && len < cap) {
     memcpy(buf, v, len);
     buf[len] = '\0';

@@ -15,7 +15,6 @@
 #include "frontend/fe.h"
 #include "ir-ttgpu/ttg.h"
 
-
 void ttc_compile_options_init_sized(ttc_compile_options *opts, size_t size) {
   ttc_compile_options def = {0};
   def.num_warps = 4;
@@ -78,7 +77,8 @@ static bool keep_located_ttir(ttc_kernel *k, const ir_module *m) {
 
 static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
   int n = 0;
-  for (int i = 0; i < info->nparams; i++) n += !info->params[i].is_constexpr;
+  for (int i = 0; i < info->nparams; i++)
+    n += !info->params[i].is_constexpr;
   k->nparams = n;
   k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
@@ -108,7 +108,7 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
       const char *v = p->value_text;
       cexprs[nc++] = (cg_constexpr_info){p->name, strcmp(v, "True") == 0    ? "true"
                                                   : strcmp(v, "False") == 0 ? "false"
-                                                                             : v};
+                                                                            : v};
       continue;
     }
     if (p->type == TTC_TYPE_PTR)
@@ -124,10 +124,20 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
   snprintf(target, sizeof target, "cuda:%d", cc);
   cg_ptxas_info pi = {k->num_regs, k->spill_store_bytes, k->spill_load_bytes, k->shared_static,
                       k->local_bytes};
-  cg_metadata md = {k->name,   k->num_warps, k->num_stages,       k->shared_bytes,
-                    target,    k->arch,      np,                  params,
-                    nc,        cexprs,       TTC_VERSION_STRING,  k->out[TTC_LEVEL_PTX],
-                    k->num_regs >= 0 ? &pi : NULL, k->time_ms};
+  cg_metadata md = {k->name,
+                    k->num_warps,
+                    k->num_stages,
+                    k->shared_bytes,
+                    target,
+                    k->arch,
+                    np,
+                    params,
+                    nc,
+                    cexprs,
+                    TTC_VERSION_STRING,
+                    k->out[TTC_LEVEL_PTX],
+                    k->num_regs >= 0 ? &pi : NULL,
+                    k->time_ms};
   json = cg_metadata_json(&md);
 done:
   free(params);
@@ -174,8 +184,7 @@ static void time_stage(pass_report *rep, const char *name, double ms) {
   t->times[t->n++] = ms / 1e3;
 }
 
-static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc,
-                            pass_report *rep) {
+static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc, pass_report *rep) {
   ttg_options to = {o->num_warps, 32, 1, cc, o->num_stages};
   char text[512];
   if (!ttg_pipeline_text(&to, text, sizeof text)) IR_UNREACHABLE("pipeline text too long");
@@ -235,7 +244,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
                    .stage_ms = cg_ms,
                    .line_info = drv_line_info(o->no_line_info)};
   if (!cg_emit_ptx(m, &co, &llir, &ptx)) {
-    st = libdevice_missing          ? TTC_ERROR_TOOL
+    st = libdevice_missing            ? TTC_ERROR_TOOL
          : ir_context_num_errors(ctx) ? TTC_ERROR_UNSUPPORTED
                                       : TTC_ERROR_LLVM;
     goto done;
@@ -253,8 +262,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   size_t cubin_size = 0;
   cg_ptxas_info pi;
   t = now_ms();
-  if (!cg_run_ptxas_info(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size,
-                         &pi)) {
+  if (!cg_run_ptxas_info(ctx, k->out[TTC_LEVEL_PTX], k->arch, o->ptxas, &cubin, &cubin_size, &pi)) {
     st = TTC_ERROR_TOOL;
     goto done;
   }
@@ -284,8 +292,8 @@ done:
 }
 
 /* Copies what the kernel was compiled from into it. False on OOM. */
-static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len,
-                        const char *filename, const char *signature) {
+static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len, const char *filename,
+                        const char *signature) {
   k->source = malloc(source_len + 1);
   if (k->source) {
     memcpy(k->source, source, source_len);
@@ -298,14 +306,15 @@ static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len,
 }
 
 ttc_status drv_compile_now(const char *source, size_t source_len, const char *filename,
-                              const char *name, const char *signature,
-                              const ttc_compile_options *opts, ttc_kernel **out) {
+                           const char *name, const char *signature, const ttc_compile_options *opts,
+                           ttc_kernel **out) {
   ttc_compile_options o = *opts;
   ttc_kernel *k = calloc(1, sizeof *k);
   if (!k) return TTC_ERROR_OUT_OF_MEMORY;
   k->name = strdup(name);
   k->num_regs = k->spill_store_bytes = k->spill_load_bytes = k->shared_static = k->local_bytes = -1;
-  for (int l = 0; l < TTC_NUM_LEVELS; l++) k->time_ms[l] = -1;
+  for (int l = 0; l < TTC_NUM_LEVELS; l++)
+    k->time_ms[l] = -1;
   k->num_warps = o.num_warps;
   k->num_stages = o.num_stages;
   /* As Triton does, compute capability 9.0 compiles for sm_90a: wgmma and
@@ -348,7 +357,8 @@ ttc_status drv_compile_now(const char *source, size_t source_len, const char *fi
     st = compile_pipeline(k, ctx, src, name, signature, &o, cc, &rep);
     if (o.time_passes) {
       const char *names[64];
-      for (int i = 0; i < rep.timing.n; i++) names[i] = rep.timing.names[i];
+      for (int i = 0; i < rep.timing.n; i++)
+        names[i] = rep.timing.names[i];
       ir_time_report(&rep.dump, rep.timing.n, names, rep.timing.times, (now_ms() - t0) / 1e3);
     }
     k->pass_dump = ir_sb_take(&rep.dump);
@@ -450,7 +460,8 @@ static char *read_file(const char *path, size_t *len) {
   ir_sb_init(&sb);
   char buf[65536];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) ir_sb_append(&sb, buf, n);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    ir_sb_append(&sb, buf, n);
   bool bad = ferror(f) || sb.failed;
   fclose(f);
   if (bad) {
@@ -487,7 +498,8 @@ ttc_status ttc_compile_file(const char *path, const char *name, const char *sign
 
 void ttc_kernel_destroy(ttc_kernel *k) {
   if (!k) return;
-  for (int i = 0; i < TTC_NUM_LEVELS; i++) free(k->out[i]);
+  for (int i = 0; i < TTC_NUM_LEVELS; i++)
+    free(k->out[i]);
   free(k->diagnostics);
   free(k->metadata);
   free(k->pass_dump);
@@ -498,7 +510,8 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->filename);
   free(k->signature);
   free(k->ttir_located);
-  for (int i = 0; i < k->ninclude_dirs; i++) free(k->include_dirs[i]);
+  for (int i = 0; i < k->ninclude_dirs; i++)
+    free(k->include_dirs[i]);
   free(k->include_dirs);
   free(k);
 }
@@ -534,9 +547,9 @@ ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {
    * and callers that do not know them are still served. */
   const size_t v1_size = offsetof(ttc_kernel_stats, time_ms) + sizeof stats->time_ms;
   if (!k || !stats || stats->size < v1_size) return TTC_ERROR_ARGUMENT;
-  ttc_kernel_stats s = {sizeof s,         k->num_regs,    k->spill_store_bytes,
-                        k->spill_load_bytes, k->shared_bytes, k->shared_static,
-                        k->local_bytes,    {0}};
+  ttc_kernel_stats s = {
+      sizeof s,        k->num_regs,      k->spill_store_bytes, k->spill_load_bytes,
+      k->shared_bytes, k->shared_static, k->local_bytes,       {0}};
   memcpy(s.time_ms, k->time_ms, sizeof s.time_ms);
   size_t n = stats->size;
   memcpy(stats, &s, n < sizeof s ? n : sizeof s);

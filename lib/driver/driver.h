@@ -14,10 +14,10 @@
 /* The compile result. Every pointer is owned by the kernel (malloc'd). */
 struct ttc_kernel {
   ttc_status status;
-  char *diagnostics;                  /* rendered, "" when none */
-  void *out[TTC_NUM_LEVELS];          /* text levels NUL-terminated */
+  char *diagnostics;         /* rendered, "" when none */
+  void *out[TTC_NUM_LEVELS]; /* text levels NUL-terminated */
   size_t out_size[TTC_NUM_LEVELS];
-  char *metadata;                     /* JSON or NULL */
+  char *metadata;  /* JSON or NULL */
   char *pass_dump; /* IR printed around passes and the time report; NULL or "" when none */
   char *name;
   char arch[16];
@@ -34,7 +34,7 @@ struct ttc_kernel {
   /* The ttir printed with locations, which the interpreter loads. */
   char *ttir_located;
   size_t ttir_located_size;
-  bool from_cache; /* loaded from the disk cache, not compiled */
+  bool from_cache;     /* loaded from the disk cache, not compiled */
   char **include_dirs; /* copies of the options' include directories */
   int ninclude_dirs;
   /* Modules the kernel read from files other than its own (and the
@@ -95,7 +95,7 @@ typedef struct drv_section {
   const void *data;
   size_t size;
 } drv_section;
-#define DRV_TAG(a, b, c, d) \
+#define DRV_TAG(a, b, c, d)                                                                        \
   ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 #define DRV_MAX_SECTIONS 16
 
@@ -185,8 +185,8 @@ void drv_dump_kernel(const char *key, const ttc_kernel *k, const char *source, s
 
 /* The compile itself, no cache and no dump: *out is set unless memory ran out. */
 ttc_status drv_compile_now(const char *source, size_t source_len, const char *filename,
-                           const char *name, const char *signature,
-                           const ttc_compile_options *opts, ttc_kernel **out);
+                           const char *name, const char *signature, const ttc_compile_options *opts,
+                           ttc_kernel **out);
 
 /* ttc_compile through cache `c`: the kernel of key (src_digest, name,
  * signature, opts) from the cache, else compiled and stored. `opts` is

@@ -64,9 +64,15 @@ static void keep_reproducer(run *st, char *ir, const char *passes) {
 static bool run_steps(run *st, const ir_pipeline *pl) {
   char *repro = NULL;
   const char *repro_spec = NULL;
-  ir_pass_options po = {st->o->print_before, st->o->print_after, st->o->print_locations != 0,
-                        st->o->verify_each != 0, ttg_verify, st->dump,
-                        st->o->keep_reproducer ? &repro : NULL, &repro_spec, &st->timing};
+  ir_pass_options po = {st->o->print_before,
+                        st->o->print_after,
+                        st->o->print_locations != 0,
+                        st->o->verify_each != 0,
+                        ttg_verify,
+                        st->dump,
+                        st->o->keep_reproducer ? &repro : NULL,
+                        &repro_spec,
+                        &st->timing};
   bool ok = ir_run_pipeline(st->m, pl, &po);
   if (repro) keep_reproducer(st, repro, repro_spec);
   return ok;
@@ -74,9 +80,11 @@ static bool run_steps(run *st, const ir_pipeline *pl) {
 
 static void time_report(run *st) {
   double total = 0;
-  for (int i = 0; i < st->timing.n; i++) total += st->timing.times[i];
+  for (int i = 0; i < st->timing.n; i++)
+    total += st->timing.times[i];
   const char *names[64];
-  for (int i = 0; i < st->timing.n; i++) names[i] = st->timing.names[i];
+  for (int i = 0; i < st->timing.n; i++)
+    names[i] = st->timing.names[i];
   ir_time_report(st->dump, st->timing.n, names, st->timing.times, total);
 }
 
@@ -89,8 +97,13 @@ static int arch_cc(const char *arch) {
 static const char *type_name(const ir_type *t) {
   switch (t->kind) {
   case IR_TY_INT:
-    return t->width == 1 ? "i1" : t->width == 8 ? "i8" : t->width == 16 ? "i16" : t->width == 32 ? "i32" : "i64";
-  case IR_TY_FLOAT: return t->is_bf16 ? "bf16" : t->width == 16 ? "fp16" : t->width == 32 ? "fp32" : "fp64";
+    return t->width == 1    ? "i1"
+           : t->width == 8  ? "i8"
+           : t->width == 16 ? "i16"
+           : t->width == 32 ? "i32"
+                            : "i64";
+  case IR_TY_FLOAT:
+    return t->is_bf16 ? "bf16" : t->width == 16 ? "fp16" : t->width == 32 ? "fp32" : "fp64";
   case IR_TY_PTR:
   case IR_TY_TENSOR:
   case IR_TY_MEMDESC:
@@ -103,7 +116,8 @@ static const char *type_name(const ir_type *t) {
 static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx,
                          const cg_ptxas_info *pi) {
   const ir_op *f = ir_module_body(m)->first;
-  while (f && f->kind != IR_OP_TT_FUNC) f = f->next;
+  while (f && f->kind != IR_OP_TT_FUNC)
+    f = f->next;
   if (!f || !f->regions[0].first) return NULL;
   const ir_block *b = f->regions[0].first;
   cg_param_info params[64];
@@ -122,9 +136,20 @@ static char *ir_metadata(const ir_module *m, const char *arch, int cc, const cha
   const ir_attr *name = ir_op_get_attr(f, "sym_name");
   char target[16];
   snprintf(target, sizeof target, "cuda:%d", cc);
-  cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3,
-                    (int)ir_op_get_int(m->op, "ttg.shared", 0), target, arch,
-                    n, params, 0, NULL, TTC_VERSION_STRING, ptx, pi, NULL};
+  cg_metadata md = {name ? name->s : "",
+                    ttg_module_options(m).num_warps,
+                    3,
+                    (int)ir_op_get_int(m->op, "ttg.shared", 0),
+                    target,
+                    arch,
+                    n,
+                    params,
+                    0,
+                    NULL,
+                    TTC_VERSION_STRING,
+                    ptx,
+                    pi,
+                    NULL};
   return cg_metadata_json(&md);
 }
 
@@ -148,12 +173,14 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   bool libdevice_missing = false;
   cg_options co = {.arch = arch,
                    .num_warps = mo.num_warps,
-                   .opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level,
+                   .opt_level = o->opt_level < 0   ? 0
+                                : o->opt_level > 3 ? 3
+                                                   : o->opt_level,
                    .libdevice_missing = &libdevice_missing,
                    .line_info = drv_line_info(o->no_line_info)};
   char *llir = NULL, *ptx = NULL;
   if (!cg_emit_ptx(st->m, &co, &llir, &ptx))
-    return libdevice_missing            ? TTC_ERROR_TOOL
+    return libdevice_missing                ? TTC_ERROR_TOOL
            : ir_context_num_errors(st->ctx) ? TTC_ERROR_UNSUPPORTED
                                             : TTC_ERROR_LLVM;
   ttc_status status = TTC_OK;
@@ -191,8 +218,7 @@ static ttc_status continue_to_ttgir(run *st) {
   int cc = o->arch ? arch_cc(o->arch) : 90;
   if (cc < 80) {
     ir_loc none = {NULL, 0, 0};
-    ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer",
-             o->arch);
+    ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer", o->arch);
     return TTC_ERROR_ARGUMENT;
   }
   ttg_options to = {o->num_warps, 32, 1, cc, 0};
@@ -243,7 +269,8 @@ static const char *next_split(const char *p, const char *end, const char **after
     const char *nl = memchr(line, '\n', (size_t)(end - line));
     const char *le = nl ? nl : end;
     const char *c = line;
-    while (c < le && (*c == ' ' || *c == '\t')) c++;
+    while (c < le && (*c == ' ' || *c == '\t'))
+      c++;
     if ((size_t)(le - c) >= 8 && memcmp(c, "// -----", 8) == 0) {
       *after = nl ? nl + 1 : end;
       return line;
@@ -281,7 +308,8 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
     if (!o->split_input_file) after = end;
     /* The case keeps its line numbers: blank lines stand for those before it. */
     padded.len = 0;
-    for (unsigned i = 0; i < line; i++) ir_sb_putc(&padded, '\n');
+    for (unsigned i = 0; i < line; i++)
+      ir_sb_putc(&padded, '\n');
     ir_sb_append(&padded, p, (size_t)(stop - p));
     run st;
     memset(&st, 0, sizeof st);
@@ -326,7 +354,8 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
     ir_pipeline_free(&pl);
     ir_module_destroy(st.m);
     ir_context_destroy(st.ctx);
-    for (const char *c = p; c < after; c++) line += *c == '\n';
+    for (const char *c = p; c < after; c++)
+      line += *c == '\n';
     if (after >= end) break;
     p = after;
   }

@@ -22,8 +22,9 @@ static bool scalar_type(const ir_type *t, ttc_type *out) {
     }
   }
   if (t->kind == IR_TY_FLOAT) {
-    *out = t->width == 16 ? (t->is_bf16 ? TTC_TYPE_BF16 : TTC_TYPE_F16)
-           : t->width == 32 ? TTC_TYPE_F32 : TTC_TYPE_F64;
+    *out = t->width == 16   ? (t->is_bf16 ? TTC_TYPE_BF16 : TTC_TYPE_F16)
+           : t->width == 32 ? TTC_TYPE_F32
+                            : TTC_TYPE_F64;
     return t->width == 16 || t->width == 32 || t->width == 64;
   }
   return false;
@@ -60,11 +61,14 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
   for (int i = 0; i < n; i++) {
     const ir_type *t = entry->args[i]->type;
     bool ok = t->kind == IR_TY_PTR ? scalar_type(t->elem, &k->param_pointees[i])
-                                    : scalar_type(t, &k->param_types[i]);
-    if (t->kind == IR_TY_PTR) k->param_types[i] = TTC_TYPE_PTR;
-    else k->param_pointees[i] = TTC_TYPE_I32;
+                                   : scalar_type(t, &k->param_types[i]);
+    if (t->kind == IR_TY_PTR)
+      k->param_types[i] = TTC_TYPE_PTR;
+    else
+      k->param_pointees[i] = TTC_TYPE_I32;
     if (!ok) {
-      ir_error(ctx, func->loc, "kernel '%s': argument %d has a type a launch cannot pass", k->name, i);
+      ir_error(ctx, func->loc, "kernel '%s': argument %d has a type a launch cannot pass", k->name,
+               i);
       return false;
     }
   }

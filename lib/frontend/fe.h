@@ -64,8 +64,8 @@ typedef enum fe_tok_kind {
   FE_TOK_FSTRING_START,
   FE_TOK_FSTRING_MIDDLE,
   FE_TOK_FSTRING_END,
-  // the tables expand to enumerators: clang-format cannot tell
-  // clang-format off
+// the tables expand to enumerators: clang-format cannot tell
+// clang-format off
 #define FE_X(E, S) FE_TOK_##E,
   FE_PUNCTS(FE_X)
 #undef FE_X
@@ -78,13 +78,13 @@ typedef enum fe_tok_kind {
 
 typedef struct fe_token {
   fe_tok_kind kind;
-  ir_loc loc;        /* first character, 1-based line:col */
-  const char *text;  /* NAME: source bytes; STRING, FSTRING_MIDDLE: decoded, NUL-terminated */
-  size_t len;        /* NAME, STRING, FSTRING_MIDDLE: length of text */
-  uint64_t ival;     /* INT: value (literals are never negative) */
-  double fval;       /* FLOAT, IMAG */
-  bool is_bytes;     /* STRING: b'' prefix */
-  bool is_big;       /* INT: does not fit 64 bits (ival is then meaningless) */
+  ir_loc loc;       /* first character, 1-based line:col */
+  const char *text; /* NAME: source bytes; STRING, FSTRING_MIDDLE: decoded, NUL-terminated */
+  size_t len;       /* NAME, STRING, FSTRING_MIDDLE: length of text */
+  uint64_t ival;    /* INT: value (literals are never negative) */
+  double fval;      /* FLOAT, IMAG */
+  bool is_bytes;    /* STRING: b'' prefix */
+  bool is_big;      /* INT: does not fit 64 bits (ival is then meaningless) */
 } fe_token;
 
 /* The tokens of one source: an array ending with FE_TOK_EOF. malloc-backed;
@@ -109,46 +109,72 @@ const char *fe_tok_name(ir_context *ctx, const fe_token *t);
 /* ---- parser.c, parse_expr.c, parse_atom.c: the AST ---------------------- */
 
 typedef enum fe_op {
-  FE_OP_ADD, FE_OP_SUB, FE_OP_MUL, FE_OP_DIV, FE_OP_FLOORDIV, FE_OP_MOD, FE_OP_POW,
-  FE_OP_MATMUL, FE_OP_SHL, FE_OP_SHR, FE_OP_BITAND, FE_OP_BITOR, FE_OP_BITXOR,
-  FE_OP_AND, FE_OP_OR,                       /* boolean operators */
-  FE_OP_NEG, FE_OP_POS, FE_OP_INVERT, FE_OP_NOT, /* unary */
-  FE_OP_EQ, FE_OP_NE, FE_OP_LT, FE_OP_LE, FE_OP_GT, FE_OP_GE, /* comparisons */
-  FE_OP_IS, FE_OP_ISNOT, FE_OP_IN, FE_OP_NOTIN
+  FE_OP_ADD,
+  FE_OP_SUB,
+  FE_OP_MUL,
+  FE_OP_DIV,
+  FE_OP_FLOORDIV,
+  FE_OP_MOD,
+  FE_OP_POW,
+  FE_OP_MATMUL,
+  FE_OP_SHL,
+  FE_OP_SHR,
+  FE_OP_BITAND,
+  FE_OP_BITOR,
+  FE_OP_BITXOR,
+  FE_OP_AND,
+  FE_OP_OR, /* boolean operators */
+  FE_OP_NEG,
+  FE_OP_POS,
+  FE_OP_INVERT,
+  FE_OP_NOT, /* unary */
+  FE_OP_EQ,
+  FE_OP_NE,
+  FE_OP_LT,
+  FE_OP_LE,
+  FE_OP_GT,
+  FE_OP_GE, /* comparisons */
+  FE_OP_IS,
+  FE_OP_ISNOT,
+  FE_OP_IN,
+  FE_OP_NOTIN
 } fe_op;
 /* Python spelling of an operator ("+", "//", "not in"). */
 const char *fe_op_str(fe_op op);
 
 typedef enum fe_expr_kind {
-  FE_EX_ERROR,   /* placeholder after a syntax error (never lowered) */
-  FE_EX_NAME,    /* name */
-  FE_EX_INT,     /* ival; is_big when the literal exceeds 64 bits */
-  FE_EX_FLOAT,   /* fval */
-  FE_EX_IMAG,    /* fval: 2j (host code) */
-  FE_EX_STR,     /* str/slen; is_bytes for b'' */
-  FE_EX_TRUE, FE_EX_FALSE, FE_EX_NONE, FE_EX_ELLIPSIS,
-  FE_EX_ATTR,    /* a.name */
-  FE_EX_CALL,    /* a(items..., kwnames[i]=kwvals[i]...); a STARRED item is *x,
-                    a NULL kwname is **kwvals[i] */
+  FE_EX_ERROR, /* placeholder after a syntax error (never lowered) */
+  FE_EX_NAME,  /* name */
+  FE_EX_INT,   /* ival; is_big when the literal exceeds 64 bits */
+  FE_EX_FLOAT, /* fval */
+  FE_EX_IMAG,  /* fval: 2j (host code) */
+  FE_EX_STR,   /* str/slen; is_bytes for b'' */
+  FE_EX_TRUE,
+  FE_EX_FALSE,
+  FE_EX_NONE,
+  FE_EX_ELLIPSIS,
+  FE_EX_ATTR,      /* a.name */
+  FE_EX_CALL,      /* a(items..., kwnames[i]=kwvals[i]...); a STARRED item is *x,
+                      a NULL kwname is **kwvals[i] */
   FE_EX_SUBSCRIPT, /* a[b] (b may be a TUPLE of indices) */
-  FE_EX_SLICE,   /* a:b:c inside a subscript; each part may be NULL */
-  FE_EX_TUPLE,   /* items */
-  FE_EX_LIST,    /* items */
-  FE_EX_SET,     /* items */
-  FE_EX_DICT,    /* items: key, value, key, value, ...; a NULL key is **value */
-  FE_EX_LAMBDA,  /* fn: parameters and a body of one `return` */
-  FE_EX_UNARY,   /* op a */
-  FE_EX_BINARY,  /* a op b (arithmetic, bitwise, and/or) */
-  FE_EX_COMPARE, /* items[0] cmpops[0] items[1] ... (n >= 2) */
-  FE_EX_IFEXP,   /* a if b else c */
-  FE_EX_STARRED, /* *a (in calls, displays and assignment targets) */
-  FE_EX_WALRUS,  /* a := b (a is a NAME) */
-  FE_EX_FSTR,    /* f-string: items are STR pieces and FORMAT fields, in order */
-  FE_EX_FORMAT,  /* a replacement field: a the value, ival the conversion ('r', 's',
-                    'a' or 0), b the format spec (an FSTR) or NULL */
-  FE_EX_COMP,    /* comprehension: ival FE_COMP_*; a the element (dict: key), b the
-                    dict value; items the COMP_FOR clauses */
-  FE_EX_COMP_FOR /* `for a in b` then items: its `if` conditions */
+  FE_EX_SLICE,     /* a:b:c inside a subscript; each part may be NULL */
+  FE_EX_TUPLE,     /* items */
+  FE_EX_LIST,      /* items */
+  FE_EX_SET,       /* items */
+  FE_EX_DICT,      /* items: key, value, key, value, ...; a NULL key is **value */
+  FE_EX_LAMBDA,    /* fn: parameters and a body of one `return` */
+  FE_EX_UNARY,     /* op a */
+  FE_EX_BINARY,    /* a op b (arithmetic, bitwise, and/or) */
+  FE_EX_COMPARE,   /* items[0] cmpops[0] items[1] ... (n >= 2) */
+  FE_EX_IFEXP,     /* a if b else c */
+  FE_EX_STARRED,   /* *a (in calls, displays and assignment targets) */
+  FE_EX_WALRUS,    /* a := b (a is a NAME) */
+  FE_EX_FSTR,      /* f-string: items are STR pieces and FORMAT fields, in order */
+  FE_EX_FORMAT,    /* a replacement field: a the value, ival the conversion ('r', 's',
+                      'a' or 0), b the format spec (an FSTR) or NULL */
+  FE_EX_COMP,      /* comprehension: ival FE_COMP_*; a the element (dict: key), b the
+                      dict value; items the COMP_FOR clauses */
+  FE_EX_COMP_FOR   /* `for a in b` then items: its `if` conditions */
 } fe_expr_kind;
 
 enum { FE_COMP_LIST, FE_COMP_SET, FE_COMP_DICT, FE_COMP_GEN };
@@ -157,23 +183,23 @@ typedef struct fe_expr fe_expr;
 typedef struct fe_func fe_func;
 struct fe_expr {
   fe_expr_kind kind;
-  ir_loc loc;         /* the node's start, or its operator for BINARY/COMPARE */
-  ir_loc start;       /* the first character of the whole expression */
-  const char *name;   /* NAME, ATTR: interned */
-  const char *str;    /* STR */
+  ir_loc loc;       /* the node's start, or its operator for BINARY/COMPARE */
+  ir_loc start;     /* the first character of the whole expression */
+  const char *name; /* NAME, ATTR: interned */
+  const char *str;  /* STR */
   size_t slen;
   uint64_t ival;
   double fval;
   bool is_big, is_bytes;
   fe_op op;
   fe_expr *a, *b, *c;
-  int n;              /* TUPLE, LIST, SET, DICT (2 per pair), CALL positional, COMPARE operands */
+  int n; /* TUPLE, LIST, SET, DICT (2 per pair), CALL positional, COMPARE operands */
   fe_expr **items;
-  fe_op *cmpops;      /* COMPARE: n - 1 operators */
-  int nkw;            /* CALL keywords */
+  fe_op *cmpops; /* COMPARE: n - 1 operators */
+  int nkw;       /* CALL keywords */
   const char **kwnames;
   fe_expr **kwvals;
-  fe_func *fn;        /* LAMBDA */
+  fe_func *fn; /* LAMBDA */
 };
 
 typedef enum fe_stmt_kind {
@@ -184,12 +210,14 @@ typedef enum fe_stmt_kind {
   FE_ST_IF,        /* if cond: body else: orelse (elif nests an IF in orelse) */
   FE_ST_FOR,       /* for target in iter: body */
   FE_ST_WHILE,     /* while cond: body */
-  FE_ST_BREAK, FE_ST_CONTINUE, FE_ST_PASS,
-  FE_ST_RETURN,    /* value may be NULL */
-  FE_ST_ASSERT,    /* cond, msg may be NULL */
-  FE_ST_RAISE,     /* value may be NULL: an error if a kernel reaches it */
-  FE_ST_GLOBAL,    /* global / nonlocal names: no effect on kernels */
-  FE_ST_DEF        /* a nested def (host functions only): fn */
+  FE_ST_BREAK,
+  FE_ST_CONTINUE,
+  FE_ST_PASS,
+  FE_ST_RETURN, /* value may be NULL */
+  FE_ST_ASSERT, /* cond, msg may be NULL */
+  FE_ST_RAISE,  /* value may be NULL: an error if a kernel reaches it */
+  FE_ST_GLOBAL, /* global / nonlocal names: no effect on kernels */
+  FE_ST_DEF     /* a nested def (host functions only): fn */
 } fe_stmt_kind;
 
 typedef struct fe_stmt fe_stmt;
@@ -203,14 +231,14 @@ struct fe_stmt {
   ir_loc loc;
   int ntargets;
   fe_expr **targets;
-  fe_expr *value;       /* EXPR, ASSIGN, AUGASSIGN, ANNASSIGN, RETURN, RAISE */
-  fe_expr *annotation;  /* ANNASSIGN */
-  fe_op op;             /* AUGASSIGN */
-  fe_expr *cond;        /* IF, WHILE, ASSERT */
+  fe_expr *value;         /* EXPR, ASSIGN, AUGASSIGN, ANNASSIGN, RETURN, RAISE */
+  fe_expr *annotation;    /* ANNASSIGN */
+  fe_op op;               /* AUGASSIGN */
+  fe_expr *cond;          /* IF, WHILE, ASSERT */
   fe_expr *target, *iter; /* FOR */
-  fe_expr *msg;         /* ASSERT */
+  fe_expr *msg;           /* ASSERT */
   fe_body body, orelse;
-  fe_func *fn;          /* DEF */
+  fe_func *fn; /* DEF */
 };
 
 typedef enum fe_param_kind {
@@ -220,19 +248,19 @@ typedef enum fe_param_kind {
 } fe_param_kind;
 
 typedef struct fe_param_decl {
-  const char *name;     /* interned */
+  const char *name; /* interned */
   ir_loc loc;
-  fe_expr *annotation;  /* may be NULL */
-  fe_expr *dflt;        /* may be NULL */
+  fe_expr *annotation; /* may be NULL */
+  fe_expr *dflt;       /* may be NULL */
   fe_param_kind kind;
-  bool kwonly;          /* after `*` or `*args` */
+  bool kwonly; /* after `*` or `*args` */
 } fe_param_decl;
 
 struct fe_unit;
 
 struct fe_func {
-  const char *name;     /* interned ("<lambda>" for lambdas) */
-  ir_loc loc;           /* the `def` keyword */
+  const char *name; /* interned ("<lambda>" for lambdas) */
+  ir_loc loc;       /* the `def` keyword */
   int nparams;
   fe_param_decl *params;
   fe_expr *ret_annotation;
@@ -241,7 +269,7 @@ struct fe_func {
   fe_body body;
   struct fe_unit *unit; /* the module that defines it (set by the lowering) */
   bool is_lambda;
-  int kind_cache;       /* the lowering's fe_func_kind + 1; 0 until known */
+  int kind_cache; /* the lowering's fe_func_kind + 1; 0 until known */
 };
 
 /* ---- modindex.c: the top level of a module, skimmed ----------------------- */
@@ -263,23 +291,23 @@ typedef struct fe_import_spec {
 } fe_import_spec;
 
 typedef struct fe_bind {
-  const char *name;  /* NUL-terminated, in the index's arena */
+  const char *name; /* NUL-terminated, in the index's arena */
   fe_bind_kind kind;
-  ir_loc loc;        /* where the name is bound */
-  int at;            /* FUNC: first decorator or `def`; VALUE: the value's first token */
-  int ann;           /* VALUE: the annotation's first token, or -1 */
-  const char *what;  /* HOST: the construct that binds it ("a class", "a for loop") */
+  ir_loc loc;       /* where the name is bound */
+  int at;           /* FUNC: first decorator or `def`; VALUE: the value's first token */
+  int ann;          /* VALUE: the annotation's first token, or -1 */
+  const char *what; /* HOST: the construct that binds it ("a class", "a for loop") */
   fe_import_spec imp;
-  int cond;          /* the module-level `if` clause it is under (conds), or -1 */
-  bool fallback;     /* bound in an `except` handler: used when the `try` body's fails */
-  int prev;          /* the previous binding of the same name, or -1 */
+  int cond;      /* the module-level `if` clause it is under (conds), or -1 */
+  bool fallback; /* bound in an `except` handler: used when the `try` body's fails */
+  int prev;      /* the previous binding of the same name, or -1 */
 } fe_bind;
 
 /* Clause `clause` of a module-level `if`: its tests (token positions, -1 for
  * `else`) are tests[first .. first + clause]; the clause runs when the earlier
  * tests are false and its own is true. */
 typedef struct fe_cond {
-  int parent;  /* the enclosing clause, or -1 */
+  int parent; /* the enclosing clause, or -1 */
   int first, clause;
   ir_loc loc;
 } fe_cond;
@@ -294,9 +322,9 @@ typedef struct fe_modindex {
   int nconds;
   int *tests;
   int ntests;
-  int *stars;   /* `from m import *`: bindings (kind IMPORT, attr "*") */
+  int *stars; /* `from m import *`: bindings (kind IMPORT, attr "*") */
   int nstars;
-  int *table;   /* open-addressing hash of the last binding per name; -1 empty */
+  int *table; /* open-addressing hash of the last binding per name; -1 empty */
   int table_cap;
 } fe_modindex;
 
@@ -316,10 +344,10 @@ typedef struct fe_parser {
   const ir_source *src;
   const fe_token *toks;
   int pos, ntoks;
-  bool panic;   /* an error was reported in the current statement */
+  bool panic; /* an error was reported in the current statement */
   int nerrors;
-  int depth;    /* recursion depth of the expression parser */
-  bool quiet;   /* errors are counted, not reported (host code: see first_error) */
+  int depth;  /* recursion depth of the expression parser */
+  bool quiet; /* errors are counted, not reported (host code: see first_error) */
   char first_error[160];
   ir_loc first_error_loc;
 } fe_parser;
@@ -405,26 +433,28 @@ fe_expr **fe_list_finish(fe_parser *p, fe_expr_list *l);
 
 /* The kinds of constexpr values a signature carries. */
 typedef enum fe_const_kind {
-  FE_CONST_INT, FE_CONST_FLOAT, FE_CONST_BOOL,
-  FE_CONST_STR,   /* 'gelu' (quoted in the signature) */
-  FE_CONST_NONE,  /* None */
-  FE_CONST_DTYPE  /* tl.float16 or fp16 (for a constexpr parameter) */
+  FE_CONST_INT,
+  FE_CONST_FLOAT,
+  FE_CONST_BOOL,
+  FE_CONST_STR,  /* 'gelu' (quoted in the signature) */
+  FE_CONST_NONE, /* None */
+  FE_CONST_DTYPE /* tl.float16 or fp16 (for a constexpr parameter) */
 } fe_const_kind;
 
 typedef struct fe_param {
-  const char *name;        /* interned */
+  const char *name; /* interned */
   bool is_constexpr;
   bool is_specialized;      /* a runtime parameter given a value in the signature */
-  ttc_type type;           /* TTC_TYPE_* from include/ttc/base.h; PTR for pointers */
-  ttc_type pointee;        /* element type for pointers */
-  int divisibility;        /* 16 for ':16', else 0 */
-  char value_text[64];     /* constexpr value as written ("1024") */
+  ttc_type type;            /* TTC_TYPE_* from include/ttc/base.h; PTR for pointers */
+  ttc_type pointee;         /* element type for pointers */
+  int divisibility;         /* 16 for ':16', else 0 */
+  char value_text[64];      /* constexpr value as written ("1024") */
   fe_const_kind const_kind; /* the parsed constexpr value (when is_constexpr) */
-  int64_t ival;            /* INT, BOOL (0/1) */
-  double fval;             /* FLOAT */
-  const char *sval;        /* STR: the unquoted text (arena) */
-  ttc_type dtype;          /* DTYPE */
-  ir_loc sig_loc;          /* the entry in the "<signature>" source */
+  int64_t ival;             /* INT, BOOL (0/1) */
+  double fval;              /* FLOAT */
+  const char *sval;         /* STR: the unquoted text (arena) */
+  ttc_type dtype;           /* DTYPE */
+  ir_loc sig_loc;           /* the entry in the "<signature>" source */
   /* A tensor descriptor argument (tensordesc<fp16[64,64]>) is passed as its
    * base pointer (this entry: desc_rank > 0, desc_block) followed by
    * desc_rank i32 shape and desc_rank i64 stride entries (desc_part). */
@@ -451,19 +481,18 @@ typedef struct fe_sig_entry {
   fe_const_kind const_kind; /* values */
   int64_t ival;
   double fval;
-  const char *sval;       /* STR */
-  ttc_type dtype;         /* DTYPE */
-  int desc_rank;          /* tensordesc<T[b0,b1]>: rank and block shape (type is PTR to T) */
+  const char *sval; /* STR */
+  ttc_type dtype;   /* DTYPE */
+  int desc_rank;    /* tensordesc<T[b0,b1]>: rank and block shape (type is PTR to T) */
   int64_t desc_block[IR_MAX_RANK];
-  char text[64];          /* as written, trimmed */
-  ir_loc loc;             /* in the "<signature>" source */
+  char text[64]; /* as written, trimmed */
+  ir_loc loc;    /* in the "<signature>" source */
 } fe_sig_entry;
 
 /* Parses a signature string into entries (allocated in `arena`), registering
  * it as the source "<signature>" so errors point into it. Returns the number
  * of entries, or -1 after emitting errors. */
-int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
-                       fe_sig_entry **out);
+int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena, fe_sig_entry **out);
 
 /* Matches the entries against the function's parameters and fills info
  * (params allocated in `arena`). A parameter is constexpr when annotated
@@ -531,12 +560,12 @@ typedef struct fe_jit_config {
  * lib/driver evaluates (name: "next_power_of_2", "cdiv", "min", "max",
  * "abs", "int", "float", "bool"). */
 typedef enum fe_hx_kind {
-  FE_HX_CONST,   /* c */
-  FE_HX_ARG,     /* args['name'] */
-  FE_HX_UNARY,   /* op a (FE_OP_NEG, POS, INVERT, NOT) */
-  FE_HX_BINARY,  /* a op b (arithmetic, bitwise, AND/OR, comparisons) */
-  FE_HX_IFEXP,   /* a if b else c */
-  FE_HX_CALL     /* name(args[0..n)) */
+  FE_HX_CONST,  /* c */
+  FE_HX_ARG,    /* args['name'] */
+  FE_HX_UNARY,  /* op a (FE_OP_NEG, POS, INVERT, NOT) */
+  FE_HX_BINARY, /* a op b (arithmetic, bitwise, AND/OR, comparisons) */
+  FE_HX_IFEXP,  /* a if b else c */
+  FE_HX_CALL    /* name(args[0..n)) */
 } fe_hx_kind;
 typedef struct fe_hexpr fe_hexpr;
 struct fe_hexpr {
@@ -577,7 +606,7 @@ typedef struct fe_jit_decl {
   fe_jit_config *configs;
   int nkey, nreset, nrestore;
   const char **key, **reset_to_zero, **restore_value; /* parameter names */
-  bool has_prune; /* prune_configs_by was given (host functions: not run) */
+  bool has_prune;        /* prune_configs_by was given (host functions: not run) */
   int warmup_ms, rep_ms; /* autotune(warmup=, rep=); 0: not given */
   /* @triton.heuristics, outermost decorator first */
   int nheuristics;
@@ -621,10 +650,10 @@ extern const int fe_prelude_nfiles;
  * the fe_decorators that made them). */
 typedef struct fe_cvalue {
   fe_const_kind kind;
-  int64_t ival;      /* INT, BOOL */
-  double fval;       /* FLOAT */
-  const char *sval;  /* STR */
-  ttc_type dtype;    /* DTYPE */
+  int64_t ival;     /* INT, BOOL */
+  double fval;      /* FLOAT */
+  const char *sval; /* STR */
+  ttc_type dtype;   /* DTYPE */
 } fe_cvalue;
 
 /* One triton.Config: its constexprs and launch options (0: not given). */
@@ -642,21 +671,21 @@ typedef struct fe_autotune_config {
  * remark in `diagnostics` names the expression: that decorator contributes
  * nothing, and it is the caller's error only if it asked to autotune. */
 typedef struct fe_decorators {
-  bool found;                 /* the kernel exists (else diagnostics say why) */
+  bool found; /* the kernel exists (else diagnostics say why) */
   bool has_autotune, autotune_evaluated;
   char autotune_why[256];
   int nconfigs;
   fe_autotune_config *configs;
   int nkeys;
-  const char **keys;          /* autotune key: parameter names */
+  const char **keys; /* autotune key: parameter names */
   bool has_heuristics, heuristics_evaluated;
   char heuristics_why[256];
   int nheuristics;
-  const char **heuristics;    /* the constexprs heuristics compute, in order */
-  bool debug;                 /* @triton.jit(debug=True) */
+  const char **heuristics; /* the constexprs heuristics compute, in order */
+  bool debug;              /* @triton.jit(debug=True) */
   int ndo_not_specialize;
   const char **do_not_specialize;
-  char *diagnostics;          /* rendered remarks and errors ("" when none) */
+  char *diagnostics; /* rendered remarks and errors ("" when none) */
   struct fe_decorators_impl *impl;
 } fe_decorators;
 

@@ -22,12 +22,16 @@ typedef struct fe_dt {
 static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
   switch (t->kind) {
   case IR_TY_INT:
-    if (t->width == 1) ir_sb_puts(sb, "i1");
-    else ir_sb_printf(sb, "%c%u", uns ? 'u' : 'i', t->width);
+    if (t->width == 1)
+      ir_sb_puts(sb, "i1");
+    else
+      ir_sb_printf(sb, "%c%u", uns ? 'u' : 'i', t->width);
     return;
   case IR_TY_FLOAT:
-    if (t->is_bf16) ir_sb_puts(sb, "bf16");
-    else ir_sb_printf(sb, "fp%u", t->width);
+    if (t->is_bf16)
+      ir_sb_puts(sb, "bf16");
+    else
+      ir_sb_printf(sb, "fp%u", t->width);
     return;
   case IR_TY_PTR:
     ir_sb_puts(sb, "pointer<");
@@ -36,7 +40,8 @@ static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
     return;
   case IR_TY_TENSOR:
     ir_sb_puts(sb, "tensor<");
-    for (int i = 0; i < t->rank; i++) ir_sb_printf(sb, "%lldx", (long long)t->shape[i]);
+    for (int i = 0; i < t->rank; i++)
+      ir_sb_printf(sb, "%lldx", (long long)t->shape[i]);
     scalar_str(t->elem, uns, sb);
     ir_sb_putc(sb, '>');
     return;
@@ -64,7 +69,9 @@ const char *fe_val_type_str(fe_lower *l, const fe_val *v) {
   case FE_V_STR: return "str";
   case FE_V_DTYPE: return "dtype";
   case FE_V_MODULE: return "module";
-  case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: return "function";
+  case FE_V_BUILTIN:
+  case FE_V_FUNC:
+  case FE_V_METHOD: return "function";
   case FE_V_TUPLE: return "tuple";
   case FE_V_SLICE: return "slice";
   case FE_V_LIST: return "list";
@@ -120,8 +127,7 @@ fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc) {
   if (v.kind == FE_V_TENSOR || v.kind == FE_V_ERROR) return v;
   if (!fe_is_const(&v))
     return fe_error(l, loc, "expected a tensor or a number, found '%s'", fe_val_type_str(l, &v));
-  if (!l->b.block)
-    return fe_error(l, loc, "a runtime value is needed here, outside a kernel");
+  if (!l->b.block) return fe_error(l, loc, "a runtime value is needed here, outside a kernel");
   fe_dt d = const_dtype(l, &v);
   l->b.loc = loc;
   return fe_val_tensor(fe_const_of(l, d.ty, &v), d.uns);
@@ -148,15 +154,18 @@ fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc l
                     fe_type_str(l, dst, dst_uns));
   const ir_type *src = ir_type_scalar(v.v->type);
   if (same_type(src, dst)) return fe_val_tensor(v.v, dst_uns);
-  const ir_type *rty = ir_type_is_tensor(v.v->type) ? ir_type_with_elem(l->ctx, v.v->type, dst) : dst;
+  const ir_type *rty =
+      ir_type_is_tensor(v.v->type) ? ir_type_with_elem(l->ctx, v.v->type, dst) : dst;
   ir_op_kind k;
   if (src->kind == IR_TY_INT && dst->kind == IR_TY_INT) {
     if (dst->width == 1) {
       ir_value *zero = ir_build_const_int(&l->b, v.v->type, 0);
       return fe_val_tensor(ir_build_cmpi(&l->b, IR_CMPI_NE, v.v, zero), false);
     }
-    if (src->width < dst->width) k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_EXTUI : IR_OP_ARITH_EXTSI;
-    else k = IR_OP_ARITH_TRUNCI;
+    if (src->width < dst->width)
+      k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_EXTUI : IR_OP_ARITH_EXTSI;
+    else
+      k = IR_OP_ARITH_TRUNCI;
   } else if (src->kind == IR_TY_INT && dst->kind == IR_TY_FLOAT) {
     k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_UITOFP : IR_OP_ARITH_SITOFP;
   } else if (src->kind == IR_TY_FLOAT && dst->kind == IR_TY_INT) {
@@ -195,7 +204,8 @@ static ir_value *expand_dims(fe_lower *l, ir_value *v, int axis) {
   const ir_type *t = v->type;
   int64_t shape[IR_MAX_RANK];
   int r = 0;
-  for (int i = 0; i < t->rank + 1; i++) shape[i] = i == axis ? 1 : t->shape[r++];
+  for (int i = 0; i < t->rank + 1; i++)
+    shape[i] = i == axis ? 1 : t->shape[r++];
   const ir_type *nt = ir_type_tensor(l->ctx, t->rank + 1, shape, t->elem, NULL);
   ir_value *x = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, nt, 1, &v);
   ir_op_set_attr(l->m, x->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
@@ -215,7 +225,8 @@ fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir
     return fe_error(l, loc, "cannot broadcast '%s' to shape %s", fe_val_type_str(l, &v),
                     shape_str(l, want));
   ir_value *x = v.v;
-  while (x->type->rank < rank) x = expand_dims(l, x, 0);
+  while (x->type->rank < rank)
+    x = expand_dims(l, x, 0);
   for (int i = 0; i < rank; i++)
     if (x->type->shape[i] != shape[i] && x->type->shape[i] != 1)
       return fe_error(l, loc, "cannot broadcast '%s' to shape %s", fe_val_type_str(l, &v),
@@ -301,9 +312,10 @@ static bool computation_type(fe_lower *l, fe_dt a, bool a_py, fe_dt b, bool b_py
     return true;
   }
   if (div_or_mod && a.uns != b.uns) {
-    fe_error(l, loc, "cannot use '%s' with '%s' and '%s' because they have different signedness; "
-             "cast them to the same signedness first", fe_op_str(op), fe_type_str(l, a.ty, a.uns),
-             fe_type_str(l, b.ty, b.uns));
+    fe_error(l, loc,
+             "cannot use '%s' with '%s' and '%s' because they have different signedness; "
+             "cast them to the same signedness first",
+             fe_op_str(op), fe_type_str(l, a.ty, a.uns), fe_type_str(l, b.ty, b.uns));
     return false;
   }
   *out = integer_promote(a, b);
@@ -381,7 +393,11 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
   case FE_OP_POW:
     if (is_float || j < 0) return fe_val_float(pow(x, y));
     return int_pow(i, j, &r) ? fe_val_int(r) : fold_overflow(l, loc, op);
-  case FE_OP_SHL: case FE_OP_SHR: case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR:
+  case FE_OP_SHL:
+  case FE_OP_SHR:
+  case FE_OP_BITAND:
+  case FE_OP_BITOR:
+  case FE_OP_BITXOR:
     if (is_float)
       return fe_error(l, loc, "unsupported operand types for '%s': '%s' and '%s'", fe_op_str(op),
                       fe_val_type_str(l, &a), fe_val_type_str(l, &b));
@@ -395,10 +411,17 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
   case FE_OP_LE: return fe_val_bool(is_float ? x <= y : i <= j);
   case FE_OP_GT: return fe_val_bool(is_float ? x > y : i > j);
   case FE_OP_GE: return fe_val_bool(is_float ? x >= y : i >= j);
-  case FE_OP_MATMUL: case FE_OP_AND: case FE_OP_OR: case FE_OP_NEG: case FE_OP_POS:
-  case FE_OP_INVERT: case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN:
-  case FE_OP_NOTIN:
-    break;
+  case FE_OP_MATMUL:
+  case FE_OP_AND:
+  case FE_OP_OR:
+  case FE_OP_NEG:
+  case FE_OP_POS:
+  case FE_OP_INVERT:
+  case FE_OP_NOT:
+  case FE_OP_IS:
+  case FE_OP_ISNOT:
+  case FE_OP_IN:
+  case FE_OP_NOTIN: break;
   }
   return fe_error(l, loc, "unsupported operator '%s' on constants", fe_op_str(op));
 }
@@ -420,12 +443,12 @@ static bool convert_pair(fe_lower *l, fe_val *a, fe_val *b, fe_dt dt, ir_loc loc
   for (int k = 0; k < 2; k++) {
     fe_val *v = k ? b : a;
     if (fe_is_const(v) && dt.uns && v->kind == FE_V_INT && v->ival < 0) {
-      fe_error(l, loc, "cannot combine an unsigned tensor with a negative constant; cast one of "
+      fe_error(l, loc,
+               "cannot combine an unsigned tensor with a negative constant; cast one of "
                "them explicitly");
       return false;
     }
-    if (v->kind == FE_V_INT && dt.ty->kind == IR_TY_INT && dt.ty->width > 1 &&
-        dt.ty->width < 64) {
+    if (v->kind == FE_V_INT && dt.ty->kind == IR_TY_INT && dt.ty->width > 1 && dt.ty->width < 64) {
       /* Triton refuses constants that do not fit the computation type. */
       int64_t hi = dt.uns ? (int64_t)((1ull << dt.ty->width) - 1)
                           : (int64_t)((1ull << (dt.ty->width - 1)) - 1);
@@ -489,11 +512,13 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
   fe_dt dt;
   ir_op_kind k = IR_OP_ARITH_ADDI; /* set by every case below */
   switch (op) {
-  case FE_OP_ADD: case FE_OP_SUB: case FE_OP_MUL: {
+  case FE_OP_ADD:
+  case FE_OP_SUB:
+  case FE_OP_MUL: {
     if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
     bool f = dt.ty->kind == IR_TY_FLOAT;
-    k = op == FE_OP_ADD ? (f ? IR_OP_ARITH_ADDF : IR_OP_ARITH_ADDI)
+    k = op == FE_OP_ADD   ? (f ? IR_OP_ARITH_ADDF : IR_OP_ARITH_ADDI)
         : op == FE_OP_SUB ? (f ? IR_OP_ARITH_SUBF : IR_OP_ARITH_SUBI)
                           : (f ? IR_OP_ARITH_MULF : IR_OP_ARITH_MULI);
     break;
@@ -504,27 +529,43 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
     k = IR_OP_ARITH_DIVF;
     break;
-  case FE_OP_FLOORDIV: case FE_OP_MOD:
+  case FE_OP_FLOORDIV:
+  case FE_OP_MOD:
     if (!computation_type(l, da, a_py, db, b_py, true, op, loc, &dt)) return fe_val_error();
     if (dt.ty->kind == IR_TY_FLOAT && op == FE_OP_FLOORDIV)
       return fe_error(l, loc, "floor division '//' is not supported on '%s'",
                       fe_type_str(l, dt.ty, false));
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
-    if (dt.ty->kind == IR_TY_FLOAT) k = IR_OP_ARITH_REMF;
-    else if (op == FE_OP_FLOORDIV) k = dt.uns ? IR_OP_ARITH_DIVUI : IR_OP_ARITH_DIVSI;
-    else k = dt.uns ? IR_OP_ARITH_REMUI : IR_OP_ARITH_REMSI;
+    if (dt.ty->kind == IR_TY_FLOAT)
+      k = IR_OP_ARITH_REMF;
+    else if (op == FE_OP_FLOORDIV)
+      k = dt.uns ? IR_OP_ARITH_DIVUI : IR_OP_ARITH_DIVSI;
+    else
+      k = dt.uns ? IR_OP_ARITH_REMUI : IR_OP_ARITH_REMSI;
     break;
-  case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR: case FE_OP_SHL: case FE_OP_SHR:
+  case FE_OP_BITAND:
+  case FE_OP_BITOR:
+  case FE_OP_BITXOR:
+  case FE_OP_SHL:
+  case FE_OP_SHR:
     if (da.ty->kind != IR_TY_INT || db.ty->kind != IR_TY_INT)
       return fe_error(l, loc, "operator '%s' requires integer operands, found '%s' and '%s'",
                       fe_op_str(op), fe_val_type_str(l, &a), fe_val_type_str(l, &b));
     dt = integer_promote(da, db);
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
-    k = op == FE_OP_BITAND ? IR_OP_ARITH_ANDI : op == FE_OP_BITOR ? IR_OP_ARITH_ORI
-        : op == FE_OP_BITXOR ? IR_OP_ARITH_XORI : op == FE_OP_SHL ? IR_OP_ARITH_SHLI
-        : dt.uns ? IR_OP_ARITH_SHRUI : IR_OP_ARITH_SHRSI;
+    k = op == FE_OP_BITAND   ? IR_OP_ARITH_ANDI
+        : op == FE_OP_BITOR  ? IR_OP_ARITH_ORI
+        : op == FE_OP_BITXOR ? IR_OP_ARITH_XORI
+        : op == FE_OP_SHL    ? IR_OP_ARITH_SHLI
+        : dt.uns             ? IR_OP_ARITH_SHRUI
+                             : IR_OP_ARITH_SHRSI;
     break;
-  case FE_OP_EQ: case FE_OP_NE: case FE_OP_LT: case FE_OP_LE: case FE_OP_GT: case FE_OP_GE: {
+  case FE_OP_EQ:
+  case FE_OP_NE:
+  case FE_OP_LT:
+  case FE_OP_LE:
+  case FE_OP_GT:
+  case FE_OP_GE: {
     if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
     l->b.loc = loc;
@@ -534,28 +575,36 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
                                         IR_CMPF_OLE, IR_CMPF_OGT, IR_CMPF_OGE};
       return fe_val_tensor(ir_build_cmpf(&l->b, fp[idx], a.v, b.v), false);
     }
-    static const ir_cmpi_pred sp[] = {IR_CMPI_EQ, IR_CMPI_NE, IR_CMPI_SLT,
+    static const ir_cmpi_pred sp[] = {IR_CMPI_EQ,  IR_CMPI_NE,  IR_CMPI_SLT,
                                       IR_CMPI_SLE, IR_CMPI_SGT, IR_CMPI_SGE};
-    static const ir_cmpi_pred up[] = {IR_CMPI_EQ, IR_CMPI_NE, IR_CMPI_ULT,
+    static const ir_cmpi_pred up[] = {IR_CMPI_EQ,  IR_CMPI_NE,  IR_CMPI_ULT,
                                       IR_CMPI_ULE, IR_CMPI_UGT, IR_CMPI_UGE};
     return fe_val_tensor(ir_build_cmpi(&l->b, dt.uns ? up[idx] : sp[idx], a.v, b.v), false);
   }
-  case FE_OP_AND: case FE_OP_OR: {
+  case FE_OP_AND:
+  case FE_OP_OR: {
     a = fe_to_bool(l, a, loc);
     b = fe_to_bool(l, b, loc);
     if (a.kind == FE_V_ERROR || b.kind == FE_V_ERROR) return fe_val_error();
     if (!fe_broadcast_pair(l, &a, &b, loc)) return fe_val_error();
     l->b.loc = loc;
-    return fe_val_tensor(ir_build_binary(&l->b, op == FE_OP_AND ? IR_OP_ARITH_ANDI
-                                                                : IR_OP_ARITH_ORI, a.v, b.v),
-                         false);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, op == FE_OP_AND ? IR_OP_ARITH_ANDI : IR_OP_ARITH_ORI, a.v, b.v),
+        false);
   }
   case FE_OP_POW: /* Triton tensors have no __pow__ either */
-    return fe_error(l, loc, "unsupported: operator '**' on tensors (Triton has none; write "
+    return fe_error(l, loc,
+                    "unsupported: operator '**' on tensors (Triton has none; write "
                     "x * x, or exp2(y * log2(x)))");
-  case FE_OP_MATMUL: case FE_OP_NEG: case FE_OP_POS: case FE_OP_INVERT:
-  case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN: case FE_OP_NOTIN:
-    return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
+  case FE_OP_MATMUL:
+  case FE_OP_NEG:
+  case FE_OP_POS:
+  case FE_OP_INVERT:
+  case FE_OP_NOT:
+  case FE_OP_IS:
+  case FE_OP_ISNOT:
+  case FE_OP_IN:
+  case FE_OP_NOTIN: return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
   }
   l->b.loc = loc;
   return fe_val_tensor(ir_build_binary(&l->b, k, a.v, b.v), dt.uns);
@@ -605,16 +654,24 @@ fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
 /* Python truthiness of compile-time values; -1 for runtime values. */
 int fe_const_truth(const fe_val *v) {
   switch (v->kind) {
-  case FE_V_INT: case FE_V_BOOL: return v->ival != 0;
+  case FE_V_INT:
+  case FE_V_BOOL: return v->ival != 0;
   case FE_V_FLOAT: return v->fval != 0;
   case FE_V_NONE: return 0;
   case FE_V_STR: return v->path && v->path[0];
   case FE_V_TUPLE: return v->n > 0;
-  case FE_V_LIST: case FE_V_DICT: return v->obj->n > 0;
-  case FE_V_DTYPE: case FE_V_MODULE: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD:
-  case FE_V_SLICE: case FE_V_CONFIG: case FE_V_STRUCT:
-    return 1;
-  case FE_V_TENSOR: case FE_V_ERROR: return -1;
+  case FE_V_LIST:
+  case FE_V_DICT: return v->obj->n > 0;
+  case FE_V_DTYPE:
+  case FE_V_MODULE:
+  case FE_V_BUILTIN:
+  case FE_V_FUNC:
+  case FE_V_METHOD:
+  case FE_V_SLICE:
+  case FE_V_CONFIG:
+  case FE_V_STRUCT: return 1;
+  case FE_V_TENSOR:
+  case FE_V_ERROR: return -1;
   }
   return -1;
 }
@@ -667,24 +724,23 @@ fe_val fe_unary(fe_lower *l, fe_op op, fe_val a, ir_loc loc) {
   case FE_OP_NEG:
     if (s->kind == IR_TY_FLOAT)
       return fe_val_tensor(ir_build_unary(&l->b, IR_OP_ARITH_NEGF, a.v->type, a.v), false);
-    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_SUBI,
-                                         ir_build_const_int(&l->b, a.v->type, 0), a.v),
-                         a.is_unsigned);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, IR_OP_ARITH_SUBI, ir_build_const_int(&l->b, a.v->type, 0), a.v),
+        a.is_unsigned);
   case FE_OP_INVERT:
     if (s->kind != IR_TY_INT)
       return fe_error(l, loc, "bad operand type for unary '~': '%s'", fe_val_type_str(l, &a));
-    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_XORI, a.v,
-                                         ir_build_const_int(&l->b, a.v->type, -1)),
-                         a.is_unsigned);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, IR_OP_ARITH_XORI, a.v, ir_build_const_int(&l->b, a.v->type, -1)),
+        a.is_unsigned);
   case FE_OP_NOT: {
     fe_val b = fe_to_bool(l, a, loc);
     if (b.kind == FE_V_ERROR) return b;
-    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_XORI, b.v,
-                                         ir_build_const_int(&l->b, b.v->type, 1)),
-                         false);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, IR_OP_ARITH_XORI, b.v, ir_build_const_int(&l->b, b.v->type, 1)),
+        false);
   }
-  default:
-    break;
+  default: break;
   }
   return fe_error(l, loc, "unsupported unary operator '%s'", fe_op_str(op));
 }

@@ -17,9 +17,7 @@ typedef struct cse_state {
   bool oom;
 } cse_state;
 
-static bool is_candidate(const ir_op *op) {
-  return ir_op_is_pure(op) && op->nresults > 0;
-}
+static bool is_candidate(const ir_op *op) { return ir_op_is_pure(op) && op->nresults > 0; }
 
 /* Attributes are uniqued, so equal values are equal pointers; the order of
  * the attribute lists may differ. */
@@ -81,13 +79,15 @@ static void cse_block(cse_state *st, ir_block *b) {
       }
       push_avail(st, op);
     }
-    for (int i = 0; i < op->nregions; i++) cse_region(st, &op->regions[i]);
+    for (int i = 0; i < op->nregions; i++)
+      cse_region(st, &op->regions[i]);
   }
   st->navail = mark;
 }
 
 static void cse_region(cse_state *st, ir_region *r) {
-  for (ir_block *b = r->first; b; b = b->next) cse_block(st, b);
+  for (ir_block *b = r->first; b; b = b->next)
+    cse_block(st, b);
 }
 
 bool ir_pass_cse(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {

@@ -11,7 +11,7 @@
 #include "ir-tt/ir.h"
 
 static const ir_op_info op_infos[IR_NUM_OPS] = {
-#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS, FORM, RULE, EFFECTS)                      \
+#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS, FORM, RULE, EFFECTS)                          \
   {NAME, MINOPS, MAXOPS, NRES, TRAITS, IR_FORM_##FORM, IR_RULE_##RULE, EFFECTS},
 #include "ops.def"
 };
@@ -84,12 +84,14 @@ ir_op *ir_op_create(ir_module *m, ir_op_kind kind, ir_loc loc, int nresults,
   op->noperands = noperands;
   if (noperands > 0) {
     op->operands = must_alloc(m, (size_t)noperands * sizeof *op->operands);
-    for (int i = 0; i < noperands; i++) op->operands[i] = operands ? operands[i] : NULL;
+    for (int i = 0; i < noperands; i++)
+      op->operands[i] = operands ? operands[i] : NULL;
   }
   op->nregions = nregions;
   if (nregions > 0) {
     op->regions = must_alloc(m, (size_t)nregions * sizeof *op->regions);
-    for (int i = 0; i < nregions; i++) op->regions[i].parent = op;
+    for (int i = 0; i < nregions; i++)
+      op->regions[i].parent = op;
   }
   return op;
 }
@@ -101,7 +103,8 @@ void ir_op_set_operand(ir_op *op, int i, ir_value *v) {
 
 void ir_op_set_operands(ir_module *m, ir_op *op, int n, ir_value *const *vals) {
   if (n > op->noperands) op->operands = must_alloc(m, (size_t)n * sizeof *op->operands);
-  for (int i = 0; i < n; i++) op->operands[i] = vals[i];
+  for (int i = 0; i < n; i++)
+    op->operands[i] = vals[i];
   op->noperands = n;
 }
 
@@ -152,7 +155,8 @@ void ir_op_remove_attr(ir_op *op, const char *name) {
 
 ir_block *ir_block_create(ir_module *m, int nargs, const ir_type *const *arg_types) {
   ir_block *b = must_alloc(m, sizeof *b);
-  for (int i = 0; i < nargs; i++) ir_block_add_arg(m, b, arg_types[i]);
+  for (int i = 0; i < nargs; i++)
+    ir_block_add_arg(m, b, arg_types[i]);
   return b;
 }
 

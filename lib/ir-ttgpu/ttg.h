@@ -71,8 +71,8 @@ bool ttg_ll_reg_map(const ttg_ll *src, const ttg_ll *dst, const int *proj, int64
 bool ttg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, ttg_ll *map);
 /* The same with the buffer's element size given (t may be a tensor of
  * pointers to the buffer's elements). */
-bool ttg_shared_map_bits(const ir_type *t, const ir_attr *enc, const int64_t *shape,
-                         int elem_bits, ttg_ll *map);
+bool ttg_shared_map_bits(const ir_type *t, const ir_attr *enc, const int64_t *shape, int elem_bits,
+                         ttg_ll *map);
 /* Registers per vector access through such a map: the leading register
  * bases step the offset by 1, 2, 4... and no other basis touches those low
  * bits; at most 16 bytes. */
@@ -97,11 +97,11 @@ const ir_attr *ttg_default_blocked(ir_context *ctx, int rank, const int64_t *sha
 /* ---- convert.c: ttir -> ttgir -------------------------------------------- */
 
 typedef struct ttg_options {
-  int num_warps;        /* power of two, 1..32 */
-  int threads_per_warp; /* 32 */
-  int num_ctas;         /* 1 */
+  int num_warps;          /* power of two, 1..32 */
+  int threads_per_warp;   /* 32 */
+  int num_ctas;           /* 1 */
   int compute_capability; /* 80, 90, ... -> ttg.target = "cuda:90" */
-  int num_stages;       /* software pipelining depth (tritongpu-pipeline); 0: 3 */
+  int num_stages;         /* software pipelining depth (tritongpu-pipeline); 0: 3 */
 } ttg_options;
 
 /* Gives every tensor type in the module a default blocked layout and sets the
@@ -141,7 +141,7 @@ const ir_attr *ttg_nvmma_shared_for(ir_context *ctx, int rank, const int64_t *sh
 /* Triton's swizzled_shared layout for an mma.sync operand of kWidth k_width
  * stored in `order`: 16-byte vectors, conflict-free ldmatrix rows. */
 const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
-                                           const unsigned *order, unsigned k_width);
+                                            const unsigned *order, unsigned k_width);
 
 /* ---- scratch.c, allocate_shared_memory.c: shared memory ------------------------ */
 
@@ -163,7 +163,7 @@ bool ttg_verify(const ir_module *m);
 
 /* ---- the ttgir passes (passes.def), one file each ------------------------- */
 
-#define TTG_PASS(ID, NAME, SUMMARY, OPTIONS)                                               \
+#define TTG_PASS(ID, NAME, SUMMARY, OPTIONS)                                                       \
   bool ttg_pass_##ID(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 #include "ir-ttgpu/passes.def"
 extern const char *const ttg_convert_options[];

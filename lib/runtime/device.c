@@ -88,8 +88,8 @@ static ttc_status device_init(ttc_device *dev, int ordinal) {
   if (res == CUDA_SUCCESS)
     res = cu->DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev->cudev);
   if (res == CUDA_SUCCESS)
-    res = cu->DeviceGetAttribute(&dev->num_sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                 dev->cudev);
+    res =
+        cu->DeviceGetAttribute(&dev->num_sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev->cudev);
   if (res != CUDA_SUCCESS) return rt_device_fail(dev, res, "cuDeviceGetAttribute");
   snprintf(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
   return device_pick_context(dev);
@@ -202,8 +202,8 @@ ttc_status ttc_device_memset(ttc_device *dev, uint64_t dptr, int value, size_t b
   if (dev->is_interp) return rt_idev_memset(dev, dptr, value, bytes);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
-  CUresult res = dev->cu.MemsetD8Async((CUdeviceptr)dptr, (unsigned char)value, bytes,
-                                       (CUstream)stream);
+  CUresult res =
+      dev->cu.MemsetD8Async((CUdeviceptr)dptr, (unsigned char)value, bytes, (CUstream)stream);
   return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemsetD8Async");
 }
 
@@ -214,13 +214,12 @@ ttc_status ttc_device_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t b
   if (dev->is_interp) return rt_idev_copy(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
-  CUresult res = dev->cu.MemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
-                                         (CUstream)stream);
+  CUresult res =
+      dev->cu.MemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes, (CUstream)stream);
   return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemcpyDtoDAsync");
 }
 
-ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base,
-                                    size_t *size) {
+ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size) {
   if (!dev || !base || !size) return TTC_ERROR_ARGUMENT;
   *base = 0;
   *size = 0;

@@ -60,7 +60,7 @@ uint16_t rt_round_half(double x, int ebits, int mbits) {
   if (frac > 0.5 || (frac == 0.5 && (n & 1u))) n++;
   const uint32_t hidden = 1u << mbits;
   if (n < hidden) return (uint16_t)(sign | n); /* subnormal (exp == emin) or zero */
-  if (n == hidden << 1) { /* rounding carried into the next binade */
+  if (n == hidden << 1) {                      /* rounding carried into the next binade */
     n = hidden;
     ex++;
   }
@@ -111,12 +111,12 @@ static void pack_float(ttc_type param, double v, rt_arg_storage *s) {
   }
 }
 
-ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args,
-                        size_t nargs, rt_arg_storage *storage, void **slots, char *err,
-                        size_t errlen) {
+ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args, size_t nargs,
+                        rt_arg_storage *storage, void **slots, char *err, size_t errlen) {
   if (nparams < 0 || nargs != (size_t)nparams) {
-    if (err) snprintf(err, errlen, "expected %d argument%s, got %zu", nparams,
-                      nparams == 1 ? "" : "s", nargs);
+    if (err)
+      snprintf(err, errlen, "expected %d argument%s, got %zu", nparams, nparams == 1 ? "" : "s",
+               nargs);
     return TTC_ERROR_ARGUMENT;
   }
   for (int i = 0; i < nparams; i++) {
@@ -124,8 +124,9 @@ ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg 
     ttc_type got = args[i].type;
     rt_family family = type_family(param);
     if (family == RT_FAMILY_NONE || family != type_family(got)) {
-      if (err) snprintf(err, errlen, "argument %d expects %s, got %s", i, rt_type_label(param),
-                        rt_type_label(got));
+      if (err)
+        snprintf(err, errlen, "argument %d expects %s, got %s", i, rt_type_label(param),
+                 rt_type_label(got));
       return TTC_ERROR_ARGUMENT;
     }
     rt_arg_storage *s = &storage[i];

@@ -46,10 +46,9 @@ static ttc_status module_load_image(ttc_device *dev, const ttc_kernel *kernel, C
   if (res == CUDA_SUCCESS) return TTC_OK;
   char why[RT_ERROR_LEN / 2];
   rt_cuda_format(&dev->cu, res, "cuModuleLoadData (PTX)", why, sizeof why);
-  return rt_device_failf(dev, res == CUDA_ERROR_OUT_OF_MEMORY ? TTC_ERROR_OUT_OF_MEMORY
-                                                              : TTC_ERROR_CUDA,
-                         "%s%s%s%s%s", why, log[0] ? ": " : "", log, cubin_err[0] ? "; " : "",
-                         cubin_err);
+  return rt_device_failf(
+      dev, res == CUDA_ERROR_OUT_OF_MEMORY ? TTC_ERROR_OUT_OF_MEMORY : TTC_ERROR_CUDA, "%s%s%s%s%s",
+      why, log[0] ? ": " : "", log, cubin_err[0] ? "; " : "", cubin_err);
 }
 
 ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out) {
@@ -63,8 +62,8 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "kernel has no entry name");
   if (nparams < 0 || nparams > RT_MAX_PARAMS)
     return rt_device_failf(dev, TTC_ERROR_UNSUPPORTED,
-                           "kernel '%s' has %d parameters; at most %d are supported", name,
-                           nparams, RT_MAX_PARAMS);
+                           "kernel '%s' has %d parameters; at most %d are supported", name, nparams,
+                           RT_MAX_PARAMS);
   if (num_warps < 1 || num_warps > 32 || shared < 0)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
                            "kernel '%s' has an invalid launch shape (num_warps %d, shared %d)",
@@ -78,7 +77,8 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   mod->block_x = (unsigned)num_warps * 32u;
   mod->shared_bytes = (unsigned)shared;
   mod->nparams = nparams;
-  for (int i = 0; i < nparams; i++) mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
+  for (int i = 0; i < nparams; i++)
+    mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
   if (dev->is_interp) { /* the ttir, not the cubin */
     st = rt_idev_module_prepare(dev, kernel, mod);
     if (st != TTC_OK) {

@@ -37,13 +37,14 @@ const char *ttc_kernel_pass_dump(const ttc_kernel *kernel);
 const char *ttc_kernel_diagnostics(const ttc_kernel *kernel);
 void ttc_kernel_destroy(ttc_kernel *kernel);
 
-static const char src[] = "import triton\n"
-                          "import triton.language as tl\n"
-                          "@triton.jit\n"
-                          "def add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
-                          "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
-                          "    m = offs < n\n"
-                          "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2.0, mask=m)\n";
+static const char src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "@triton.jit\n"
+    "def add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    m = offs < n\n"
+    "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2.0, mask=m)\n";
 
 /* The old struct and, after it, what a newer library would read as
  * opt_level, print_before, print_after, time_passes if it overran. */
@@ -59,9 +60,11 @@ static int fail(const char *what) {
 
 static void poison(padded *p) {
   static const char all[] = "all";
-  for (int i = 0; i < 16; i++) p->poison[i] = 0;
+  for (int i = 0; i < 16; i++)
+    p->poison[i] = 0;
   /* every pointer-sized slot points at "all"; ints read from it are nonzero */
-  for (int i = 0; i < 16; i++) memcpy(&p->poison[i], &(const char *){all}, sizeof(const char *));
+  for (int i = 0; i < 16; i++)
+    memcpy(&p->poison[i], &(const char *){all}, sizeof(const char *));
 }
 
 int main(void) {
@@ -78,7 +81,8 @@ int main(void) {
   p.o.num_warps = 8;
   p.o.stop_after = 3; /* TTC_LEVEL_PTX */
   ttc_kernel *k = NULL;
-  int st = ttc_compile(src, strlen(src), "add.py", "add", "*fp32:16,*fp32:16,i32:16,1024", &p.o, &k);
+  int st =
+      ttc_compile(src, strlen(src), "add.py", "add", "*fp32:16,*fp32:16,i32:16,1024", &p.o, &k);
   if (st != 0 || !k) {
     if (k) fputs(ttc_kernel_diagnostics(k), stderr);
     return fail("the compile failed");
@@ -90,7 +94,8 @@ int main(void) {
    * marks the kernel local_unnamed_addr, -O0 (what the poison would say)
    * does not */
   const char *llir = ttc_kernel_output(k, 2, NULL); /* TTC_LEVEL_LLIR */
-  if (!llir || !strstr(llir, "local_unnamed_addr")) return fail("opt_level was not the default (3)");
+  if (!llir || !strstr(llir, "local_unnamed_addr"))
+    return fail("opt_level was not the default (3)");
   ttc_kernel_destroy(k);
 
   /* a size below the first version's is refused, not read */

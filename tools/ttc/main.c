@@ -188,10 +188,14 @@ static void parse_args(int argc, char **argv, cli *c) {
       c->opts.opt_level = c->ir.opt_level = a[2] - '0';
     } else if (strcmp(a, "--color") == 0 || strncmp(a, "--color=", 8) == 0) {
       const char *when = a[7] ? a + 8 : "always";
-      if (strcmp(when, "always") == 0) color = 1;
-      else if (strcmp(when, "never") == 0) color = 0;
-      else if (strcmp(when, "auto") == 0) color = -1;
-      else usage_error("unknown --color value '%s' (expected auto, always or never)", when);
+      if (strcmp(when, "always") == 0)
+        color = 1;
+      else if (strcmp(when, "never") == 0)
+        color = 0;
+      else if (strcmp(when, "auto") == 0)
+        color = -1;
+      else
+        usage_error("unknown --color value '%s' (expected auto, always or never)", when);
     } else if ((v = flag_value(argc, argv, &i, "-k", "--kernel"))) {
       c->kernel = v;
     } else if ((v = flag_value(argc, argv, &i, "-s", "--signature"))) {
@@ -211,7 +215,8 @@ static void parse_args(int argc, char **argv, cli *c) {
     } else if (strncmp(a, "-I", 2) == 0) {
       const char *dir = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
       if (!dir) usage_error("option '%s' needs a directory", a);
-      if (c->ninclude == MAX_INCLUDE_DIRS) usage_error("more than 64 include directories at '%s'", dir);
+      if (c->ninclude == MAX_INCLUDE_DIRS)
+        usage_error("more than 64 include directories at '%s'", dir);
       c->include_dirs[c->ninclude++] = dir;
       c->opts.include_dirs = c->include_dirs;
       c->opts.num_include_dirs = c->ninclude;
@@ -275,8 +280,7 @@ static void parse_args(int argc, char **argv, cli *c) {
   }
   if (color < 0) { /* auto: a terminal that is not dumb, and no NO_COLOR */
     const char *term = getenv("TERM"), *no_color = getenv("NO_COLOR");
-    color = isatty(fileno(stderr)) && term && strcmp(term, "dumb") != 0 &&
-            !(no_color && *no_color);
+    color = isatty(fileno(stderr)) && term && strcmp(term, "dumb") != 0 && !(no_color && *no_color);
   }
   c->color = color != 0;
   if (c->list_passes || c->version) return;
@@ -458,15 +462,18 @@ static void list_passes(void) {
 static void put_shell_word(FILE *f, const char *s) {
   bool safe = *s != '\0';
   for (const char *c = s; *c && safe; c++)
-    safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,=._-/+:%@", *c) != NULL;
+    safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,=._-/+:%@", *c) !=
+           NULL;
   if (safe) {
     fputs(s, f);
     return;
   }
   fputc('\'', f);
   for (const char *c = s; *c; c++) {
-    if (*c == '\'') fputs("'\\''", f);
-    else fputc(*c, f);
+    if (*c == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*c, f);
   }
   fputc('\'', f);
 }
@@ -621,7 +628,8 @@ static int run_aot(cli *c) {
   free(src);
   free(hdr);
   free(err);
-  for (int i = 0; i < c->nsignatures; i++) ttc_kernel_destroy(owned[i]);
+  for (int i = 0; i < c->nsignatures; i++)
+    ttc_kernel_destroy(owned[i]);
   return rc;
 }
 
@@ -712,7 +720,8 @@ static void print_version(const cli *c) {
   else
     printf("ptxas not found (--ptxas, $TTC_PTXAS, PATH, /usr/local/cuda/bin): no cubins\n");
   printf("targets:");
-  for (int i = 0; i < ttc_num_targets(); i++) printf(" %s", ttc_target_name(i));
+  for (int i = 0; i < ttc_num_targets(); i++)
+    printf(" %s", ttc_target_name(i));
   printf("\n");
 }
 
