@@ -74,6 +74,11 @@ typedef struct ttc_compile_options {
    * profilers, compute-sanitizer and cuda-gdb show; $TTC_DISABLE_LINE_INFO=1
    * turns it off too. */
   int no_line_info;
+  /* Nonzero: the compiler's remarks join the kernel's diagnostics (as
+   * "remark:" lines): which loops tritongpu-pipeline pipelined, with how
+   * many stages and bytes of shared memory, and why it left a loop alone.
+   * Compiles without the cache. */
+  int remarks;
 } ttc_compile_options;
 
 /* Fills the first `size` bytes of *opts with the defaults above and sets

@@ -185,7 +185,7 @@ static void time_stage(pass_report *rep, const char *name, double ms) {
 }
 
 static ttc_status run_ttgir(ir_module *m, const ttc_compile_options *o, int cc, pass_report *rep) {
-  ttg_options to = {o->num_warps, 32, 1, cc, o->num_stages};
+  ttg_options to = {o->num_warps, 32, 1, cc, o->num_stages, o->remarks != 0};
   char text[512];
   if (!ttg_pipeline_text(&to, text, sizeof text)) IR_UNREACHABLE("pipeline text too long");
   return run_pipeline(m, text, rep) ? TTC_OK : TTC_ERROR_INPUT;
@@ -428,7 +428,7 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
     return TTC_ERROR_ARGUMENT;
   if (!o.arch) o.arch = "sm_90";
   /* a compile asked to print or time its passes must run them */
-  bool reports = o.print_before || o.print_after || o.time_passes;
+  bool reports = o.print_before || o.print_after || o.time_passes || o.remarks;
   if (o.cache && drv_level_cached(o.stop_after) && !reports) {
     drv_cache c;
     uint8_t digest[DRV_DIGEST_LEN];

@@ -221,7 +221,7 @@ static ttc_status continue_to_ttgir(run *st) {
     ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer", o->arch);
     return TTC_ERROR_ARGUMENT;
   }
-  ttg_options to = {o->num_warps, 32, 1, cc, 0};
+  ttg_options to = {o->num_warps, 32, 1, cc, 0, false};
   char text[512];
   ir_pipeline pl;
   bool ok = ttg_pipeline_text(&to, text, sizeof text) &&

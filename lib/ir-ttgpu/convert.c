@@ -84,7 +84,7 @@ bool ttg_convert_to_ttgir(ir_module *m, const ttg_options *opts) {
 }
 
 ttg_options ttg_module_options(const ir_module *m) {
-  ttg_options o = {4, 32, 1, 90, 3};
+  ttg_options o = {4, 32, 1, 90, 3, false};
   o.num_warps = (int)ir_op_get_int(m->op, "ttg.num-warps", 4);
   o.threads_per_warp = (int)ir_op_get_int(m->op, "ttg.threads-per-warp", 32);
   o.num_ctas = (int)ir_op_get_int(m->op, "ttg.num-ctas", 1);

@@ -42,9 +42,9 @@ bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n) {
                    "tritongpu-accelerate-matmul,"
                    "tritongpu-remove-layout-conversions,"
                    "tritongpu-reduce-data-duplication,"
-                   "tritongpu-pipeline{num-stages=%d},"
+                   "tritongpu-pipeline{num-stages=%d remarks=%d},"
                    "cse,dce",
                    o->num_warps, o->threads_per_warp, o->num_ctas, o->compute_capability,
-                   o->num_stages > 0 ? o->num_stages : 3);
+                   o->num_stages > 0 ? o->num_stages : 3, o->remarks ? 1 : 0);
   return k > 0 && (size_t)k < n;
 }

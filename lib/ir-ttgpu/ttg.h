@@ -102,6 +102,7 @@ typedef struct ttg_options {
   int num_ctas;           /* 1 */
   int compute_capability; /* 80, 90, ... -> ttg.target = "cuda:90" */
   int num_stages;         /* software pipelining depth (tritongpu-pipeline); 0: 3 */
+  bool remarks;           /* tritongpu-pipeline reports what it did (remarks) */
 } ttg_options;
 
 /* Gives every tensor type in the module a default blocked layout and sets the

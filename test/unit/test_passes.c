@@ -207,7 +207,7 @@ static void test_pipeline_parse(void **state) {
   assert_non_null(strstr(s, "malformed pass options"));
   free(s);
   char text[512];
-  ttg_options o = {4, 32, 1, 90, 3};
+  ttg_options o = {4, 32, 1, 90, 3, false};
   assert_true(ttg_pipeline_text(&o, text, sizeof text));
   assert_true(ir_pipeline_parse(ctx, text, ttg_pass_lookup, &pl));
   assert_true(pl.n >= 3);

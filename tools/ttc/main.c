@@ -45,8 +45,10 @@ static const char usage_tail[] =
     "                           (default: stdout for text, NAME.cubin for cubin)\n"
     "  -O0, -O1, -O2, -O3       LLVM's optimization level (default -O3, as Triton)\n"
     "      --emit-metadata PATH write the metadata JSON to PATH, whatever the level\n"
-    "  -v, --verbose            report registers, spills, local and shared memory and\n"
-    "                           the time of each stage on stderr\n"
+    "  -v, --verbose            report registers, spills, local and shared memory, the\n"
+    "                           time of each stage and the compiler's remarks (which\n"
+    "                           loops were software-pipelined, with how many stages,\n"
+    "                           or why not) on stderr; compiles without the cache\n"
     "      --color[=WHEN]       colour diagnostics: auto (default: on a terminal, unless\n"
     "                           NO_COLOR is set), always (bare --color) or never\n"
     "      --no-line-info       no .file/.loc line info in the PTX and cubin (default: on,\n"
@@ -262,6 +264,7 @@ static void parse_args(int argc, char **argv, cli *c) {
       c->metadata_path = v;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       c->verbose = true;
+      c->opts.remarks = 1;
     } else if ((v = flag_value(argc, argv, &i, "-o", "--output"))) {
       c->output = v;
     } else if ((v = flag_value(argc, argv, &i, NULL, "--ptxas"))) {
