@@ -180,8 +180,9 @@ class TtcArg(ctypes.Structure):  # include/ttc/runtime.h: ttc_arg
     _fields_ = [("type", ctypes.c_int), ("pointee", ctypes.c_int), ("v", _ArgValue)]
 
 
-class TtcOptions(ctypes.Structure):  # include/ttc/compile.h: ttc_compile_options
-    _fields_ = [("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int), ("arch", ctypes.c_char_p),
+class TtcOptions(ctypes.Structure):  # include/ttc/compile.h: ttc_compile_options (a prefix:
+    # the library reads `size` bytes and defaults the fields after them)
+    _fields_ = [("size", ctypes.c_size_t), ("num_warps", ctypes.c_int), ("num_stages", ctypes.c_int), ("arch", ctypes.c_char_p),
                 ("stop_after", ctypes.c_int), ("ptxas", ctypes.c_char_p), ("emit_locations", ctypes.c_int),
                 ("cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p),
                 ("include_dirs", ctypes.POINTER(ctypes.c_char_p)), ("num_include_dirs", ctypes.c_int)]
@@ -210,7 +211,7 @@ class Ttc:
         vp, cp, ci = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int
         for name, res, args in [
             ("ttc_status_string", cp, [ci]),
-            ("ttc_compile_options_init", None, [ctypes.POINTER(TtcOptions)]),
+            ("ttc_compile_options_init_sized", None, [ctypes.POINTER(TtcOptions), ctypes.c_size_t]),
             ("ttc_compile_file", ci, [cp, cp, cp, ctypes.POINTER(TtcOptions), ctypes.POINTER(vp)]),
             ("ttc_kernel_diagnostics", cp, [vp]),
             ("ttc_kernel_destroy", None, [vp]),
@@ -251,7 +252,7 @@ class Ttc:
         if key in self.modules:
             return self.modules[key]
         lib, opts = self.lib, TtcOptions()
-        lib.ttc_compile_options_init(ctypes.byref(opts))
+        lib.ttc_compile_options_init_sized(ctypes.byref(opts), ctypes.sizeof(opts))
         opts.num_warps = warps
         if stages is not None:
             opts.num_stages = stages
