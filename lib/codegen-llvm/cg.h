@@ -247,6 +247,10 @@ cg_vals cg_shared_load(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll 
  * when the map has the 8x8-matrix structure dot operands have; false when
  * it does not (the caller falls back to cg_shared_load). */
 bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals *out);
+/* The inverse for 16-bit data on sm_90: v written with stmatrix.x4 (.trans
+ * for the other orientation); false, having emitted nothing, when the map
+ * lacks that structure. */
+bool cg_stmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals v);
 
 /* ---- lower_shared.c: ttg.local_*, memdesc views, fences, barriers ------- */
 

@@ -145,7 +145,10 @@ static bool lower_convert(cg *c, ir_op *op) {
   if (!ttg_shared_map(st, enc, st->shape, &wmap) || !ttg_shared_map(dt, enc, dt->shape, &rmap))
     return cg_unsupported(c, op);
   LLVMValueRef base = cg_scratch(c, op);
-  cg_shared_store(c, base, st, &wmap, s);
+  /* sm_90: 16-bit data in 8x8 matrices (an mma accumulator after its
+   * conversion to f16) goes out with stmatrix, 16 bytes per row. */
+  bool sm90 = ttg_module_options(c->im).compute_capability >= 90;
+  if (!sm90 || !cg_stmatrix(c, base, st, &wmap, s)) cg_shared_store(c, base, st, &wmap, s);
   cg_barrier(c);
   cg_map_set(c, &op->results[0], cg_shared_load(c, base, dt, &rmap));
   return true;

@@ -139,19 +139,22 @@ static bool row_aligned(const ttg_ll *map, const int (*skip)[2], int nskip, int3
   return true;
 }
 
-bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals *out) {
-  const ir_type *et = ir_type_scalar(t);
+/* Whether map (registers -> offsets of 16-bit or narrower elements) has
+ * the structure of 8x8 matrices ldmatrix and stmatrix move, four at a
+ * time; fills pick (the map bases that address each lane's row), *trans
+ * and the elements per 32-bit word (*e, log2 in *le). */
+static bool matrix_shape(const ttg_ll *map, const ir_type *et, int pick[5][2], bool *trans, int *e,
+                         int *le) {
   unsigned eb = ir_type_bytes(et);
   int64_t n = ttg_ll_num_regs(map);
   if (eb > 4 || et->kind == IR_TY_PTR || (et->kind == IR_TY_INT && et->width == 1)) return false;
-  int e = (int)(4 / eb), le = e == 1 ? 0 : e == 2 ? 1 : 2; /* elements per 32-bit word */
-  if (map->nbits[TTG_IN_LANE] != 5 || n < 4 * e) return false;
-  bool trans = false;
-  int pick[5][2];
+  *e = (int)(4 / eb), *le = *e == 1 ? 0 : *e == 2 ? 1 : 2; /* elements per 32-bit word */
+  if (map->nbits[TTG_IN_LANE] != 5 || n < 4 * *e) return false;
+  *trans = false;
   /* Plain: a word's elements, then lane bits 0 and 1, walk a 16-byte row;
    * lane bits 2..4 pick the row; register bits le, le+1 the matrix. */
   int walk[4][2], nw = 0;
-  for (int i = 0; i < le; i++)
+  for (int i = 0; i < *le; i++)
     walk[nw][0] = TTG_IN_REG, walk[nw][1] = i, nw++;
   walk[nw][0] = TTG_IN_LANE, walk[nw][1] = 0, nw++;
   walk[nw][0] = TTG_IN_LANE, walk[nw][1] = 1, nw++;
@@ -161,8 +164,8 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
     int p[5][2] = {{TTG_IN_LANE, 2},
                    {TTG_IN_LANE, 3},
                    {TTG_IN_LANE, 4},
-                   {TTG_IN_REG, le},
-                   {TTG_IN_REG, le + 1}};
+                   {TTG_IN_REG, *le},
+                   {TTG_IN_REG, *le + 1}};
     for (int i = 0; i < 5; i++)
       pick[i][0] = p[i][0], pick[i][1] = p[i][1];
   } else if (eb == 2) {
@@ -176,13 +179,58 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
         {TTG_IN_REG, 0}, {TTG_IN_LANE, 0}, {TTG_IN_LANE, 1}, {TTG_IN_REG, 1}, {TTG_IN_REG, 2}};
     for (int i = 0; i < 5; i++)
       pick[i][0] = p[i][0], pick[i][1] = p[i][1];
-    trans = true;
+    *trans = true;
   } else {
     return false;
   }
-  int group = 4 * e; /* registers one ldmatrix.x4 fills */
   for (int i = 0; i < 5; i++)
     if (pick[i][1] >= map->nbits[pick[i][0]]) return false;
+  return true;
+}
+
+/* Register j of word w, element k of a matrix group starting at g. */
+static int64_t matrix_reg(int64_t g, int w, int k, bool trans, int le) {
+  return trans ? g + ((int64_t)w << 1) + k : g + ((int64_t)w << le) + k;
+}
+
+bool cg_stmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals v) {
+  const ir_type *et = ir_type_scalar(t);
+  int pick[5][2], e, le;
+  bool trans;
+  if (ir_type_bytes(et) != 2 || !matrix_shape(map, et, pick, &trans, &e, &le)) return false;
+  int64_t n = ttg_ll_num_regs(map);
+  if (v.n != n) return false;
+  ttg_ll amap = row_address_map(map, pick);
+  cg_part part = cg_thread_part(c, &amap, 0);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc), i32 = LLVMInt32TypeInContext(c->lc);
+  LLVMTypeRef vty = LLVMVectorType(cg_type(c, et), 2);
+  const char *code = trans
+                         ? "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [$0], {$1, $2, $3, $4};"
+                         : "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};";
+  for (int64_t g = 0; g < n; g += 8) {
+    int32_t co[1];
+    ttg_ll_apply1(map, TTG_IN_REG, (uint32_t)g, co);
+    LLVMValueRef off = LLVMBuildMul(c->b, cg_part_xor_const(c, part, co[0]), cg_i32(c, 2), "");
+    LLVMValueRef args[5] = {LLVMBuildGEP2(c->b, i8, base, &off, 1, "")};
+    for (int w = 0; w < 4; w++) {
+      LLVMValueRef x = LLVMGetUndef(vty);
+      for (int k = 0; k < 2; k++)
+        x = LLVMBuildInsertElement(c->b, x, v.v[matrix_reg(g, w, k, trans, le)], cg_i32(c, k), "");
+      args[1 + w] = LLVMBuildBitCast(c->b, x, i32, "");
+    }
+    cg_asm(c, LLVMVoidTypeInContext(c->lc), code, "r,r,r,r,r", args, 5, true);
+  }
+  return true;
+}
+
+bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals *out) {
+  const ir_type *et = ir_type_scalar(t);
+  unsigned eb = ir_type_bytes(et);
+  int64_t n = ttg_ll_num_regs(map);
+  int pick[5][2], e, le;
+  bool trans;
+  if (!matrix_shape(map, et, pick, &trans, &e, &le)) return false;
+  int group = 4 * e; /* registers one ldmatrix.x4 fills */
   ttg_ll amap = row_address_map(map, pick);
   cg_part part = cg_thread_part(c, &amap, 0);
   const ir_type *i32t = ir_type_i32(c->ictx);
@@ -208,7 +256,7 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
       for (int k = 0; k < e; k++) {
         /* Word w of the matrix: register bits (le, le+1) = w, low bits = k
          * (plain); for .trans the word's halves are register bit 0. */
-        int64_t j = trans ? g + ((int64_t)w << 1) + k : g + ((int64_t)w << le) + k;
+        int64_t j = matrix_reg(g, w, k, trans, le);
         LLVMValueRef x = e == 1 ? LLVMBuildBitCast(c->b, vec, mty, "")
                                 : LLVMBuildExtractElement(c->b, vec, cg_i32(c, k), "");
         out->v[j] = x;
