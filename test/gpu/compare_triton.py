@@ -521,7 +521,8 @@ def control_cases():
     # tensor-core shapes and types: wgmma (M % 64, 4 or 8 warps on sm_90) and
     # mma.sync otherwise; bf16 and f16 products are exact in f32, tf32
     # truncates the f32 inputs (both sides do). (Triton 3.6 rejects this
-    # kernel with int8 inputs and an int32 accumulator, so int8 is not here.)
+    # kernel with int8 inputs and an int32 accumulator; idot_kernel below is
+    # the int8 form it takes.)
     for (ab, cd, tol) in (("fp16", "fp32", (2e-4, 1e-5)), ("bf16", "fp32", (2e-4, 1e-5)),
                           ("fp32", "fp32", (1e-3, 1e-4))):
         for (m, n, k, w) in ((64, 64, 64, 4), (128, 128, 64, 4), (128, 256, 64, 8),
@@ -531,6 +532,12 @@ def control_cases():
                         "c": frand(r, cd, m * n, -1, 1), "o": poison(cd, m * n)}
             cs.append(Case(f"dot_{ab}_{m}x{n}x{k}_w{w}", make,
                            [Launch(C, "dot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": tol}))
+    # int8 x int8 -> int32 (wgmma .s8 for M % 64, mma.sync otherwise), exact
+    for (m, n, k, w) in ((64, 64, 64, 4), (128, 128, 64, 8), (32, 64, 64, 4), (16, 16, 32, 1)):
+        cs.append(Case(f"idot_i8_{m}x{n}x{k}_w{w}", lambda r, m=m, n=n, k=k: {
+            "a": irand(r, "i8", m * k, -128, 127), "b": irand(r, "i8", k * n, -128, 127),
+            "c": irand(r, "i32", m * n, -1000, 1000), "o": poison("i32", m * n)},
+            [Launch(C, "idot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": EXACT}))
     # two dots, the second fed from registers; p's rounding to f16 may flip
     # where s differs in the last bit, hence the looser bound
     for (m, n, d, w) in ((64, 64, 64, 4), (128, 64, 64, 8), (128, 128, 128, 8), (16, 32, 16, 4)):

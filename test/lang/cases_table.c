@@ -270,6 +270,27 @@ static void case_dot(lctx *c, const lparams *p) {
   if (lang_run(c, "control.py", "dot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
 }
 
+/* ---- dot i8 x i8 -> i32, plus C (control.py idot_kernel), exact ------------------ */
+
+static void case_idot(lctx *c, const lparams *p) {
+  size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+  buf *a = lang_input(c, TTC_TYPE_I8, M * K, 0, 0), *b = lang_input(c, TTC_TYPE_I8, K * N, 0, 0);
+  buf *c0 = lang_input(c, TTC_TYPE_I32, M * N, -1000, 1000);
+  buf *o = lang_output(c, TTC_TYPE_I32, M * N, 0);
+  for (size_t i = 0; i < M; i++)
+    for (size_t j = 0; j < N; j++) {
+      int64_t s = lang_get_i(c0, c0->host, i * N + j);
+      for (size_t k = 0; k < K; k++)
+        s += lang_get_i(a, a->host, i * K + k) * lang_get_i(b, b->host, k * N + j);
+      ((int32_t *)o->ref)[i * N + j] = (int32_t)s;
+    }
+  if (!lang_upload(c)) return;
+  char sig[128];
+  snprintf(sig, sizeof sig, "*i8,*i8,*i32,*i32,%d,%d,%d", p->m, p->n, p->k);
+  ttc_arg args[] = {lang_arg(a), lang_arg(b), lang_arg(c0), lang_arg(o)};
+  if (lang_run(c, "control.py", "idot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
+}
+
 /* ---- casts from p->t to all twelve types (table.py cast_all_kernel) ------------- */
 
 /* The exact value of element i of an integer buffer as a double rounded to
@@ -490,6 +511,12 @@ void lang_cases_table(lcase_list *l) {
       lang_add(l, case_dot, &p, warp_counts[wi], "dot_f16_%dx%dx%d_w%d", p.m, p.n, p.k,
                warp_counts[wi]);
     }
+  static const int idots[][3] = {{32, 32, 32}, {64, 64, 64}};
+  for (size_t di = 0; di < 2; di++) {
+    memset(&p, 0, sizeof p);
+    p.m = idots[di][0], p.n = idots[di][1], p.k = idots[di][2];
+    lang_add(l, case_idot, &p, 4, "dot_i8_%dx%dx%d_w4", p.m, p.n, p.k);
+  }
   for (size_t ti = 0; ti < NTYPES; ti++) {
     memset(&p, 0, sizeof p);
     p.t = all_types[ti];

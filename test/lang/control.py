@@ -93,6 +93,20 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+# int8 x int8 -> int32 (mma.sync / wgmma .s8 on the tensor cores), then C
+# added in int32: the form Triton 3.6 takes for integer dots.
+@triton.jit
+def idot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
+    acc = tl.dot(a, b, out_dtype=tl.int32)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc + c)
+
+
 # O = (Q @ K^T * scale).to(Q's type) @ V for one tile: K is read transposed
 # (its D dimension contiguous), and the second dot's A operand is a computed
 # value, not a load (on tensor cores it stays in registers).
