@@ -538,6 +538,13 @@ def control_cases():
             "a": irand(r, "i8", m * k, -128, 127), "b": irand(r, "i8", k * n, -128, 127),
             "c": irand(r, "i32", m * n, -1000, 1000), "o": poison("i32", m * n)},
             [Launch(C, "idot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": EXACT}))
+    # f16 accumulation (out_dtype=tl.float16): Triton rounds once per mma
+    # step, ttc (FMA path) once per product, so only close
+    for (m, n, k, w) in ((64, 64, 64, 4), (32, 64, 64, 4)):
+        cs.append(Case(f"hdot_f16acc_{m}x{n}x{k}_w{w}", lambda r, m=m, n=n, k=k: {
+            "a": frand(r, "fp16", m * k, -1, 1), "b": frand(r, "fp16", k * n, -1, 1),
+            "o": poison("fp16", m * n)},
+            [Launch(C, "hdot_kernel", (1,), w, ["a", "b", "o", m, n, k])], {"o": (6e-2, 2e-2)}))
     # two dots, the second fed from registers; p's rounding to f16 may flip
     # where s differs in the last bit, hence the looser bound
     for (m, n, d, w) in ((64, 64, 64, 4), (128, 64, 64, 8), (128, 128, 128, 8), (16, 32, 16, 4)):

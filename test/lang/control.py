@@ -107,6 +107,18 @@ def idot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, 
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc + c)
 
 
+# f16 x f16 accumulated in f16 (out_dtype=tl.float16).
+@triton.jit
+def hdot_kernel(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    acc = tl.dot(a, b, out_dtype=tl.float16)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
 # O = (Q @ K^T * scale).to(Q's type) @ V for one tile: K is read transposed
 # (its D dimension contiguous), and the second dot's A operand is a computed
 # value, not a load (on tensor cores it stays in registers).
