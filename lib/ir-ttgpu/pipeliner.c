@@ -31,6 +31,7 @@
  * (fewer stages) to fit the target's shared memory. Needs: ttgir after
  * tritongpu-reduce-data-duplication, before allocate-shared-memory. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir-ttgpu/ttg.h"
@@ -69,7 +70,14 @@ int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_ax
   return (int)p;
 }
 
-enum { MAX_LOADS = 8, MAX_SLICE = 512, MAX_ARGS = 64, MAX_MAP = 2048, MAX_OPERANDS = 16 };
+enum {
+  MAX_LOADS = 8,
+  MAX_SLICE = 512,
+  MAX_ARGS = 64,
+  MAX_MAP = 2048,
+  MAX_OPERANDS = 16,
+  MAX_RESULTS = 4
+};
 
 typedef struct pl_load {
   ir_op *load, *alloc;
@@ -149,8 +157,8 @@ static void add_value(pl_loop *pl, const ir_value *v, int depth) {
     return;
   }
   if (in_slice(pl, d)) return;
-  if (!ir_op_is_pure(d) || d->nregions || d->noperands > MAX_OPERANDS || d->nresults > 4 ||
-      depth > 256 || pl->nslice == MAX_SLICE) {
+  if (!ir_op_is_pure(d) || d->nregions || d->noperands > MAX_OPERANDS ||
+      d->nresults > MAX_RESULTS || depth > 256 || pl->nslice == MAX_SLICE) {
     pl->ok = false;
     return;
   }
@@ -183,6 +191,35 @@ static bool has_nested_loop(ir_op *loop) {
   return found;
 }
 
+/* Whether the values that depend on carried values (`tainted`, room for
+ * every result of the slice) are read only by the slice, the loads and the
+ * carried slots of the yield `y`. */
+static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_value **tainted) {
+  int nt = 0;
+  for (int a = 0; a < pl->body->nargs - 1; a++)
+    if (pl->carried[a]) tainted[nt++] = pl->body->args[a + 1];
+  for (int i = 0; i < pl->nslice; i++) {
+    const ir_op *op = pl->slice[i];
+    bool t = false;
+    for (int k = 0; k < op->noperands && !t; k++)
+      for (int j = 0; j < nt && !t; j++)
+        t = op->operands[k] == tainted[j];
+    for (int r = 0; t && r < op->nresults; r++)
+      tainted[nt++] = &op->results[r];
+  }
+  for (ir_op *op = pl->body->first; op; op = op->next) {
+    bool allowed = in_slice(pl, op);
+    for (int i = 0; i < pl->nloads; i++)
+      allowed = allowed || op == pl->loads[i].load;
+    for (int j = 0; j < nt && !allowed; j++) {
+      if (op->nregions && ir_count_uses(op, tainted[j]) > 0) return false;
+      for (int k = 0; k < op->noperands; k++)
+        if (op->operands[k] == tainted[j] && !(op == y && pl->carried[k])) return false;
+    }
+  }
+  return true;
+}
+
 /* The loads worth pipelining, and their slices; false to leave the loop. */
 static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   ir_op *y = yield_of(pl->body);
@@ -198,6 +235,8 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
         alloc->kind != IR_OP_TTG_LOCAL_ALLOC || alloc->noperands != 1)
       continue;
     if (op->noperands > 3 || (op->noperands == 3 && !is_zero(op->operands[2]))) continue;
+    if (op->noperands > 1 && op->operands[1]->type->rank != op->operands[0]->type->rank)
+      continue; /* a mask of another shape than the pointers' */
     if (ir_op_get_attr(op, "isVolatile") && ir_op_get_int(op, "isVolatile", 0)) continue;
     const ir_type *at = alloc->results[0].type;
     ir_axis_info pi = ir_axis_get(ax, op->operands[0]), mi;
@@ -235,39 +274,19 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
    * the slice, the loads and the carried slots of the yield may read it,
    * and nothing after the loop its final value. */
   ir_op *func = ir_op_parent_of_kind(pl->loop, IR_OP_TT_FUNC);
-  const ir_value *tainted[MAX_SLICE + MAX_ARGS];
-  int nt = 0;
   for (int a = 0; a < pl->body->nargs - 1; a++) {
-    if (!pl->carried[a]) continue;
     pl->why = "a loop-carried address is used after the loop";
-    if (ir_count_uses(func, &pl->loop->results[a]) > 0) return false;
-    tainted[nt++] = pl->body->args[a + 1];
-  }
-  for (int i = 0; i < pl->nslice; i++) {
-    const ir_op *op = pl->slice[i];
-    bool t = false;
-    for (int k = 0; k < op->noperands && !t; k++)
-      for (int j = 0; j < nt && !t; j++)
-        t = op->operands[k] == tainted[j];
-    for (int r = 0; t && r < op->nresults; r++)
-      tainted[nt++] = &op->results[r];
+    if (pl->carried[a] && ir_count_uses(func, &pl->loop->results[a]) > 0) return false;
   }
   pl->why = "a loop-carried address is used by something other than the pipelined loads";
-  for (ir_op *op = pl->body->first; op; op = op->next) {
-    bool allowed = in_slice(pl, op);
-    for (int i = 0; i < pl->nloads; i++)
-      allowed = allowed || op == pl->loads[i].load;
-    for (int j = 0; j < nt && !allowed; j++) {
-      if (op->nregions && ir_count_uses(op, tainted[j]) > 0) return false;
-      for (int k = 0; k < op->noperands; k++)
-        if (op->operands[k] == tainted[j] && !(op == y && pl->carried[k])) return false;
-    }
-  }
-  return true;
+  const ir_value **tainted = malloc(sizeof *tainted * (MAX_RESULTS * MAX_SLICE + MAX_ARGS));
+  bool ok = tainted && carried_stay_inside(pl, y, tainted);
+  free(tainted);
+  return ok;
 }
 
 static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, vmap *mp) {
-  const ir_type *rt[4];
+  const ir_type *rt[MAX_RESULTS];
   ir_value *ops[MAX_OPERANDS];
   for (int i = 0; i < op->nresults; i++)
     rt[i] = op->results[i].type;
