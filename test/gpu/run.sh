@@ -132,6 +132,14 @@ if [ -n "$sanitizer" ]; then
     "$build/bin/vector_add" -n 100000 "$kernel"
   step memcheck_softmax memcheck "$build/bin/softmax" -r 37 -c 1000 "$softmax_kernel"
   step memcheck_matmul memcheck "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
+  # line info: an out-of-bounds store is reported at its line of the .py
+  lineinfo_check() {
+    local out
+    out=$("$sanitizer" --tool memcheck "$build/bin/vector_add" -n 1000 "$root/test/gpu/oob_store.py" 2>&1)
+    echo "$out" | head -20
+    echo "$out" | grep -q "Invalid __global__ write" && echo "$out" | grep -q "oob_store.py:14"
+  }
+  step lineinfo lineinfo_check
 else
   skip memcheck "compute-sanitizer not found"
 fi
