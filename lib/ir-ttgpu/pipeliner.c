@@ -25,11 +25,16 @@
  * On sm_90, a single ttng.warp_group_dot whose accumulator is only carried
  * from one iteration to the next becomes asynchronous: its wait
  * (ttng.warp_group_dot_wait {pendings = 1}) lets it run under the next
- * iteration's copies, and a wait {pendings = 0} follows the loop.
+ * iteration's copies, and a wait {pendings = 0} follows the loop; failing
+ * that, the body's last wgmma whose result is only carried (attention's
+ * P x V) runs on until the next iteration first reads it, where a wait
+ * {pendings = 0} goes.
  * Depth: the loop's tt.num_stages (tl.range(..., num_stages=N)), else the
  * num-stages option; 1 or less leaves loops alone. Rings are sized down
- * (fewer stages) to fit the target's shared memory. Needs: ttgir after
- * tritongpu-reduce-data-duplication, before allocate-shared-memory. */
+ * (fewer stages) to fit the target's shared memory. With the remarks
+ * option each loop gets a remark: what was pipelined, or why not. Needs:
+ * ttgir after tritongpu-reduce-data-duplication, before
+ * allocate-shared-memory. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
