@@ -322,29 +322,51 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
   return st;
 }
 
+/* ttc_compile's arguments, carried to the thread that runs it. */
+typedef struct compile_call {
+  const char *source;
+  size_t source_len;
+  const char *filename, *name, *signature;
+  ttc_compile_options o;
+  ttc_kernel **out;
+  ttc_status st;
+} compile_call;
+
+static void compile_deep(void *arg) {
+  compile_call *c = arg;
+  if (c->o.cache && drv_level_cached(c->o.stop_after)) {
+    drv_cache cache;
+    uint8_t digest[DRV_DIGEST_LEN];
+    drv_cache_init(&cache, c->o.cache, c->o.cache_dir);
+    /* a file that does not parse is compiled (and diagnosed), not cached */
+    if (cache.enabled &&
+        drv_source_digest_of(c->filename, c->source, c->source_len, c->name, digest)) {
+      c->st = drv_compile_cached(&cache, digest, c->source, c->source_len, c->filename, c->name,
+                                 c->signature, &c->o, c->out, NULL);
+      return;
+    }
+  }
+  c->st = compile_now(c->source, c->source_len, c->filename, c->name, c->signature, &c->o,
+                      c->out);
+}
+
 ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
                        const char *name, const char *signature, const ttc_compile_options *opts,
                        ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
-  ttc_compile_options o;
+  compile_call c = {source, source_len, filename, name, signature, {0}, out, TTC_OK};
   if (opts) {
-    o = *opts;
-    if (!o.arch) o.arch = "sm_90";
+    c.o = *opts;
+    if (!c.o.arch) c.o.arch = "sm_90";
   } else {
-    ttc_compile_options_init(&o);
+    ttc_compile_options_init(&c.o);
   }
-  if (o.cache && drv_level_cached(o.stop_after)) {
-    drv_cache c;
-    uint8_t digest[DRV_DIGEST_LEN];
-    drv_cache_init(&c, o.cache, o.cache_dir);
-    /* a file that does not parse is compiled (and diagnosed), not cached */
-    if (c.enabled && drv_source_digest_of(filename, source, source_len, name, digest))
-      return drv_compile_cached(&c, digest, source, source_len, filename, name, signature, &o, out,
-                                NULL);
-  }
-  return compile_now(source, source_len, filename, name, signature, &o, out);
+  /* parsing, lowering and printing recurse within the documented limits:
+   * on the library's own stack, whatever the caller's thread has */
+  ir_run_deep(compile_deep, &c);
+  return c.st;
 }
 
 /* Reads a whole file into a malloc'd buffer. */

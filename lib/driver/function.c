@@ -280,9 +280,9 @@ static bool read_decl(ttc_function *f) {
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
-ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t source_len,
-                               const char *filename, const char *name, const char *constexprs,
-                               const ttc_function_options *opts, ttc_function **out) {
+static ttc_status create_now(ttc_device *dev, const char *source, size_t source_len,
+                             const char *filename, const char *name, const char *constexprs,
+                             const ttc_function_options *opts, ttc_function **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!dev || !source || !filename || !name) return TTC_ERROR_ARGUMENT;
@@ -333,6 +333,32 @@ ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t sourc
     f->status = f->error ? TTC_ERROR_ARGUMENT : TTC_ERROR_OUT_OF_MEMORY;
   *out = f;
   return f->status;
+}
+
+/* ttc_function_create's arguments, carried to the thread that runs it. */
+typedef struct create_call {
+  ttc_device *dev;
+  const char *source;
+  size_t source_len;
+  const char *filename, *name, *constexprs;
+  const ttc_function_options *opts;
+  ttc_function **out;
+  ttc_status st;
+} create_call;
+
+static void create_deep(void *arg) {
+  create_call *c = arg;
+  c->st = create_now(c->dev, c->source, c->source_len, c->filename, c->name, c->constexprs,
+                     c->opts, c->out);
+}
+
+/* Reading the declaration parses the file: on the library's own stack. */
+ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t source_len,
+                               const char *filename, const char *name, const char *constexprs,
+                               const ttc_function_options *opts, ttc_function **out) {
+  create_call c = {dev, source, source_len, filename, name, constexprs, opts, out, TTC_OK};
+  ir_run_deep(create_deep, &c);
+  return c.st;
 }
 
 ttc_status ttc_function_create_file(ttc_device *dev, const char *path, const char *name,

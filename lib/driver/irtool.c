@@ -245,7 +245,7 @@ static const char *next_split(const char *p, const char *end, const char **after
 
 static ttc_status worse(ttc_status a, ttc_status b) { return a != TTC_OK ? a : b; }
 
-ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
+static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
                       const ttc_ir_options *opts, ttc_ir_result **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
@@ -356,3 +356,27 @@ const char *ttc_ir_result_reproducer(const ttc_ir_result *r, const char **passes
 }
 
 const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) { return r ? r->metadata : NULL; }
+
+/* ttc_ir_run's arguments, carried to the thread that runs it. */
+typedef struct ir_run_call {
+  const char *text;
+  size_t len;
+  const char *filename;
+  const ttc_ir_options *opts;
+  ttc_ir_result **out;
+  ttc_status st;
+} ir_run_call;
+
+static void ir_run_deep_main(void *arg) {
+  ir_run_call *c = arg;
+  c->st = ir_run_now(c->text, c->len, c->filename, c->opts, c->out);
+}
+
+/* The IR parser, passes and printers recurse within the documented limits:
+ * on the library's own stack (ir_run_deep). */
+ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
+                      const ttc_ir_options *opts, ttc_ir_result **out) {
+  ir_run_call c = {text, len, filename, opts, out, TTC_OK};
+  ir_run_deep(ir_run_deep_main, &c);
+  return c.st;
+}

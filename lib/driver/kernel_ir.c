@@ -73,7 +73,7 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
   return true;
 }
 
-ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
+static ttc_status create_now(const char *text, size_t len, const char *filename,
                                        const char *name, ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
@@ -114,4 +114,25 @@ ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char 
   ir_context_destroy(ctx);
   *out = k;
   return st;
+}
+
+/* ttc_kernel_create_from_ttir's arguments, carried to the thread that runs it. */
+typedef struct create_call {
+  const char *text;
+  size_t len;
+  const char *filename, *name;
+  ttc_kernel **out;
+  ttc_status st;
+} create_call;
+
+static void create_deep(void *arg) {
+  create_call *c = arg;
+  c->st = create_now(c->text, c->len, c->filename, c->name, c->out);
+}
+
+ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
+                                       const char *name, ttc_kernel **out) {
+  create_call c = {text, len, filename, name, out, TTC_OK};
+  ir_run_deep(create_deep, &c); /* the IR parser recurses: the library's stack */
+  return c.st;
 }

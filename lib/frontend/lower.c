@@ -255,7 +255,8 @@ static bool bind_params(fe_lower *l, const fe_func *fn, const fe_args *args, fe_
                         bool is_jit) {
   int np = fn->nparams, varargs = -1, kwargs = -1;
   bool given[256] = {false};
-  if (np > 256) return fe_error(l, args->loc, "too many parameters"), false;
+  if (np > 256) /* the parser allows FE_MAX_PARAMS */
+    return fe_error(l, args->loc, "too many parameters (more than %d)", FE_MAX_PARAMS), false;
   fe_val vals[256];
   ir_loc locs[256];
   for (int i = 0; i < np; i++) {

@@ -44,6 +44,18 @@ void ir_sb_vprintf(ir_strbuf *sb, const char *fmt, va_list ap);
 /* Hands the buffer (never NULL: "" when empty) to the caller, who frees it. */
 char *ir_sb_take(ir_strbuf *sb);
 
+/* ---- deep.c: deep work on a thread with a sized stack ------------------- */
+
+/* The stack the library gives its deep work: the documented limits (expression
+ * depth, nesting, inlining, IR region depth) need well under this, sanitizer
+ * builds included. Reserved address space; only touched pages are committed. */
+#define IR_DEEP_STACK_BYTES ((size_t)64 << 20)
+
+/* Runs fn(arg) to completion on a new thread with IR_DEEP_STACK_BYTES of
+ * stack and waits for it; true if it ran there, false if no thread could be
+ * made and it ran on the caller's thread instead. */
+bool ir_run_deep(void (*fn)(void *), void *arg);
+
 /* ---- arena.c: bump allocation ----------------------------------------- */
 
 /* Chunks of memory freed all at once. Allocations are zeroed and aligned to 16. */
@@ -117,6 +129,8 @@ const char *ir_intern_cstr(ir_context *ctx, const char *s);
 /* ---- types.c: uniqued types ------------------------------------------- */
 
 #define IR_MAX_RANK 4
+/* The most elements a tensor may hold, in any input (the verifier checks). */
+#define IR_MAX_TILE_ELEMS ((int64_t)1 << 20)
 
 typedef enum ir_type_kind {
   IR_TY_INT,    /* signless integer of `width` bits: 1, 8, 16, 32, 64 */

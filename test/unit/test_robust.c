@@ -1,0 +1,324 @@
+/* test_robust.c - robustness of the public API against hostile or extreme
+ * input: inputs at the documented nesting limits compile on a thread with a
+ * 128 KiB stack (the library runs deep work on its own stack), and inputs
+ * past them are located errors naming the limit. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttc_test.h"
+
+#include "ttc/ttc.h"
+
+/* ---- a growable string for generated inputs ---------------------------------- */
+
+typedef struct gen {
+  char *s;
+  size_t len, cap;
+} gen;
+
+static void gen_puts(gen *g, const char *t) {
+  size_t n = strlen(t);
+  if (g->len + n + 1 > g->cap) {
+    g->cap = (g->len + n + 1) * 2;
+    g->s = realloc(g->s, g->cap);
+    assert_non_null(g->s);
+  }
+  memcpy(g->s + g->len, t, n + 1);
+  g->len += n;
+}
+
+static void gen_rep(gen *g, const char *t, int n) {
+  for (int i = 0; i < n; i++) gen_puts(g, t);
+}
+
+static const char head[] = "import triton\nimport triton.language as tl\n\n";
+
+/* ---- running on a small stack -------------------------------------------------- */
+
+#define SMALL_STACK ((size_t)128 << 10)
+
+typedef struct small_call {
+  void (*fn)(void *);
+  void *arg;
+} small_call;
+
+static void *small_main(void *p) {
+  small_call *c = p;
+  c->fn(c->arg);
+  return NULL;
+}
+
+/* Runs fn(arg) on a thread whose stack is 128 KiB, as a host thread pool's. */
+static void on_small_stack(void (*fn)(void *), void *arg) {
+  pthread_attr_t attr;
+  pthread_t th;
+  small_call c = {fn, arg};
+  assert_int_equal(pthread_attr_init(&attr), 0);
+  assert_int_equal(pthread_attr_setstacksize(&attr, SMALL_STACK), 0);
+  assert_int_equal(pthread_create(&th, &attr, small_main, &c), 0);
+  pthread_attr_destroy(&attr);
+  assert_int_equal(pthread_join(th, NULL), 0);
+}
+
+typedef struct compile_job {
+  const char *src, *name, *sig;
+  ttc_level level;
+  ttc_status st;
+  char *diags;
+} compile_job;
+
+static void compile_main(void *arg) {
+  compile_job *j = arg;
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = j->level;
+  ttc_kernel *k = NULL;
+  j->st = ttc_compile(j->src, strlen(j->src), "deep.py", j->name, j->sig, &o, &k);
+  j->diags = strdup(k ? ttc_kernel_diagnostics(k) : "");
+  ttc_kernel_destroy(k);
+}
+
+/* Compiles src on a 128 KiB stack; returns the status, *diags caller-freed. */
+static ttc_status compile_small(const char *src, const char *name, const char *sig,
+                                ttc_level level, char **diags) {
+  compile_job j = {src, name, sig, level, TTC_OK, NULL};
+  on_small_stack(compile_main, &j);
+  if (j.st != TTC_OK && !diags) fprintf(stderr, "%s", j.diags);
+  if (diags) *diags = j.diags;
+  else free(j.diags);
+  return j.st;
+}
+
+/* A kernel `k(x_ptr)` storing the expression `expr` (over the loaded x). */
+static char *kernel_with(const char *expr) {
+  gen g = {0};
+  gen_puts(&g, head);
+  gen_puts(&g, "@triton.jit\ndef k(x_ptr):\n    offs = tl.arange(0, 16)\n"
+               "    x = tl.load(x_ptr + offs)\n    y = ");
+  gen_puts(&g, expr);
+  gen_puts(&g, "\n    tl.store(x_ptr + offs, y)\n");
+  return g.s;
+}
+
+/* ---- the frontend's limits hold on a small stack --------------------------------- */
+
+/* 999 terms of '+' (a left-nested tree 998 deep), to PTX. */
+static void test_long_sum_small_stack(void **state) {
+  (void)state;
+  gen e = {0};
+  gen_puts(&e, "x");
+  gen_rep(&e, " + x", 998);
+  char *src = kernel_with(e.s);
+  assert_int_equal(compile_small(src, "k", "*fp32:16", TTC_LEVEL_PTX, NULL), TTC_OK);
+  free(src);
+  free(e.s);
+}
+
+/* 199 nested parentheses (the lexer allows 200 open brackets). */
+static void test_nested_parens_small_stack(void **state) {
+  (void)state;
+  gen e = {0};
+  gen_rep(&e, "(x + ", 199);
+  gen_puts(&e, "x");
+  gen_rep(&e, ")", 199);
+  char *src = kernel_with(e.s);
+  assert_int_equal(compile_small(src, "k", "*fp32:16", TTC_LEVEL_PTX, NULL), TTC_OK);
+  free(src);
+  free(e.s);
+}
+
+/* Unary chains, `not` chains, `**` chains and conditional chains just
+ * inside the expression depth limit (1000). */
+static void test_unary_chains_small_stack(void **state) {
+  (void)state;
+  static const char *const pre[] = {"-", "~", "not "};
+  for (int i = 0; i < 3; i++) {
+    gen e = {0};
+    if (i > 0) gen_puts(&e, "(");
+    gen_rep(&e, pre[i], 990);
+    gen_puts(&e, i == 0 ? "x" : "(x > 0).to(tl.int32)");
+    if (i > 0) gen_puts(&e, ").to(tl.float32)");
+    char *src = kernel_with(e.s);
+    assert_int_equal(compile_small(src, "k", "*fp32:16", TTC_LEVEL_TTGIR, NULL), TTC_OK);
+    free(src);
+    free(e.s);
+  }
+  gen e = {0};
+  gen_puts(&e, "x * 1");
+  gen_rep(&e, " ** 1", 990);
+  char *src = kernel_with(e.s);
+  assert_int_equal(compile_small(src, "k", "*fp32:16", TTC_LEVEL_TTGIR, NULL), TTC_OK);
+  free(src);
+  free(e.s);
+  e = (gen){0};
+  gen_rep(&e, "x if x_ptr else ", 990);
+  gen_puts(&e, "x");
+  src = kernel_with(e.s);
+  assert_int_equal(compile_small(src, "k", "*fp32:16", TTC_LEVEL_TTGIR, NULL), TTC_OK);
+  free(src);
+  free(e.s);
+}
+
+/* Past the limit: a located error naming it, for every chain form (the
+ * `**` chain used to recurse before counting). */
+static void test_too_deep_is_located_error(void **state) {
+  (void)state;
+  static const char *const forms[][3] = {
+      {"", " ** 1", "x * 1"}, {"-", "", "x"}, {"", " + x", "x"}, {"(", ")", "x"}};
+  for (int i = 0; i < 4; i++) {
+    gen e = {0};
+    if (i == 3) {
+      gen_rep(&e, "(", 5000);
+      gen_puts(&e, "x");
+      gen_rep(&e, ")", 5000);
+    } else if (i == 0) {
+      gen_puts(&e, forms[i][2]);
+      gen_rep(&e, forms[i][1], 200000);
+    } else if (i == 1) {
+      gen_rep(&e, "-", 200000);
+      gen_puts(&e, "x");
+    } else {
+      gen_puts(&e, "x");
+      gen_rep(&e, " + x", 5000);
+    }
+    char *src = kernel_with(e.s);
+    char *diags = NULL;
+    assert_int_equal(compile_small(src, "k", "*fp32:16", TTC_LEVEL_TTIR, &diags), TTC_ERROR_INPUT);
+    assert_non_null(strstr(diags, "deep.py:8:"));
+    assert_true(strstr(diags, "more than 1000 levels") || strstr(diags, "more than 200"));
+    free(diags);
+    free(src);
+    free(e.s);
+  }
+}
+
+/* Statements nested 99 deep (the lexer allows 100 indents) and helpers
+ * inlined 31 deep (the limit is 32). */
+static void test_nesting_and_inlining_small_stack(void **state) {
+  (void)state;
+  gen g = {0};
+  gen_puts(&g, head);
+  gen_puts(&g, "@triton.jit\ndef k(x_ptr, n):\n    offs = tl.arange(0, 16)\n"
+               "    x = tl.load(x_ptr + offs)\n");
+  char ind[256];
+  for (int d = 1; d < 99; d++) {
+    memset(ind, ' ', (size_t)d);
+    ind[d] = '\0';
+    gen_puts(&g, "   ");
+    gen_puts(&g, ind);
+    gen_puts(&g, "if n > 0:\n");
+  }
+  gen_puts(&g, "   ");
+  gen_puts(&g, ind);
+  gen_puts(&g, " tl.store(x_ptr + offs, x + 1)\n");
+  assert_int_equal(compile_small(g.s, "k", "*fp32:16,i32", TTC_LEVEL_PTX, NULL), TTC_OK);
+  free(g.s);
+
+  g = (gen){0};
+  gen_puts(&g, head);
+  char line[256];
+  gen_puts(&g, "@triton.jit\ndef h0(x):\n    return x + 1\n\n");
+  for (int i = 1; i < 31; i++) {
+    snprintf(line, sizeof line, "@triton.jit\ndef h%d(x):\n    return h%d(x) * 2\n\n", i, i - 1);
+    gen_puts(&g, line);
+  }
+  gen_puts(&g, "@triton.jit\ndef k(x_ptr):\n    offs = tl.arange(0, 16)\n"
+               "    tl.store(x_ptr + offs, h30(tl.load(x_ptr + offs)))\n");
+  assert_int_equal(compile_small(g.s, "k", "*fp32:16", TTC_LEVEL_PTX, NULL), TTC_OK);
+  free(g.s);
+}
+
+/* Every limit at once: 31 helpers inlined into each other, each body 97
+ * loops (for and while alternating) deep; the library's stack holds it. */
+static void test_limits_combined_small_stack(void **state) {
+  (void)state;
+  gen g = {0};
+  char line[256];
+  gen_puts(&g, head);
+  gen_puts(&g, "@triton.jit\ndef h0(x, n):\n    return x + 1\n\n");
+  for (int i = 1; i < 31; i++) {
+    snprintf(line, sizeof line, "@triton.jit\ndef h%d(x, n):\n", i);
+    gen_puts(&g, line);
+    for (int d = 1; d < 98; d++) {
+      gen_rep(&g, "    ", d);
+      snprintf(line, sizeof line, d % 2 ? "for j%d in range(n):\n" : "while n > %d:\n", d);
+      gen_puts(&g, line);
+    }
+    gen_rep(&g, "    ", 98);
+    snprintf(line, sizeof line, "x = h%d(x, n) * 2\n    return x\n\n", i - 1);
+    gen_puts(&g, line);
+  }
+  gen_puts(&g, "@triton.jit\ndef k(x_ptr, n):\n    offs = tl.arange(0, 16)\n"
+               "    tl.store(x_ptr + offs, h30(tl.load(x_ptr + offs), n))\n");
+  assert_int_equal(compile_small(g.s, "k", "*fp32:16,i32", TTC_LEVEL_TTGIR, NULL), TTC_OK);
+  free(g.s);
+}
+
+/* ---- the IR parser and printers ------------------------------------------------- */
+
+typedef struct ir_job {
+  const char *text;
+  ttc_status st;
+  char *out;
+} ir_job;
+
+static void ir_main(void *arg) {
+  ir_job *j = arg;
+  ttc_ir_options o;
+  ttc_ir_options_init(&o);
+  o.passes = "canonicalize";
+  ttc_ir_result *r = NULL;
+  j->st = ttc_ir_run(j->text, strlen(j->text), "deep.ttir", &o, &r);
+  const char *out = r ? (j->st == TTC_OK ? (const char *)ttc_ir_result_output(r, NULL)
+                                         : ttc_ir_result_diagnostics(r))
+                      : "";
+  j->out = strdup(out ? out : "");
+  ttc_ir_result_destroy(r);
+}
+
+/* scf.if regions nested `depth` deep around a store. */
+static char *nested_ifs(int depth) {
+  gen g = {0};
+  gen_puts(&g, "module {\n  tt.func public @k(%p: !tt.ptr<f32>, %c: i1) {\n");
+  gen_puts(&g, "    %v = arith.constant 1.0 : f32\n");
+  for (int i = 0; i < depth; i++) gen_puts(&g, "    scf.if %c {\n");
+  gen_puts(&g, "    tt.store %p, %v : !tt.ptr<f32>\n");
+  for (int i = 0; i < depth; i++) gen_puts(&g, "    }\n");
+  gen_puts(&g, "    tt.return\n  }\n}\n");
+  return g.s;
+}
+
+static void test_ir_nesting_small_stack(void **state) {
+  (void)state;
+  char *text = nested_ifs(250);
+  ir_job j = {text, TTC_OK, NULL};
+  on_small_stack(ir_main, &j);
+  if (j.st != TTC_OK) fprintf(stderr, "%s", j.out);
+  assert_int_equal(j.st, TTC_OK);
+  assert_non_null(strstr(j.out, "tt.store"));
+  free(j.out);
+  free(text);
+  text = nested_ifs(20000);
+  j = (ir_job){text, TTC_OK, NULL};
+  on_small_stack(ir_main, &j);
+  assert_int_not_equal(j.st, TTC_OK);
+  assert_non_null(strstr(j.out, "deep.ttir:"));
+  assert_non_null(strstr(j.out, "256"));
+  free(j.out);
+  free(text);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_long_sum_small_stack),
+      cmocka_unit_test(test_nested_parens_small_stack),
+      cmocka_unit_test(test_unary_chains_small_stack),
+      cmocka_unit_test(test_too_deep_is_located_error),
+      cmocka_unit_test(test_nesting_and_inlining_small_stack),
+      cmocka_unit_test(test_limits_combined_small_stack),
+      cmocka_unit_test(test_ir_nesting_small_stack),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
