@@ -12,6 +12,9 @@
 #include "frontend/fe.h"
 #include "ir-ttgpu/ttg.h"
 
+/* num_stages beyond this buys nothing and multiplies shared memory. */
+#define TTC_MAX_NUM_STAGES 16
+
 
 void ttc_compile_options_init(ttc_compile_options *opts) {
   if (!opts) return;
@@ -266,6 +269,13 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
     st = TTC_ERROR_ARGUMENT;
   } else if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1))) {
     ir_error(ctx, none, "num_warps must be a power of two in 1..32, got %d", o.num_warps);
+    st = TTC_ERROR_ARGUMENT;
+  } else if (o.num_stages < 0 || o.num_stages > TTC_MAX_NUM_STAGES) {
+    ir_error(ctx, none, "num_stages must be in 0..%d, got %d", TTC_MAX_NUM_STAGES, o.num_stages);
+    st = TTC_ERROR_ARGUMENT;
+  } else if ((int)o.stop_after < 0 || o.stop_after >= TTC_NUM_LEVELS) {
+    ir_error(ctx, none, "stop_after must be a ttc_level (0..%d), got %d", TTC_NUM_LEVELS - 1,
+             (int)o.stop_after);
     st = TTC_ERROR_ARGUMENT;
   } else if (!src) {
     st = TTC_ERROR_OUT_OF_MEMORY;

@@ -255,6 +255,20 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
   const ttc_ir_options *o = opts ? opts : &defaults;
   ttc_ir_result *r = calloc(1, sizeof *r);
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
+  if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS || o->num_warps < 1 || o->num_warps > 32 ||
+      (o->num_warps & (o->num_warps - 1))) {
+    ir_strbuf sb;
+    ir_sb_init(&sb);
+    if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS)
+      ir_sb_printf(&sb, "error: emit must be -1 or a ttc_level (0..%d), got %d\n",
+                   TTC_NUM_LEVELS - 1, o->emit);
+    else
+      ir_sb_printf(&sb, "error: num_warps must be a power of two in 1..32, got %d\n",
+                   o->num_warps);
+    r->diagnostics = ir_sb_take(&sb);
+    *out = r;
+    return TTC_ERROR_ARGUMENT;
+  }
   ir_strbuf output, diags, dump, padded;
   ir_sb_init(&output);
   ir_sb_init(&diags);
