@@ -82,8 +82,10 @@ TTC_API ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, con
                                                const char *name, ttc_kernel **out);
 
 /* Frees the kernel and everything it owns (outputs, diagnostics, metadata).
- * NULL is accepted. Modules loaded from it (ttc_module) stay valid. */
-TTC_API void ttc_kernel_destroy(ttc_kernel *kernel);
+ * NULL is accepted. Modules loaded from it (ttc_module) stay valid.
+ * Returns TTC_ERROR_ARGUMENT, touching nothing, for a handle already destroyed
+ * (docs/api.md, "Misuse"). */
+TTC_API ttc_status ttc_kernel_destroy(ttc_kernel *kernel);
 
 /* The status the compile returned. */
 TTC_API ttc_status ttc_kernel_status(const ttc_kernel *kernel);

@@ -410,7 +410,7 @@ ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf
   int n = 0;
   void *buf = drv_cache_read(c, key, sec, &n, remarks);
   if (!buf) return NULL;
-  ttc_kernel *k = calloc(1, sizeof *k);
+  ttc_kernel *k = drv_kernel_new();
   bool ok = k && (k->diagnostics = dup_bytes("", 0));
   bool has_facts = false;
   for (int i = 0; ok && i < n; i++) {

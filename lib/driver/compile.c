@@ -3,9 +3,14 @@
  * -> LLVM IR and PTX (codegen) -> cubin (ptxas), keeping each level's text
  * and the diagnostics in the ttc_kernel. One context per compile, so
  * concurrent compiles share nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "codegen-llvm/cg.h"
 #include "driver/driver.h"
@@ -234,7 +239,7 @@ static ttc_status compile_now(const char *source, size_t source_len, const char 
                               const char *name, const char *signature,
                               const ttc_compile_options *opts, ttc_kernel **out) {
   ttc_compile_options o = *opts;
-  ttc_kernel *k = calloc(1, sizeof *k);
+  ttc_kernel *k = drv_kernel_new();
   if (!k) return TTC_ERROR_OUT_OF_MEMORY;
   k->name = strdup(name);
   k->num_warps = o.num_warps;
@@ -366,6 +371,11 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
+  if (source_len > DRV_MAX_SOURCE_BYTES) { /* before any length arithmetic */
+    *out = drv_kernel_failed(name, TTC_ERROR_INPUT, "%s: source of %zu bytes exceeds the limit of "
+                             "%d MiB", filename, source_len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    return *out ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  }
   compile_call c = {source, source_len, filename, name, signature, {0}, out, TTC_OK};
   if (opts) {
     c.o = *opts;
@@ -379,17 +389,45 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   return c.st;
 }
 
-/* Reads a whole file into a malloc'd buffer. */
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen) {
+  *len = 0;
+  why[0] = '\0';
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  /* a device or pipe (/dev/zero, a FIFO) could never end or never fit */
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, whylen, "cannot read '%s': not a regular file", path);
+    close(fd);
+    return NULL;
+  }
   ir_strbuf sb;
   ir_sb_init(&sb);
   char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) ir_sb_append(&sb, buf, n);
-  bool bad = ferror(f) || sb.failed;
-  fclose(f);
+  ssize_t n;
+  bool bad = false;
+  /* read to the limit and one byte past it: the size stat gave may change */
+  while (!bad && (n = read(fd, buf, sizeof buf)) != 0) {
+    if (n < 0) {
+      bad = errno != EINTR;
+      if (bad) snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+      continue;
+    }
+    ir_sb_append(&sb, buf, (size_t)n);
+    if (sb.len > DRV_MAX_SOURCE_BYTES) {
+      snprintf(why, whylen, "'%s' is larger than the source limit of %d MiB", path,
+               (int)(DRV_MAX_SOURCE_BYTES >> 20));
+      bad = true;
+    }
+  }
+  close(fd);
+  if (!bad && sb.failed) {
+    snprintf(why, whylen, "cannot read '%s': out of memory", path);
+    bad = true;
+  }
   if (bad) {
     ir_sb_free(&sb);
     return NULL;
@@ -398,32 +436,55 @@ static char *read_file(const char *path, size_t *len) {
   return ir_sb_take(&sb);
 }
 
+ttc_kernel *drv_kernel_failed(const char *name, ttc_status st, const char *fmt, ...) {
+  ttc_kernel *k = drv_kernel_new();
+  if (!k) return NULL;
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_sb_puts(&sb, "error: ");
+  va_list ap;
+  va_start(ap, fmt);
+  ir_sb_vprintf(&sb, fmt, ap);
+  va_end(ap);
+  ir_sb_putc(&sb, '\n');
+  k->diagnostics = ir_sb_take(&sb);
+  k->name = strdup(name ? name : "");
+  k->status = st;
+  return k;
+}
+
 ttc_status ttc_compile_file(const char *path, const char *name, const char *signature,
                             const ttc_compile_options *opts, ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!path) return TTC_ERROR_ARGUMENT;
   size_t len = 0;
-  char *text = read_file(path, &len);
+  char why[512];
+  char *text = drv_read_source(path, &len, why, sizeof why);
   if (!text) {
-    ttc_kernel *k = calloc(1, sizeof *k);
-    if (!k) return TTC_ERROR_OUT_OF_MEMORY;
-    ir_strbuf sb;
-    ir_sb_init(&sb);
-    ir_sb_printf(&sb, "error: cannot read '%s'\n", path);
-    k->diagnostics = ir_sb_take(&sb);
-    k->name = strdup(name ? name : "");
-    k->status = TTC_ERROR_IO;
-    *out = k;
-    return TTC_ERROR_IO;
+    *out = drv_kernel_failed(name, TTC_ERROR_IO, "%s", why);
+    return *out ? TTC_ERROR_IO : TTC_ERROR_OUT_OF_MEMORY;
   }
   ttc_status st = ttc_compile(text, len, path, name, signature, opts, out);
   free(text);
   return st;
 }
 
-void ttc_kernel_destroy(ttc_kernel *k) {
-  if (!k) return;
+ttc_kernel *drv_kernel_new(void) {
+  ttc_kernel *k = calloc(1, sizeof *k);
+  if (k && !rt_handle_add(k, RT_HANDLE_KERNEL)) {
+    free(k);
+    return NULL;
+  }
+  return k;
+}
+
+/* A live kernel handle (not NULL, not destroyed). */
+static bool live(const ttc_kernel *k) { return k && rt_handle_live(k, RT_HANDLE_KERNEL); }
+
+ttc_status ttc_kernel_destroy(ttc_kernel *k) {
+  if (!k) return TTC_OK;
+  if (!rt_handle_remove(k, RT_HANDLE_KERNEL)) return TTC_ERROR_ARGUMENT;
   for (int i = 0; i < TTC_NUM_LEVELS; i++) free(k->out[i]);
   free(k->diagnostics);
   free(k->metadata);
@@ -437,35 +498,36 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   for (int i = 0; i < k->ninclude_dirs; i++) free(k->include_dirs[i]);
   free(k->include_dirs);
   free(k);
+  return TTC_OK;
 }
 
-ttc_status ttc_kernel_status(const ttc_kernel *k) { return k ? k->status : TTC_ERROR_ARGUMENT; }
+ttc_status ttc_kernel_status(const ttc_kernel *k) { return live(k) ? k->status : TTC_ERROR_ARGUMENT; }
 
 const char *ttc_kernel_diagnostics(const ttc_kernel *k) {
-  return k && k->diagnostics ? k->diagnostics : "";
+  return live(k) && k->diagnostics ? k->diagnostics : "";
 }
 
 const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size) {
   if (size) *size = 0;
-  if (!k || (int)level < 0 || level >= TTC_NUM_LEVELS || !k->out[level]) return NULL;
+  if (!live(k) || (int)level < 0 || level >= TTC_NUM_LEVELS || !k->out[level]) return NULL;
   if (size) *size = k->out_size[level];
   return k->out[level];
 }
 
-const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
+const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return live(k) ? k->metadata : NULL; }
 
 const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
-  if (size) *size = k && k->ttir_located ? k->ttir_located_size : 0;
-  return k ? k->ttir_located : NULL;
+  if (size) *size = live(k) && k->ttir_located ? k->ttir_located_size : 0;
+  return live(k) ? k->ttir_located : NULL;
 }
-const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
-int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
-int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }
-int ttc_kernel_num_params(const ttc_kernel *k) { return k ? k->nparams : 0; }
-int ttc_kernel_from_cache(const ttc_kernel *k) { return k && k->from_cache; }
+const char *ttc_kernel_name(const ttc_kernel *k) { return live(k) && k->name ? k->name : ""; }
+int ttc_kernel_num_warps(const ttc_kernel *k) { return live(k) ? k->num_warps : 0; }
+int ttc_kernel_shared_bytes(const ttc_kernel *k) { return live(k) ? k->shared_bytes : 0; }
+int ttc_kernel_num_params(const ttc_kernel *k) { return live(k) ? k->nparams : 0; }
+int ttc_kernel_from_cache(const ttc_kernel *k) { return live(k) && k->from_cache; }
 
 ttc_type ttc_kernel_param_type(const ttc_kernel *k, int i, ttc_type *pointee) {
-  if (!k || i < 0 || i >= k->nparams) {
+  if (!live(k) || i < 0 || i >= k->nparams) {
     if (pointee) *pointee = TTC_TYPE_I32;
     return TTC_TYPE_I32;
   }

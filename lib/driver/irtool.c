@@ -254,12 +254,19 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
   ttc_ir_options_init(&defaults);
   const ttc_ir_options *o = opts ? opts : &defaults;
   ttc_ir_result *r = calloc(1, sizeof *r);
+  if (r && !rt_handle_add(r, RT_HANDLE_IR_RESULT)) {
+    free(r);
+    r = NULL;
+  }
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
-  if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS || o->num_warps < 1 || o->num_warps > 32 ||
-      (o->num_warps & (o->num_warps - 1))) {
+  if (len > DRV_MAX_SOURCE_BYTES || o->emit < -1 || o->emit >= TTC_NUM_LEVELS ||
+      o->num_warps < 1 || o->num_warps > 32 || (o->num_warps & (o->num_warps - 1))) {
     ir_strbuf sb;
     ir_sb_init(&sb);
-    if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS)
+    if (len > DRV_MAX_SOURCE_BYTES) /* before any length arithmetic */
+      ir_sb_printf(&sb, "error: %s: IR text of %zu bytes exceeds the limit of %d MiB\n", filename,
+                   len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    else if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS)
       ir_sb_printf(&sb, "error: emit must be -1 or a ttc_level (0..%d), got %d\n",
                    TTC_NUM_LEVELS - 1, o->emit);
     else
@@ -342,8 +349,9 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
   return status;
 }
 
-void ttc_ir_result_destroy(ttc_ir_result *r) {
-  if (!r) return;
+ttc_status ttc_ir_result_destroy(ttc_ir_result *r) {
+  if (!r) return TTC_OK;
+  if (!rt_handle_remove(r, RT_HANDLE_IR_RESULT)) return TTC_ERROR_ARGUMENT;
   free(r->output);
   free(r->diagnostics);
   free(r->dump);
@@ -351,25 +359,29 @@ void ttc_ir_result_destroy(ttc_ir_result *r) {
   free(r->repro_passes);
   free(r->metadata);
   free(r);
+  return TTC_OK;
 }
 
+/* A live result handle (not NULL, not destroyed). */
+static bool rlive(const ttc_ir_result *r) { return r && rt_handle_live(r, RT_HANDLE_IR_RESULT); }
+
 const void *ttc_ir_result_output(const ttc_ir_result *r, size_t *size) {
-  if (size) *size = r ? r->output_size : 0;
-  return r ? r->output : NULL;
+  if (size) *size = rlive(r) ? r->output_size : 0;
+  return rlive(r) ? r->output : NULL;
 }
 
 const char *ttc_ir_result_diagnostics(const ttc_ir_result *r) {
-  return r && r->diagnostics ? r->diagnostics : "";
+  return rlive(r) && r->diagnostics ? r->diagnostics : "";
 }
 
-const char *ttc_ir_result_dump(const ttc_ir_result *r) { return r && r->dump ? r->dump : ""; }
+const char *ttc_ir_result_dump(const ttc_ir_result *r) { return rlive(r) && r->dump ? r->dump : ""; }
 
 const char *ttc_ir_result_reproducer(const ttc_ir_result *r, const char **passes) {
-  if (passes) *passes = r && r->repro_passes ? r->repro_passes : "";
-  return r ? r->reproducer : NULL;
+  if (passes) *passes = rlive(r) && r->repro_passes ? r->repro_passes : "";
+  return rlive(r) ? r->reproducer : NULL;
 }
 
-const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) { return r ? r->metadata : NULL; }
+const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) { return rlive(r) ? r->metadata : NULL; }
 
 /* ttc_ir_run's arguments, carried to the thread that runs it. */
 typedef struct ir_run_call {

@@ -78,7 +78,7 @@ static ttc_status create_now(const char *text, size_t len, const char *filename,
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
-  ttc_kernel *k = calloc(1, sizeof *k);
+  ttc_kernel *k = drv_kernel_new();
   ir_context *ctx = ir_context_create();
   char *copy = malloc(len + 1);
   if (!k || !ctx || !copy) {
@@ -132,6 +132,11 @@ static void create_deep(void *arg) {
 
 ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
                                        const char *name, ttc_kernel **out) {
+  if (out && text && filename && len > DRV_MAX_SOURCE_BYTES) { /* before len + 1 */
+    *out = drv_kernel_failed(name, TTC_ERROR_INPUT, "%s: IR text of %zu bytes exceeds the limit "
+                             "of %d MiB", filename, len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    return *out ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  }
   create_call c = {text, len, filename, name, out, TTC_OK};
   ir_run_deep(create_deep, &c); /* the IR parser recurses: the library's stack */
   return c.st;

@@ -56,6 +56,16 @@ char *ir_sb_take(ir_strbuf *sb);
  * made and it ran on the caller's thread instead. */
 bool ir_run_deep(void (*fn)(void *), void *arg);
 
+/* The slot of pointer p in an open-addressing table of `cap` slots (a power
+ * of two): a 64-bit finalizer mix, shared by the pointer tables. */
+static inline size_t ir_ptr_slot(const void *p, size_t cap) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x & (cap - 1);
+}
+
 /* ---- arena.c: bump allocation ----------------------------------------- */
 
 /* Chunks of memory freed all at once. Allocations are zeroed and aligned to 16. */

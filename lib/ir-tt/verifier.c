@@ -27,13 +27,6 @@ typedef struct verifier {
   size_t floor; /* values below this index belong outside the current tt.func */
 } verifier;
 
-static size_t hash_ptr(const void *p, size_t cap) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return (size_t)x & (cap - 1);
-}
 
 /* Records v at stack index i (replacing an older entry of v). */
 static void index_put(verifier *vf, const ir_value *v, size_t i) {
@@ -44,7 +37,7 @@ static void index_put(verifier *vf, const ir_value *v, size_t i) {
     if (!keys || !idx) IR_UNREACHABLE("out of memory in the verifier");
     for (size_t j = 0; j < vf->hcap; j++) {
       if (!vf->hkeys[j]) continue;
-      size_t h = hash_ptr(vf->hkeys[j], ncap);
+      size_t h = ir_ptr_slot(vf->hkeys[j], ncap);
       while (keys[h]) h = (h + 1) & (ncap - 1);
       keys[h] = vf->hkeys[j];
       idx[h] = vf->hidx[j];
@@ -55,7 +48,7 @@ static void index_put(verifier *vf, const ir_value *v, size_t i) {
     vf->hidx = idx;
     vf->hcap = ncap;
   }
-  size_t h = hash_ptr(v, vf->hcap);
+  size_t h = ir_ptr_slot(v, vf->hcap);
   while (vf->hkeys[h] && vf->hkeys[h] != v) h = (h + 1) & (vf->hcap - 1);
   if (!vf->hkeys[h]) vf->hcount++;
   vf->hkeys[h] = v;
@@ -91,7 +84,7 @@ static void push_visible(verifier *vf, const ir_value *v) {
  * outside the enclosing function. */
 static bool is_visible(const verifier *vf, const ir_value *v) {
   if (!vf->hcap) return false;
-  size_t h = hash_ptr(v, vf->hcap);
+  size_t h = ir_ptr_slot(v, vf->hcap);
   while (vf->hkeys[h] && vf->hkeys[h] != v) h = (h + 1) & (vf->hcap - 1);
   if (!vf->hkeys[h]) return false;
   size_t i = vf->hidx[h];

@@ -21,13 +21,7 @@ typedef struct slot_map {
   size_t cap, n;
 } slot_map;
 
-static size_t map_hash(const ir_value *v, size_t cap) {
-  uint64_t x = (uint64_t)(uintptr_t)v;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return (size_t)x & (cap - 1);
-}
+static size_t map_hash(const ir_value *v, size_t cap) { return ir_ptr_slot(v, cap); }
 
 static bool map_put(slot_map *m, const ir_value *v, int slot) {
   if (2 * (m->n + 1) > m->cap) {

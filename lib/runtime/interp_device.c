@@ -17,7 +17,8 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
     return TTC_ERROR_ARGUMENT;
   }
   ttc_device *dev = calloc(1, sizeof *dev);
-  if (!dev) {
+  if (!dev || !rt_handle_add(dev, RT_HANDLE_DEVICE)) {
+    free(dev);
     *out = NULL;
     if (err) snprintf(err, errlen, "out of memory");
     return TTC_ERROR_OUT_OF_MEMORY;
@@ -32,10 +33,10 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
   return TTC_OK;
 }
 
-int ttc_device_is_interpreter(const ttc_device *dev) { return dev && dev->is_interp; }
+int ttc_device_is_interpreter(const ttc_device *dev) { return RT_DEV_LIVE(dev) && dev->is_interp; }
 
 const char *ttc_device_print_output(const ttc_device *dev) {
-  return dev && dev->is_interp && dev->print.data ? dev->print.data : "";
+  return RT_DEV_LIVE(dev) && dev->is_interp && dev->print.data ? dev->print.data : "";
 }
 
 void rt_idev_destroy(ttc_device *dev) {

@@ -142,7 +142,8 @@ ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg 
 
 ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stream,
                              const ttc_arg *args, size_t nargs) {
-  if (!mod || !grid || (!args && nargs)) return TTC_ERROR_ARGUMENT;
+  if (!rt_handle_live(mod, RT_HANDLE_MODULE) || !grid || (!args && nargs))
+    return TTC_ERROR_ARGUMENT;
   ttc_device *dev = mod->dev;
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "grid (%u, %u, %u) has an empty dimension",

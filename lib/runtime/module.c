@@ -53,7 +53,7 @@ static ttc_status module_load_image(ttc_device *dev, const ttc_kernel *kernel, C
 
 ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out) {
   if (out) *out = NULL;
-  if (!dev || !kernel || !out) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !kernel || !out) return TTC_ERROR_ARGUMENT;
   const char *name = ttc_kernel_name(kernel);
   int nparams = ttc_kernel_num_params(kernel);
   int num_warps = ttc_kernel_num_warps(kernel);
@@ -72,7 +72,12 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   if (st != TTC_OK) return st;
 
   ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type));
+  if (mod && !rt_handle_add(mod, RT_HANDLE_MODULE)) {
+    free(mod);
+    mod = NULL;
+  }
   if (!mod) return rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
+  atomic_fetch_add(&dev->nmodules, 1); /* ttc_module_destroy takes it back */
   mod->dev = dev;
   mod->block_x = (unsigned)num_warps * 32u;
   mod->shared_bytes = (unsigned)shared;
@@ -90,7 +95,7 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
 
   st = module_load_image(dev, kernel, &mod->cumod);
   if (st != TTC_OK) {
-    free(mod);
+    ttc_module_destroy(mod);
     return st;
   }
   CUresult res = dev->cu.ModuleGetFunction(&mod->fn, mod->cumod, name);
@@ -112,9 +117,12 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   return TTC_OK;
 }
 
-void ttc_module_destroy(ttc_module *mod) {
-  if (!mod) return;
+ttc_status ttc_module_destroy(ttc_module *mod) {
+  if (!mod) return TTC_OK;
+  if (!rt_handle_remove(mod, RT_HANDLE_MODULE)) return TTC_ERROR_ARGUMENT;
   if (mod->dev->is_interp) rt_idev_module_release(mod);
   if (mod->cumod && rt_device_enter(mod->dev) == TTC_OK) mod->dev->cu.ModuleUnload(mod->cumod);
+  atomic_fetch_sub(&mod->dev->nmodules, 1);
   free(mod);
+  return TTC_OK;
 }

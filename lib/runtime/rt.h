@@ -7,6 +7,7 @@
 #define TTC_RT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,6 +168,26 @@ void rt_cuda_unload(rt_cuda *cu);
 void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err,
                     size_t errlen);
 
+/* ---- handles.c: the registry of live public handles ----------------------- */
+
+typedef enum rt_handle_kind {
+  RT_HANDLE_KERNEL = 1,
+  RT_HANDLE_DEVICE,
+  RT_HANDLE_MODULE,
+  RT_HANDLE_EVENT,
+  RT_HANDLE_FUNCTION,
+  RT_HANDLE_IR_RESULT,
+} rt_handle_kind;
+
+/* Records h as a live handle of `kind` (at creation); false on OOM. */
+bool rt_handle_add(const void *h, rt_handle_kind kind);
+/* Whether h is a live handle of `kind`: public calls check before use. */
+bool rt_handle_live(const void *h, rt_handle_kind kind);
+/* Forgets h (at destroy); false if it was not live: a second destroy, or
+ * not a handle of that kind, which the caller then refuses. */
+bool rt_handle_remove(const void *h, rt_handle_kind kind);
+#define RT_DEV_LIVE(dev) rt_handle_live((dev), RT_HANDLE_DEVICE)
+
 /* ---- device.c: devices, memory, events ----------------------------------- */
 
 #define RT_ERROR_LEN 1024
@@ -180,6 +201,7 @@ struct ttc_device {
   CUdevice cudev;
   CUcontext ctx;
   bool owns_primary; /* the primary context was retained by us: release it */
+  atomic_int nmodules; /* modules loaded and not destroyed: destroy is refused while > 0 */
   int ordinal;
   char name[256];
   char arch[16];            /* "sm_90" */

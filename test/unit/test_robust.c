@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ttc_test.h"
 
@@ -310,6 +311,140 @@ static void test_ir_nesting_small_stack(void **state) {
   free(text);
 }
 
+/* ---- C API misuse --------------------------------------------------------------- */
+
+static const char add_src[] =
+    "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+    "def add(x_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)\n";
+
+static ttc_kernel *compile_add(void) {
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_TTIR;
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32,i32,64", &o, &k),
+                   TTC_OK);
+  return k;
+}
+
+/* A second destroy, and a use after destroy, are refused with a status
+ * (the registry of live handles is consulted; nothing freed is read, so
+ * AddressSanitizer stays quiet). */
+static void test_double_destroy_and_use_after_destroy(void **state) {
+  (void)state;
+  ttc_kernel *k = compile_add();
+  assert_int_equal(ttc_kernel_destroy(k), TTC_OK);
+  assert_int_equal(ttc_kernel_destroy(k), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_kernel_status(k), TTC_ERROR_ARGUMENT);
+  assert_string_equal(ttc_kernel_diagnostics(k), "");
+  assert_null(ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
+  assert_int_equal(ttc_kernel_destroy(NULL), TTC_OK);
+
+  ttc_ir_result *r = NULL;
+  assert_int_equal(ttc_ir_run("module {\n}\n", 11, "a.ttir", NULL, &r), TTC_OK);
+  assert_int_equal(ttc_ir_result_destroy(r), TTC_OK);
+  assert_int_equal(ttc_ir_result_destroy(r), TTC_ERROR_ARGUMENT);
+  assert_null(ttc_ir_result_output(r, NULL));
+
+  char err[256];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  k = compile_add();
+  ttc_module *mod = NULL;
+  assert_int_equal(ttc_module_load(dev, k, &mod), TTC_OK);
+  ttc_kernel_destroy(k);
+  uint64_t buf = 0;
+  assert_int_equal(ttc_device_alloc(dev, 256, &buf), TTC_OK);
+  ttc_arg args[] = {ttc_arg_ptr(buf), ttc_arg_i32(64)};
+  unsigned grid[3] = {1, 1, 1};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 2), TTC_OK);
+  /* the device outlives its modules: destroying it first is refused */
+  assert_int_equal(ttc_device_destroy(dev), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_device_error(dev), "1 modules are still loaded"));
+  assert_int_equal(ttc_module_destroy(mod), TTC_OK);
+  assert_int_equal(ttc_module_destroy(mod), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 2), TTC_ERROR_ARGUMENT);
+  ttc_event *ev = NULL;
+  assert_int_equal(ttc_event_create(dev, &ev), TTC_OK);
+  assert_int_equal(ttc_event_destroy(dev, ev), TTC_OK);
+  assert_int_equal(ttc_event_destroy(dev, ev), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_event_record(dev, ev, NULL), TTC_ERROR_ARGUMENT);
+  ttc_function *f = NULL;
+  assert_int_equal(ttc_function_create(dev, add_src, strlen(add_src), "add.py", "add",
+                                       "BLOCK=64", NULL, &f),
+                   TTC_OK);
+  assert_int_equal(ttc_function_destroy(f), TTC_OK);
+  assert_int_equal(ttc_function_destroy(f), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_function_launch(f, grid, NULL, args, 2), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_device_free(dev, buf), TTC_OK);
+  assert_int_equal(ttc_device_destroy(dev), TTC_OK);
+  assert_int_equal(ttc_device_destroy(dev), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_device_alloc(dev, 256, &buf), TTC_ERROR_ARGUMENT);
+}
+
+/* A length of SIZE_MAX (or anything past the 64 MiB source limit) is
+ * refused before any length arithmetic. */
+static void test_huge_lengths(void **state) {
+  (void)state;
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile(add_src, SIZE_MAX, "add.py", "add", "*fp32,i32,64", NULL, &k),
+                   TTC_ERROR_INPUT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "exceeds the limit of 64 MiB"));
+  ttc_kernel_destroy(k);
+  assert_int_equal(ttc_kernel_create_from_ttir("module {}", SIZE_MAX, "a.ttir", "k", &k),
+                   TTC_ERROR_INPUT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "exceeds the limit of 64 MiB"));
+  ttc_kernel_destroy(k);
+  ttc_ir_result *r = NULL;
+  assert_int_equal(ttc_ir_run("module {}", SIZE_MAX, "a.ttir", NULL, &r), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_ir_result_diagnostics(r), "exceeds the limit of 64 MiB"));
+  ttc_ir_result_destroy(r);
+  char err[256];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  ttc_function *f = NULL;
+  assert_int_equal(ttc_function_create(dev, add_src, SIZE_MAX, "add.py", "add", NULL, NULL, &f),
+                   TTC_ERROR_INPUT);
+  char *e = ttc_function_error(f);
+  assert_non_null(strstr(e, "exceeds the limit of 64 MiB"));
+  free(e);
+  ttc_function_destroy(f);
+  ttc_device_destroy(dev);
+}
+
+/* Files: a device (/dev/zero would never end), a directory and a file past
+ * the limit are refused with a reason, without reading them whole. */
+static void test_files_refused(void **state) {
+  (void)state;
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile_file("/dev/zero", "add", "i32", NULL, &k), TTC_ERROR_IO);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "'/dev/zero': not a regular file"));
+  ttc_kernel_destroy(k);
+  assert_int_equal(ttc_compile_file("/tmp", "add", "i32", NULL, &k), TTC_ERROR_IO);
+  ttc_kernel_destroy(k);
+  char path[] = "/tmp/ttc_big_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(ftruncate(fd, ((off_t)64 << 20) + 1), 0); /* sparse: no disk used */
+  close(fd);
+  assert_int_equal(ttc_compile_file(path, "add", "i32", NULL, &k), TTC_ERROR_IO);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "larger than the source limit of 64 MiB"));
+  ttc_kernel_destroy(k);
+  unlink(path);
+  char err[256];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  ttc_function *f = NULL;
+  assert_int_equal(ttc_function_create_file(dev, "/dev/zero", "add", NULL, NULL, &f), TTC_ERROR_IO);
+  char *e = ttc_function_error(f);
+  assert_non_null(strstr(e, "not a regular file"));
+  free(e);
+  ttc_function_destroy(f);
+  ttc_device_destroy(dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_long_sum_small_stack),
@@ -319,6 +454,9 @@ int main(void) {
       cmocka_unit_test(test_nesting_and_inlining_small_stack),
       cmocka_unit_test(test_limits_combined_small_stack),
       cmocka_unit_test(test_ir_nesting_small_stack),
+      cmocka_unit_test(test_double_destroy_and_use_after_destroy),
+      cmocka_unit_test(test_huge_lengths),
+      cmocka_unit_test(test_files_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
