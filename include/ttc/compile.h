@@ -125,6 +125,9 @@ TTC_API int ttc_kernel_num_params(const ttc_kernel *kernel);
 /* Type of parameter i (0-based); for pointers, *pointee receives the element
  * type (pointee may be NULL). Returns TTC_TYPE_I32 for an out-of-range i. */
 TTC_API ttc_type ttc_kernel_param_type(const ttc_kernel *kernel, int i, ttc_type *pointee);
+/* What parameter i was specialized for: 16 for ':16' (a pointer's address,
+ * an integer's value divisible by 16), else 1. Launches check it. */
+TTC_API int ttc_kernel_param_divisibility(const ttc_kernel *kernel, int i);
 
 #ifdef __cplusplus
 }

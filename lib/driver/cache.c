@@ -331,6 +331,8 @@ static char *kernel_facts(const ttc_kernel *k) {
     ttc_type t = k->param_types[i];
     if (t == TTC_TYPE_PTR) ir_sb_printf(&sb, "%s*%s", i ? "," : "", ttc_type_name(k->param_pointees[i]));
     else ir_sb_printf(&sb, "%s%s", i ? "," : "", ttc_type_name(t));
+    int d = k->param_divisibility ? k->param_divisibility[i] : 1;
+    if (d > 1) ir_sb_printf(&sb, ":%d", d);
   }
   ir_sb_putc(&sb, '\n');
   return ir_sb_take(&sb);
@@ -389,17 +391,27 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
   for (size_t i = 0; i < n; i++) count += v[i] == ',';
   k->param_types = calloc((size_t)count + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)count + 1, sizeof *k->param_pointees);
-  if (!k->param_types || !k->param_pointees) return false;
+  k->param_divisibility = calloc((size_t)count + 1, sizeof *k->param_divisibility);
+  if (!k->param_types || !k->param_pointees || !k->param_divisibility) return false;
   const char *p = v, *end = v + n;
   for (int i = 0; i < count; i++) {
     const char *comma = memchr(p, ',', (size_t)(end - p));
-    const char *e = comma ? comma : end;
+    const char *e = comma ? comma : end, *next = e + 1;
+    /* "*fp32:16": the specialization a launch checks */
+    const char *colon = memchr(p, ':', (size_t)(e - p));
+    k->param_divisibility[i] = 1;
+    if (colon) {
+      int d = atoi(colon + 1);
+      if (d < 1 || d > 1024) return false;
+      k->param_divisibility[i] = d;
+      e = colon;
+    }
     bool is_ptr = p < e && *p == '*';
     ttc_type t;
     if (!type_named(p + is_ptr, (size_t)(e - p - is_ptr), &t)) return false;
     k->param_types[i] = is_ptr ? TTC_TYPE_PTR : t;
     k->param_pointees[i] = is_ptr ? t : TTC_TYPE_I32;
-    p = e + 1;
+    p = next;
   }
   k->nparams = count;
   return true;

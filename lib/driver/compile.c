@@ -80,12 +80,14 @@ static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
   k->nparams = n;
   k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
-  if (!k->param_types || !k->param_pointees) return false;
+  k->param_divisibility = calloc((size_t)n + 1, sizeof *k->param_divisibility);
+  if (!k->param_types || !k->param_pointees || !k->param_divisibility) return false;
   int j = 0;
   for (int i = 0; i < info->nparams; i++) {
     if (info->params[i].is_constexpr) continue;
     k->param_types[j] = info->params[i].type;
     k->param_pointees[j] = info->params[i].pointee;
+    k->param_divisibility[j] = info->params[i].divisibility > 1 ? info->params[i].divisibility : 1;
     j++;
   }
   return true;
@@ -491,6 +493,7 @@ ttc_status ttc_kernel_destroy(ttc_kernel *k) {
   free(k->name);
   free(k->param_types);
   free(k->param_pointees);
+  free(k->param_divisibility);
   free(k->source);
   free(k->filename);
   free(k->signature);
@@ -525,6 +528,11 @@ int ttc_kernel_num_warps(const ttc_kernel *k) { return live(k) ? k->num_warps : 
 int ttc_kernel_shared_bytes(const ttc_kernel *k) { return live(k) ? k->shared_bytes : 0; }
 int ttc_kernel_num_params(const ttc_kernel *k) { return live(k) ? k->nparams : 0; }
 int ttc_kernel_from_cache(const ttc_kernel *k) { return live(k) && k->from_cache; }
+
+int ttc_kernel_param_divisibility(const ttc_kernel *k, int i) {
+  if (!live(k) || i < 0 || i >= k->nparams || !k->param_divisibility) return 1;
+  return k->param_divisibility[i] > 1 ? k->param_divisibility[i] : 1;
+}
 
 ttc_type ttc_kernel_param_type(const ttc_kernel *k, int i, ttc_type *pointee) {
   if (!live(k) || i < 0 || i >= k->nparams) {

@@ -38,6 +38,9 @@ struct ttc_kernel {
   int nparams;
   ttc_type *param_types;
   ttc_type *param_pointees;
+  /* What each parameter was specialized for: 16 for ':16' (a pointer's
+   * address or an integer's value divisible by 16), else 1. Launches check it. */
+  int *param_divisibility;
   /* What the kernel was compiled from (NULL when the source could not be
    * read): the AOT generator reads the declaration again from them. */
   char *source;

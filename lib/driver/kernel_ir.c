@@ -55,9 +55,12 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
   k->nparams = n;
   k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
-  if (!k->name || !k->param_types || !k->param_pointees) return false;
+  k->param_divisibility = calloc((size_t)n + 1, sizeof *k->param_divisibility);
+  if (!k->name || !k->param_types || !k->param_pointees || !k->param_divisibility) return false;
   for (int i = 0; i < n; i++) {
     const ir_type *t = entry->args[i]->type;
+    /* {tt.divisibility = 16 : i32}: launches check it, as for a compile's ':16' */
+    k->param_divisibility[i] = entry->args[i]->divisibility > 1 ? entry->args[i]->divisibility : 1;
     bool ok = t->kind == IR_TY_PTR ? scalar_type(t->elem, &k->param_pointees[i])
                                     : scalar_type(t, &k->param_types[i]);
     if (t->kind == IR_TY_PTR) k->param_types[i] = TTC_TYPE_PTR;

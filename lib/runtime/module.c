@@ -71,7 +71,8 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   ttc_status st = dev->is_interp ? TTC_OK : rt_device_enter(dev);
   if (st != TTC_OK) return st;
 
-  ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type));
+  ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type) +
+                                   (size_t)nparams * sizeof(rt_param_check));
   if (mod && !rt_handle_add(mod, RT_HANDLE_MODULE)) {
     free(mod);
     mod = NULL;
@@ -82,7 +83,14 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   mod->block_x = (unsigned)num_warps * 32u;
   mod->shared_bytes = (unsigned)shared;
   mod->nparams = nparams;
-  for (int i = 0; i < nparams; i++) mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
+  mod->checks = (rt_param_check *)(mod->param_types + nparams);
+  for (int i = 0; i < nparams; i++) {
+    mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
+    int d = ttc_kernel_param_divisibility(kernel, i);
+    ttc_type t = mod->param_types[i]; /* pointers and integers wider than i1 */
+    bool checkable = t == TTC_TYPE_PTR || (t >= TTC_TYPE_I8 && t <= TTC_TYPE_U64);
+    if (d > 1 && checkable) mod->checks[mod->nchecks++] = (rt_param_check){i, (unsigned)d};
+  }
   if (dev->is_interp) { /* the ttir, not the cubin */
     st = rt_idev_module_prepare(dev, kernel, mod);
     if (st != TTC_OK) {

@@ -41,6 +41,25 @@ ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg 
                         size_t nargs, rt_arg_storage *storage, void **slots, char *err,
                         size_t errlen);
 
+/* A parameter the kernel was specialized for: its address (pointers) or
+ * value (integers) is a multiple of `divisor`. */
+typedef struct rt_param_check {
+  int param;
+  unsigned divisor;
+} rt_param_check;
+
+/* Checks packed arguments against the specialization, for the GPU and the
+ * interpreter alike (a violated hint is out-of-bounds memory on a GPU).
+ * TTC_ERROR_ARGUMENT with a message naming the parameter, its value and
+ * what the kernel assumed; TTC_OK otherwise. */
+ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
+                                   const ttc_type *param_types, const rt_arg_storage *storage,
+                                   char *err, size_t errlen);
+
+/* The grid limits of a launch, the GPU's: x up to 2^31-1, y and z up to
+ * 65535, none zero. TTC_ERROR_ARGUMENT with a message otherwise. */
+ttc_status rt_check_grid(const unsigned grid[3], char *err, size_t errlen);
+
 /* Rounds x to the nearest IEEE binary format with `ebits` exponent and
  * `mbits` fraction bits (at most 16 bits in all), ties to even; overflow
  * gives infinity, NaN a quiet NaN. f16: (5, 10); bf16: (8, 7). */
@@ -243,6 +262,10 @@ struct ttc_module {
   unsigned block_x;      /* num_warps * 32 */
   unsigned shared_bytes; /* dynamic shared memory per program */
   int nparams;
+  /* The launch's specialization checks, made at load: the parameters the
+   * kernel assumes divisible (':16'), usually none to a few. */
+  int nchecks;
+  rt_param_check *checks; /* in the same allocation, after param_types */
   ttc_type param_types[]; /* nparams entries */
 };
 

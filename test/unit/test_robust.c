@@ -445,6 +445,91 @@ static void test_files_refused(void **state) {
   ttc_device_destroy(dev);
 }
 
+/* ---- launches check the specialization ---------------------------------------- */
+
+/* A kernel compiled for '*fp32:16' and 'i32:16' refuses a misaligned pointer
+ * and an n not divisible by 16 (on a GPU its vector stores would pass n),
+ * naming the argument and the value; the same check runs for the GPU and
+ * the interpreter (rt_check_specialization). */
+static void test_launch_checks_specialization(void **state) {
+  (void)state;
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_TTIR;
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32:16,i32:16,64",
+                               &o, &k),
+                   TTC_OK);
+  assert_int_equal(ttc_kernel_param_divisibility(k, 0), 16);
+  assert_int_equal(ttc_kernel_param_divisibility(k, 1), 16);
+  char err[256];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  ttc_module *mod = NULL;
+  assert_int_equal(ttc_module_load(dev, k, &mod), TTC_OK);
+  uint64_t buf = 0;
+  assert_int_equal(ttc_device_alloc(dev, 4096, &buf), TTC_OK);
+  unsigned grid[3] = {16, 1, 1};
+  ttc_arg ok[] = {ttc_arg_ptr(buf), ttc_arg_i32(992)};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, ok, 2), TTC_OK);
+  ttc_arg misaligned[] = {ttc_arg_ptr(buf + 4), ttc_arg_i32(992)};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, misaligned, 2), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_device_error(dev), "argument 0: pointer 0x"));
+  assert_non_null(strstr(ttc_device_error(dev), "is not 16-byte aligned"));
+  ttc_arg odd[] = {ttc_arg_ptr(buf), ttc_arg_i32(996)};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, odd, 2), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_device_error(dev), "argument 1: i32 value 996 is not divisible by 16"));
+  ttc_arg negative[] = {ttc_arg_ptr(buf), ttc_arg_i32(-32)};
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, negative, 2), TTC_OK);
+  /* grid limits are the GPU's: y and z up to 65535 */
+  unsigned tall[3] = {1, 65536, 1}, deep[3] = {1, 1, 65536}, edge[3] = {1, 65535, 1};
+  assert_int_equal(ttc_module_launch(mod, tall, NULL, ok, 2), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_device_error(dev), "exceeds the GPU's limits"));
+  assert_int_equal(ttc_module_launch(mod, deep, NULL, ok, 2), TTC_ERROR_ARGUMENT);
+  assert_int_equal(ttc_module_launch(mod, edge, NULL, ok, 2), TTC_OK);
+  ttc_module_destroy(mod);
+
+  /* a kernel made from ttir keeps {tt.divisibility = 16} and is checked too */
+  size_t n = 0;
+  const char *ttir = ttc_kernel_ttir_located(k, &n);
+  ttc_kernel *k2 = NULL;
+  assert_int_equal(ttc_kernel_create_from_ttir(ttir, n, "add.ttir", "add", &k2), TTC_OK);
+  assert_int_equal(ttc_kernel_param_divisibility(k2, 1), 16);
+  assert_int_equal(ttc_module_load(dev, k2, &mod), TTC_OK);
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, odd, 2), TTC_ERROR_ARGUMENT);
+  ttc_module_destroy(mod);
+  ttc_kernel_destroy(k2);
+  ttc_kernel_destroy(k);
+
+  /* a kernel read back from the disk cache keeps what it assumes */
+  char dir[] = "/tmp/ttc_cache_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  o.cache = 1;
+  o.cache_dir = dir;
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32:16,i32:16,64",
+                                 &o, &k2),
+                     TTC_OK);
+    assert_int_equal(ttc_kernel_from_cache(k2), i == 1);
+    assert_int_equal(ttc_kernel_param_divisibility(k2, 0), 16);
+    assert_int_equal(ttc_kernel_param_divisibility(k2, 1), 16);
+    ttc_kernel_destroy(k2);
+  }
+  char cmd[64];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+
+  /* without ':16' nothing is assumed, so nothing is refused */
+  k = compile_add();
+  assert_int_equal(ttc_kernel_param_divisibility(k, 0), 1);
+  assert_int_equal(ttc_module_load(dev, k, &mod), TTC_OK);
+  assert_int_equal(ttc_module_launch(mod, grid, NULL, misaligned, 2), TTC_OK);
+  ttc_module_destroy(mod);
+  ttc_kernel_destroy(k);
+  ttc_device_free(dev, buf);
+  ttc_device_destroy(dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_long_sum_small_stack),
@@ -457,6 +542,7 @@ int main(void) {
       cmocka_unit_test(test_double_destroy_and_use_after_destroy),
       cmocka_unit_test(test_huge_lengths),
       cmocka_unit_test(test_files_refused),
+      cmocka_unit_test(test_launch_checks_specialization),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
