@@ -530,6 +530,68 @@ static void test_launch_checks_specialization(void **state) {
   ttc_device_destroy(dev);
 }
 
+/* ---- interpreter: pointer provenance -------------------------------------------- */
+
+/* A store through x_ptr whose offset lands inside another allocation is
+ * reported (it used to overwrite that buffer silently), with the location,
+ * the program id, the buffer and the offset; through a loop-carried pointer
+ * too. */
+static void test_interp_provenance(void **state) {
+  (void)state;
+  static const char src[] =
+      "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+      "def k(x_ptr, off):\n"
+      "    offs = tl.arange(0, 16)\n"
+      "    tl.store(x_ptr + off + offs, tl.full((16,), 1.0, tl.float32))\n"
+      "\n@triton.jit\n"
+      "def loop(x_ptr, off):\n"
+      "    p = x_ptr + tl.arange(0, 16)\n"
+      "    for i in range(2):\n"
+      "        p += off * i\n"
+      "        tl.store(p, tl.full((16,), 2.0, tl.float32))\n";
+  char err[256];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  uint64_t a = 0, b = 0;
+  assert_int_equal(ttc_device_alloc(dev, 1024, &a), TTC_OK);
+  assert_int_equal(ttc_device_alloc(dev, 1024, &b), TTC_OK);
+  int64_t off = ((int64_t)b - (int64_t)a) / 4; /* x_ptr + off is b's first element */
+  static const char *const names[] = {"k", "loop"};
+  static const char *const lines[] = {"prov.py:7:", "prov.py:14:"};
+  for (int t = 0; t < 2; t++) {
+    ttc_compile_options o;
+    ttc_compile_options_init(&o);
+    o.stop_after = TTC_LEVEL_TTIR;
+    ttc_kernel *k = NULL;
+    assert_int_equal(ttc_compile(src, strlen(src), "prov.py", names[t], "*fp32,i64", &o, &k),
+                     TTC_OK);
+    ttc_module *mod = NULL;
+    assert_int_equal(ttc_module_load(dev, k, &mod), TTC_OK);
+    unsigned grid[3] = {1, 1, 1};
+    ttc_arg inside[] = {ttc_arg_ptr(a), ttc_arg_i64(8)};
+    assert_int_equal(ttc_module_launch(mod, grid, NULL, inside, 2), TTC_OK);
+    ttc_arg other[] = {ttc_arg_ptr(a), ttc_arg_i64(off)};
+    assert_int_equal(ttc_module_launch(mod, grid, NULL, other, 2), TTC_ERROR_OUT_OF_BOUNDS);
+    const char *e = ttc_device_error(dev);
+    assert_non_null(strstr(e, lines[t]));
+    assert_non_null(strstr(e, "in program (0, 0, 0)"));
+    assert_non_null(strstr(e, "the 1024-byte allocation at 0x"));
+    assert_non_null(strstr(e, "that argument 'x_ptr' points into, inside another allocation"));
+    char want[64];
+    snprintf(want, sizeof want, "at offset %lld", (long long)(b - a));
+    assert_non_null(strstr(e, want));
+    /* b was not written */
+    float got[4] = {0};
+    assert_int_equal(ttc_device_copy_from(dev, got, b, sizeof got), TTC_OK);
+    assert_true(got[0] == 0.0f);
+    ttc_module_destroy(mod);
+    ttc_kernel_destroy(k);
+  }
+  ttc_device_free(dev, a);
+  ttc_device_free(dev, b);
+  ttc_device_destroy(dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_long_sum_small_stack),
@@ -543,6 +605,7 @@ int main(void) {
       cmocka_unit_test(test_huge_lengths),
       cmocka_unit_test(test_files_refused),
       cmocka_unit_test(test_launch_checks_specialization),
+      cmocka_unit_test(test_interp_provenance),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
