@@ -70,6 +70,13 @@ typedef struct fe_binding {
 typedef struct fe_scope {
   fe_binding *items;
   int n, cap;
+  /* A hash index of items[0, nidx): name -> position (names are unique in
+   * a scope). Made once a scope holds 16 names and kept up to date as
+   * names are added (rebuilt, doubled, when half full), so a lookup is O(1)
+   * however many names a kernel binds (a linear scan was quadratic); items
+   * past nidx (at most 16) are scanned. NULL: none. */
+  int *index;
+  int icap, nidx;
 } fe_scope;
 
 /* The lowering's state of one module-level binding: parsed on first use,

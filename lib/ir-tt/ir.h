@@ -445,6 +445,27 @@ void ir_replace_all_uses(ir_op *root, const ir_value *from, ir_value *to);
 /* Number of uses of v among ops nested under root. */
 int ir_count_uses(ir_op *root, const ir_value *v);
 
+/* Batched replacement for passes that replace many values: a walk per
+ * ir_replace_all_uses made them quadratic. A pass records from -> to and
+ * rewrites each op's operands as it reaches it (SSA: in program order
+ * every use comes after its definition), then applies the map once to the
+ * whole module for anything it did not visit. Chains (a -> b -> c) resolve
+ * to the last value. malloc-backed; `oom` is set when memory ran out. */
+typedef struct ir_subst {
+  const ir_value **from;
+  ir_value **to;
+  size_t cap, n;
+  bool oom;
+} ir_subst;
+void ir_subst_add(ir_subst *s, const ir_value *from, ir_value *to);
+/* v's replacement (after chains), or v itself. */
+ir_value *ir_subst_get(const ir_subst *s, ir_value *v);
+/* Rewrites op's operands; true if any changed. */
+bool ir_subst_apply_op(const ir_subst *s, ir_op *op);
+/* Rewrites every operand under root, in one walk. */
+void ir_subst_apply(const ir_subst *s, ir_op *root);
+void ir_subst_free(ir_subst *s);
+
 /* ---- builder.c: insertion point and op constructors ------------------- */
 
 typedef struct ir_builder {

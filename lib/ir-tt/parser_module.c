@@ -352,6 +352,7 @@ static void parser_init(parser *p, ir_context *ctx, const ir_source *src) {
 
 static void parser_fini(parser *p) {
   free(p->names);
+  free(p->name_buckets);
   free(p->aliases);
   free(p->sources);
 }
