@@ -154,27 +154,36 @@ static int64_t packed_int(ttc_type t, const rt_arg_storage *s) {
   }
 }
 
+/* "argument 1 ('n')", or "argument 1" when the name is unknown. */
+static void describe_param(const rt_param_check *c, char *out, size_t cap) {
+  if (c->name[0]) snprintf(out, cap, "argument %d ('%s')", c->param, c->name);
+  else snprintf(out, cap, "argument %d", c->param);
+}
+
 ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
                                    const ttc_type *param_types, const rt_arg_storage *storage,
                                    char *err, size_t errlen) {
   for (int c = 0; c < nchecks; c++) {
     int i = checks[c].param;
     unsigned d = checks[c].divisor;
+    char who[48]; /* filled only on a violation: the warm path formats nothing */
     ttc_type t = param_types[i];
     if (t == TTC_TYPE_PTR) {
       uint64_t p = storage[i].u64;
       if (p % d == 0) continue;
+      describe_param(&checks[c], who, sizeof who);
       if (err)
-        snprintf(err, errlen, "argument %d: pointer 0x%" PRIx64 " is not %u-byte aligned, but the "
+        snprintf(err, errlen, "%s: pointer 0x%" PRIx64 " is not %u-byte aligned, but the "
                  "kernel was specialized for an aligned pointer ('*T:%u'); pass an aligned "
-                 "pointer or use a kernel compiled without ':%u'", i, p, d, d, d);
+                 "pointer or use a kernel compiled without ':%u'", who, p, d, d, d);
       return TTC_ERROR_ARGUMENT;
     }
     int64_t v = packed_int(t, &storage[i]);
     if (v % (int64_t)d == 0) continue;
+    describe_param(&checks[c], who, sizeof who);
     if (err)
-      snprintf(err, errlen, "argument %d: %s value %" PRId64 " is not divisible by %u, but the "
-               "kernel was specialized for it ('%s:%u'); use a kernel compiled without ':%u'", i,
+      snprintf(err, errlen, "%s: %s value %" PRId64 " is not divisible by %u, but the "
+               "kernel was specialized for it ('%s:%u'); use a kernel compiled without ':%u'", who,
                rt_type_label(t), v, d, rt_type_label(t), d, d);
     return TTC_ERROR_ARGUMENT;
   }

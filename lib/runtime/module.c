@@ -51,6 +51,33 @@ static ttc_status module_load_image(ttc_device *dev, const ttc_kernel *kernel, C
                          cubin_err);
 }
 
+/* The name of parameter i of the kernel's tt.func in its printed ttir
+ * ("%x_ptr: ..." -> "x_ptr"), for launch errors; "" when not found. A scan
+ * of the signature line, not a parse: it runs at load on the GPU path too. */
+static void param_name(const ttc_kernel *kernel, int i, char *out, size_t cap) {
+  out[0] = '\0';
+  size_t len = 0;
+  const char *t = ttc_kernel_ttir_located(kernel, &len);
+  if (!t) return;
+  char head[300];
+  snprintf(head, sizeof head, "tt.func public @%s(", ttc_kernel_name(kernel));
+  const char *p = strstr(t, head);
+  if (!p) return;
+  p += strlen(head);
+  for (int k = 0; *p && *p != '\n'; p++) { /* the k-th "%name:" at bracket depth 0 */
+    if (*p != '%' || (p[-1] != '(' && p[-1] != ' ')) continue;
+    const char *e = p + 1;
+    while (*e && *e != ':' && *e != ' ' && *e != '\n') e++;
+    if (*e != ':') continue;
+    if (k++ == i) {
+      size_t n = (size_t)(e - p - 1) < cap - 1 ? (size_t)(e - p - 1) : cap - 1;
+      memcpy(out, p + 1, n);
+      out[n] = '\0';
+      return;
+    }
+  }
+}
+
 ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out) {
   if (out) *out = NULL;
   if (!RT_DEV_LIVE(dev) || !kernel || !out) return TTC_ERROR_ARGUMENT;
@@ -89,7 +116,12 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
     int d = ttc_kernel_param_divisibility(kernel, i);
     ttc_type t = mod->param_types[i]; /* pointers and integers wider than i1 */
     bool checkable = t == TTC_TYPE_PTR || (t >= TTC_TYPE_I8 && t <= TTC_TYPE_U64);
-    if (d > 1 && checkable) mod->checks[mod->nchecks++] = (rt_param_check){i, (unsigned)d};
+    if (d > 1 && checkable) {
+      rt_param_check *c = &mod->checks[mod->nchecks++];
+      c->param = i;
+      c->divisor = (unsigned)d;
+      param_name(kernel, i, c->name, sizeof c->name);
+    }
   }
   if (dev->is_interp) { /* the ttir, not the cubin */
     st = rt_idev_module_prepare(dev, kernel, mod);

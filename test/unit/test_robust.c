@@ -474,11 +474,12 @@ static void test_launch_checks_specialization(void **state) {
   assert_int_equal(ttc_module_launch(mod, grid, NULL, ok, 2), TTC_OK);
   ttc_arg misaligned[] = {ttc_arg_ptr(buf + 4), ttc_arg_i32(992)};
   assert_int_equal(ttc_module_launch(mod, grid, NULL, misaligned, 2), TTC_ERROR_ARGUMENT);
-  assert_non_null(strstr(ttc_device_error(dev), "argument 0: pointer 0x"));
+  assert_non_null(strstr(ttc_device_error(dev), "argument 0 ('x_ptr'): pointer 0x"));
   assert_non_null(strstr(ttc_device_error(dev), "is not 16-byte aligned"));
   ttc_arg odd[] = {ttc_arg_ptr(buf), ttc_arg_i32(996)};
   assert_int_equal(ttc_module_launch(mod, grid, NULL, odd, 2), TTC_ERROR_ARGUMENT);
-  assert_non_null(strstr(ttc_device_error(dev), "argument 1: i32 value 996 is not divisible by 16"));
+  assert_non_null(
+      strstr(ttc_device_error(dev), "argument 1 ('n'): i32 value 996 is not divisible by 16"));
   ttc_arg negative[] = {ttc_arg_ptr(buf), ttc_arg_i32(-32)};
   assert_int_equal(ttc_module_launch(mod, grid, NULL, negative, 2), TTC_OK);
   /* grid limits are the GPU's: y and z up to 65535 */
