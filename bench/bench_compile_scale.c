@@ -40,7 +40,8 @@ static text kernel_source(long n) {
   put(&t, "import triton\nimport triton.language as tl\n\n@triton.jit\n", 0, 0);
   put(&t, "def k(x_ptr, y_ptr):\n    offs = tl.arange(0, 128)\n", 0, 0);
   put(&t, "    x0 = tl.load(x_ptr + offs)\n", 0, 0);
-  for (long i = 1; i < n; i++) put(&t, "    x%ld = x%ld * 2.0 + ", i, i - 1), put(&t, "%ld.0\n", i, 0);
+  for (long i = 1; i < n; i++)
+    put(&t, "    x%ld = x%ld * 2.0 + ", i, i - 1), put(&t, "%ld.0\n", i, 0);
   put(&t, "    tl.store(y_ptr + offs, x%ld)\n", n - 1, 0);
   return t;
 }
@@ -68,7 +69,8 @@ static double time_kernel(long n, ttc_level level) {
   double t0 = bench_now_ms();
   ttc_status st = ttc_compile(src.s, src.len, "scale.py", "k", "*fp32:16,*fp32:16", &o, &k);
   double ms = bench_now_ms() - t0;
-  if (st != TTC_OK) fprintf(stderr, "compile of %ld statements failed: %s\n", n, ttc_kernel_diagnostics(k));
+  if (st != TTC_OK)
+    fprintf(stderr, "compile of %ld statements failed: %s\n", n, ttc_kernel_diagnostics(k));
   ttc_kernel_destroy(k);
   free(src.s);
   return st == TTC_OK ? ms / 1e3 : -1;
@@ -83,7 +85,8 @@ static double time_ttir(long n) {
   double t0 = bench_now_ms();
   ttc_status st = ttc_ir_run(src.s, src.len, "scale.ttir", &o, &r);
   double ms = bench_now_ms() - t0;
-  if (st != TTC_OK) fprintf(stderr, "ttir of %ld ops failed: %s\n", n, ttc_ir_result_diagnostics(r));
+  if (st != TTC_OK)
+    fprintf(stderr, "ttir of %ld ops failed: %s\n", n, ttc_ir_result_diagnostics(r));
   ttc_ir_result_destroy(r);
   free(src.s);
   return st == TTC_OK ? ms / 1e3 : -1;
@@ -96,15 +99,17 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
       const char *l = argv[++i];
-      level = strcmp(l, "ttir") == 0 ? TTC_LEVEL_TTIR
-              : strcmp(l, "ttgir") == 0 ? TTC_LEVEL_TTGIR : TTC_LEVEL_PTX;
+      level = strcmp(l, "ttir") == 0    ? TTC_LEVEL_TTIR
+              : strcmp(l, "ttgir") == 0 ? TTC_LEVEL_TTGIR
+                                        : TTC_LEVEL_PTX;
     } else if (nsizes < 16) {
       sizes[nsizes++] = atol(argv[i]);
     }
   }
   if (!nsizes) {
     static const long def[] = {5000, 10000, 20000, 100000};
-    for (int i = 0; i < 4; i++) sizes[nsizes++] = def[i];
+    for (int i = 0; i < 4; i++)
+      sizes[nsizes++] = def[i];
   }
   double base = time_kernel(10000, level); /* the reference for the ratios */
   for (int i = 0; i < nsizes; i++) {

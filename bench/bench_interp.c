@@ -34,12 +34,15 @@ int main(int argc, char **argv) {
   int reps = 5;
   long n = 1L << 24;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
-    else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) n = strtol(argv[++i], NULL, 10);
+    if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+      n = strtol(argv[++i], NULL, 10);
     else if (argv[i][0] == '-') {
       fprintf(stderr, "usage: bench_interp [-r REPS] [-n N] [kernel.py]\n");
       return 1;
-    } else path = argv[i];
+    } else
+      path = argv[i];
   }
   if (reps < 1 || reps > MAX_REPS || n < 1 || n > INT32_MAX) {
     fprintf(stderr, "bench_interp: -r wants 1..%d and -n 1..2^31-1\n", MAX_REPS);
@@ -56,8 +59,9 @@ int main(int argc, char **argv) {
   ttc_compile_options_init(&o);
   o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
-  st = ttc_compile_file(path, "add_kernel", n % 16 ? "*fp32:16,*fp32:16,*fp32:16,i32,1024"
-                                                   : "*fp32:16,*fp32:16,*fp32:16,i32:16,1024",
+  st = ttc_compile_file(path, "add_kernel",
+                        n % 16 ? "*fp32:16,*fp32:16,*fp32:16,i32,1024"
+                               : "*fp32:16,*fp32:16,*fp32:16,i32:16,1024",
                         &o, &k);
   if (st != TTC_OK) {
     fprintf(stderr, "bench_interp: compile failed\n%s", k ? ttc_kernel_diagnostics(k) : "");
@@ -82,7 +86,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   const unsigned grid[3] = {(unsigned)((n + BLOCK_SIZE - 1) / BLOCK_SIZE), 1, 1};
-  const ttc_arg args[4] = {ttc_arg_ptr(x), ttc_arg_ptr(y), ttc_arg_ptr(out), ttc_arg_i32((int32_t)n)};
+  const ttc_arg args[4] = {ttc_arg_ptr(x), ttc_arg_ptr(y), ttc_arg_ptr(out),
+                           ttc_arg_i32((int32_t)n)};
   ttc_event *a = NULL, *b = NULL;
   float times[MAX_REPS];
   st = ttc_event_create(dev, &a);

@@ -42,13 +42,15 @@ static int64_t check_rows(const float *x, const float *out, int32_t rows, int32_
     if (i % CHECK_EVERY != 0 && i != rows - 1) continue;
     const float *xr = x + (size_t)i * cols, *o = out + (size_t)i * cols;
     double mx = -INFINITY, sum = 0;
-    for (int32_t j = 0; j < cols; j++) mx = xr[j] > mx ? xr[j] : mx;
-    for (int32_t j = 0; j < cols; j++) sum += exp((double)xr[j] - mx);
+    for (int32_t j = 0; j < cols; j++)
+      mx = xr[j] > mx ? xr[j] : mx;
+    for (int32_t j = 0; j < cols; j++)
+      sum += exp((double)xr[j] - mx);
     for (int32_t j = 0; j < cols; j++) {
       double want = exp((double)xr[j] - mx) / sum;
       if (!(fabs(o[j] - want) <= 1e-5 * want) && bad++ < 3)
-        fprintf(stderr, "bench_softmax: row %d col %d: got %.9g, expected %.9g\n", (int)i,
-                (int)j, (double)o[j], want);
+        fprintf(stderr, "bench_softmax: row %d col %d: got %.9g, expected %.9g\n", (int)i, (int)j,
+                (double)o[j], want);
     }
   }
   return bad;
@@ -58,7 +60,8 @@ static int64_t check_rows(const float *x, const float *out, int32_t rows, int32_
 static int bench_size(bench_ctx *b, const char *path, int32_t rows, int32_t cols, int reps,
                       float *ms) {
   int32_t block = 1;
-  while (block < cols) block *= 2;
+  while (block < cols)
+    block *= 2;
   int warps = block <= 2048 ? 4 : block <= 4096 ? 8 : 16;
   const char *hint = cols % 16 == 0 ? "i32:16" : "i32"; /* Triton's JIT specialization */
   char sig[128];

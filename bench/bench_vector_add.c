@@ -61,9 +61,12 @@ static int bench_size(bench *b, uint32_t n, int reps, float *median_ms) {
   ttc_event **ev = calloc((size_t)reps * 2, sizeof *ev);
   float *times = calloc((size_t)reps, sizeof *times);
   ttc_status st = ev && times ? TTC_OK : TTC_ERROR_OUT_OF_MEMORY;
-  for (int i = 0; st == TTC_OK && i < 3; i++) st = ttc_device_alloc(b->dev, bytes, &buf[i]);
-  for (int i = 0; st == TTC_OK && i < reps * 2; i++) st = ttc_event_create(b->dev, &ev[i]);
-  for (int i = 0; st == TTC_OK && i < WARMUP; i++) st = launch_add(b, buf[0], buf[1], buf[2], n);
+  for (int i = 0; st == TTC_OK && i < 3; i++)
+    st = ttc_device_alloc(b->dev, bytes, &buf[i]);
+  for (int i = 0; st == TTC_OK && i < reps * 2; i++)
+    st = ttc_event_create(b->dev, &ev[i]);
+  for (int i = 0; st == TTC_OK && i < WARMUP; i++)
+    st = launch_add(b, buf[0], buf[1], buf[2], n);
   for (int i = 0; st == TTC_OK && i < reps; i++) {
     st = flush_cache(b);
     if (st == TTC_OK) st = ttc_event_record(b->dev, ev[2 * i], NULL);
@@ -78,8 +81,10 @@ static int bench_size(bench *b, uint32_t n, int reps, float *median_ms) {
     qsort(times, (size_t)reps, sizeof *times, cmp_float);
     *median_ms = reps % 2 ? times[reps / 2] : (times[reps / 2 - 1] + times[reps / 2]) / 2;
   }
-  for (int i = 0; ev && i < reps * 2; i++) ttc_event_destroy(b->dev, ev[i]);
-  for (int i = 0; i < 3; i++) ttc_device_free(b->dev, buf[i]);
+  for (int i = 0; ev && i < reps * 2; i++)
+    ttc_event_destroy(b->dev, ev[i]);
+  for (int i = 0; i < 3; i++)
+    ttc_device_free(b->dev, buf[i]);
   free(ev);
   free(times);
   return rc;
@@ -91,8 +96,7 @@ static ttc_status compile_kernel(const char *path, const char *arch, ttc_kernel 
   ttc_compile_options opts;
   ttc_compile_options_init(&opts);
   opts.arch = arch;
-  return ttc_compile_file(path, "add_kernel", "*fp32:16,*fp32:16,*fp32:16,i32:16,1024", &opts,
-                          out);
+  return ttc_compile_file(path, "add_kernel", "*fp32:16,*fp32:16,*fp32:16,i32:16,1024", &opts, out);
 }
 
 int main(int argc, char **argv) {
@@ -117,8 +121,7 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < nsizes; i++) {
     if (log2_sizes[i] < 4 || log2_sizes[i] > 30) {
-      fprintf(stderr, "bench_vector_add: sizes are log2 values in 4..30, got %d\n",
-              log2_sizes[i]);
+      fprintf(stderr, "bench_vector_add: sizes are log2 values in 4..30, got %d\n", log2_sizes[i]);
       return 1;
     }
   }
@@ -157,7 +160,8 @@ int main(int argc, char **argv) {
              3.0 * sizeof(float) * n / (ms * 1e-3) / 1e9);
     fflush(stdout);
   }
-  for (int i = 0; i < 3; i++) ttc_device_free(b.dev, b.flush[i]);
+  for (int i = 0; i < 3; i++)
+    ttc_device_free(b.dev, b.flush[i]);
   ttc_module_destroy(b.mod);
   ttc_device_destroy(b.dev);
   return rc;

@@ -26,14 +26,14 @@ extern "C" {
 
 typedef enum ttc_status {
   TTC_OK = 0,
-  TTC_ERROR_INPUT,     /* the kernel source or signature is wrong (see diagnostics) */
-  TTC_ERROR_ARGUMENT,  /* an API argument is invalid (NULL, out of range, mismatch) */
+  TTC_ERROR_INPUT,       /* the kernel source or signature is wrong (see diagnostics) */
+  TTC_ERROR_ARGUMENT,    /* an API argument is invalid (NULL, out of range, mismatch) */
   TTC_ERROR_UNSUPPORTED, /* valid input that ttc does not support yet */
-  TTC_ERROR_IO,        /* a file could not be read or written */
-  TTC_ERROR_TOOL,      /* an external tool (ptxas) failed or is missing */
-  TTC_ERROR_LLVM,      /* LLVM rejected the generated module (internal bug) */
-  TTC_ERROR_NO_DEVICE, /* no CUDA driver or no GPU */
-  TTC_ERROR_CUDA,      /* a CUDA driver call failed */
+  TTC_ERROR_IO,          /* a file could not be read or written */
+  TTC_ERROR_TOOL,        /* an external tool (ptxas) failed or is missing */
+  TTC_ERROR_LLVM,        /* LLVM rejected the generated module (internal bug) */
+  TTC_ERROR_NO_DEVICE,   /* no CUDA driver or no GPU */
+  TTC_ERROR_CUDA,        /* a CUDA driver call failed */
   TTC_ERROR_OUT_OF_MEMORY,
   TTC_ERROR_INTERNAL,
   TTC_ERROR_OUT_OF_BOUNDS /* the interpreter caught a memory access outside every allocation */

@@ -72,8 +72,7 @@ TTC_API ttc_status ttc_function_create(ttc_device *dev, const char *source, size
 /* Same, reading the kernel file at `path` (TTC_ERROR_IO when it cannot). */
 TTC_API ttc_status ttc_function_create_file(ttc_device *dev, const char *path, const char *name,
                                             const char *constexprs,
-                                            const ttc_function_options *opts,
-                                            ttc_function **out);
+                                            const ttc_function_options *opts, ttc_function **out);
 
 /* Unloads every kernel the function loaded and frees it. NULL is accepted.
  * Returns TTC_ERROR_ARGUMENT, touching nothing, for a handle already destroyed
@@ -139,12 +138,12 @@ TTC_API char *ttc_function_messages(const ttc_function *f);
 
 /* Counts since creation, for tests and benchmarks. */
 typedef struct ttc_function_stats {
-  int variants;         /* specializations loaded (each: a compile or a cache hit) */
-  int compiles;         /* of them, compiled in this process */
-  int cache_hits;       /* of them, loaded from the on-disk cache */
-  int tunings;          /* autotune key values tuned by benchmarking */
-  int tunings_cached;   /* autotune key values whose choice came from the cache */
-  int benchmark_runs;   /* timed launches while autotuning */
+  int variants;       /* specializations loaded (each: a compile or a cache hit) */
+  int compiles;       /* of them, compiled in this process */
+  int cache_hits;     /* of them, loaded from the on-disk cache */
+  int tunings;        /* autotune key values tuned by benchmarking */
+  int tunings_cached; /* autotune key values whose choice came from the cache */
+  int benchmark_runs; /* timed launches while autotuning */
 } ttc_function_stats;
 
 TTC_API void ttc_function_stats_get(const ttc_function *f, ttc_function_stats *out);

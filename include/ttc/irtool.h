@@ -19,17 +19,17 @@ typedef struct ttc_ir_options {
   const char *passes;
   const char *print_before; /* pass name or "all": dump the IR before it; NULL: none */
   const char *print_after;  /* same, after the pass */
-  int verify_each;          /* nonzero: verify after every pass (always: after parsing and at the end) */
-  int time_passes;          /* nonzero: a timing report in the dump */
-  int print_locations;      /* nonzero: ttir/ttgir output carries loc(...) */
+  int verify_each;     /* nonzero: verify after every pass (always: after parsing and at the end) */
+  int time_passes;     /* nonzero: a timing report in the dump */
+  int print_locations; /* nonzero: ttir/ttgir output carries loc(...) */
   /* Output level; -1 (the default): print the IR where the passes leave it.
    * TTC_LEVEL_TTGIR on ttir converts it (convert-triton-to-tritongpu with
    * num_warps and arch, then tritongpu-coalesce); LLIR, PTX and CUBIN continue
    * to codegen and ptxas. */
   int emit;
-  int num_warps;            /* for the conversion --emit adds; default 4 */
-  const char *arch;         /* "sm_90a"; NULL: the module's ttg.target, else sm_90 */
-  const char *ptxas;        /* NULL: $TTC_PTXAS, PATH, the CUDA toolkit */
+  int num_warps;     /* for the conversion --emit adds; default 4 */
+  const char *arch;  /* "sm_90a"; NULL: the module's ttg.target, else sm_90 */
+  const char *ptxas; /* NULL: $TTC_PTXAS, PATH, the CUDA toolkit */
   /* Cases separated by lines holding `// -----` are processed one by one;
    * outputs are joined with "// -----\n". Line numbers stay those of the file. */
   int split_input_file;

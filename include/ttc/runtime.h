@@ -96,16 +96,52 @@ static inline ttc_arg ttc_arg_make(ttc_type type) {
   a.v.i = 0;
   return a;
 }
-static inline ttc_arg ttc_arg_ptr(uint64_t p) { ttc_arg a = ttc_arg_make(TTC_TYPE_PTR); a.v.ptr = p; return a; }
+static inline ttc_arg ttc_arg_ptr(uint64_t p) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_PTR);
+  a.v.ptr = p;
+  return a;
+}
 /* A pointer to elements of type `elem` (the tensor argument of a kernel function). */
-static inline ttc_arg ttc_arg_ptr_to(ttc_type elem, uint64_t p) { ttc_arg a = ttc_arg_ptr(p); a.pointee = elem; return a; }
-static inline ttc_arg ttc_arg_bool(int x) { ttc_arg a = ttc_arg_make(TTC_TYPE_I1); a.v.i = x != 0; return a; }
-static inline ttc_arg ttc_arg_i32(int32_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_I32); a.v.i = x; return a; }
-static inline ttc_arg ttc_arg_i64(int64_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_I64); a.v.i = x; return a; }
-static inline ttc_arg ttc_arg_u32(uint32_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_U32); a.v.i = (int64_t)x; return a; }
-static inline ttc_arg ttc_arg_u64(uint64_t x) { ttc_arg a = ttc_arg_make(TTC_TYPE_U64); a.v.i = (int64_t)x; return a; }
-static inline ttc_arg ttc_arg_f32(float x) { ttc_arg a = ttc_arg_make(TTC_TYPE_F32); a.v.f = x; return a; }
-static inline ttc_arg ttc_arg_f64(double x) { ttc_arg a = ttc_arg_make(TTC_TYPE_F64); a.v.f = x; return a; }
+static inline ttc_arg ttc_arg_ptr_to(ttc_type elem, uint64_t p) {
+  ttc_arg a = ttc_arg_ptr(p);
+  a.pointee = elem;
+  return a;
+}
+static inline ttc_arg ttc_arg_bool(int x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_I1);
+  a.v.i = x != 0;
+  return a;
+}
+static inline ttc_arg ttc_arg_i32(int32_t x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_I32);
+  a.v.i = x;
+  return a;
+}
+static inline ttc_arg ttc_arg_i64(int64_t x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_I64);
+  a.v.i = x;
+  return a;
+}
+static inline ttc_arg ttc_arg_u32(uint32_t x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_U32);
+  a.v.i = (int64_t)x;
+  return a;
+}
+static inline ttc_arg ttc_arg_u64(uint64_t x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_U64);
+  a.v.i = (int64_t)x;
+  return a;
+}
+static inline ttc_arg ttc_arg_f32(float x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_F32);
+  a.v.f = x;
+  return a;
+}
+static inline ttc_arg ttc_arg_f64(double x) {
+  ttc_arg a = ttc_arg_make(TTC_TYPE_F64);
+  a.v.f = x;
+  return a;
+}
 
 /* Loads the kernel's cubin into the device's context (its PTX through the
  * driver JIT when the cubin is absent or rejected). The module does not keep

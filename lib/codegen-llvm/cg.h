@@ -27,10 +27,10 @@ typedef struct LLVMOpaqueBasicBlock *LLVMBasicBlockRef;
 /* ---- driver interface (emit.c, ptxas.c) -------------------------------- */
 
 typedef struct cg_options {
-  const char *arch; /* "sm_90a", "sm_90", "sm_80"; NULL: "sm_90" */
-  int num_warps;    /* used only when the module lacks "ttg.num-warps"; 0: 4 */
-  int opt_level;    /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
-  int ptx_version;  /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
+  const char *arch;      /* "sm_90a", "sm_90", "sm_80"; NULL: "sm_90" */
+  int num_warps;         /* used only when the module lacks "ttg.num-warps"; 0: 4 */
+  int opt_level;         /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
+  int ptx_version;       /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
   const char *libdevice; /* libdevice.10.bc; NULL: $TTC_LIBDEVICE, then the CUDA home's */
 } cg_options;
 
@@ -72,7 +72,7 @@ typedef struct cg_constexpr_info {
 } cg_constexpr_info;
 
 typedef struct cg_metadata {
-  const char *name;   /* entry name */
+  const char *name; /* entry name */
   int num_warps, num_stages;
   int shared;         /* dynamic shared bytes the launch must pass (0: static only) */
   const char *target; /* "cuda:90" */
@@ -116,8 +116,8 @@ int cg_contig_regs(const ttg_ll *l, int *dim);
 /* ---- lower.c: the lowering context and op dispatch ---------------------- */
 
 typedef struct cg_vals {
-  int n;             /* registers (1 for scalars) */
-  LLVMValueRef *v;   /* arena-owned */
+  int n;           /* registers (1 for scalars) */
+  LLVMValueRef *v; /* arena-owned */
 } cg_vals;
 
 typedef struct cg_map_entry {
@@ -128,8 +128,8 @@ typedef struct cg_map_entry {
 struct cg {
   ir_context *ictx;
   const ir_module *im;
-  ir_arena arena;            /* value arrays and scratch; freed at the end */
-  ir_arena axis_arena;       /* the axis analysis */
+  ir_arena arena;      /* value arrays and scratch; freed at the end */
+  ir_arena axis_arena; /* the axis analysis */
   const ir_axis_analysis *axis;
   LLVMContextRef lc;
   LLVMModuleRef mod;
@@ -137,9 +137,9 @@ struct cg {
   LLVMValueRef fn;
   int num_warps;
   LLVMValueRef tid, lane, warp; /* i32, computed in the entry block */
-  LLVMValueRef smem;         /* global_smem, the dynamic shared memory (shared.c) */
-  bool needs_libdevice;      /* a __nv_* function was declared */
-  cg_map_entry *map;         /* open addressing, malloc-owned */
+  LLVMValueRef smem;            /* global_smem, the dynamic shared memory (shared.c) */
+  bool needs_libdevice;         /* a __nv_* function was declared */
+  cg_map_entry *map;            /* open addressing, malloc-owned */
   size_t map_cap, map_len;
   bool failed;
 };
@@ -169,8 +169,8 @@ LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *otys, unsigned n
                           LLVMValueRef *args, unsigned nargs);
 LLVMValueRef cg_i32(cg *c, int64_t v);
 /* Inline PTX: `code` with $N operands, LLVM constraint string `cons`. */
-LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons,
-                    LLVMValueRef *args, unsigned nargs, bool side_effects);
+LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons, LLVMValueRef *args,
+                    unsigned nargs, bool side_effects);
 void cg_barrier(cg *c);
 
 /* ---- shared.c: shared memory --------------------------------------------- */
@@ -246,8 +246,7 @@ bool cg_lower_reduce(cg *c, ir_op *op);
 /* Emits the combiner region `blk` of a tt.reduce / tt.scan on (acc, x) for
  * each of the nop operands (acc is the left operand); results replace acc.
  * False after a diagnostic. */
-bool cg_combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef *acc,
-                LLVMValueRef *x);
+bool cg_combine(cg *c, const ir_op *op, ir_block *blk, int nop, LLVMValueRef *acc, LLVMValueRef *x);
 
 /* ---- lower_scan.c: tt.scan ---------------------------------------------- */
 
@@ -273,8 +272,8 @@ bool cg_lower_debug(cg *c, ir_op *op);
 LLVMValueRef cg_libdevice_call(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef *args,
                                unsigned nargs);
 /* The same with explicit result and parameter types (tt.extern_elementwise). */
-LLVMValueRef cg_libdevice_call_typed(cg *c, const char *name, LLVMTypeRef ret,
-                                     LLVMTypeRef *params, LLVMValueRef *args, unsigned nargs);
+LLVMValueRef cg_libdevice_call_typed(cg *c, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                                     LLVMValueRef *args, unsigned nargs);
 /* Links libdevice into c->mod when a __nv_ function was used, then
  * internalizes everything but the kernel so that O3 drops what is unused.
  * `path` NULL: $TTC_LIBDEVICE, then TTC_DEFAULT_CUDA_HOME/nvvm/libdevice/

@@ -22,11 +22,10 @@ static const char cg_triple[] = "nvptx64-nvidia-cuda";
  * and fall back to a generic CPU, which then aborts the process when an
  * intrinsic cannot be selected ("LLVM ERROR: Cannot select"). */
 static const char *const cg_known_archs[] = {
-    "sm_50",   "sm_52",   "sm_53",   "sm_60",   "sm_61",   "sm_62",   "sm_70",   "sm_72",
-    "sm_75",   "sm_80",   "sm_86",   "sm_87",   "sm_88",   "sm_89",   "sm_90",   "sm_90a",
-    "sm_100",  "sm_100a", "sm_100f", "sm_101",  "sm_101a", "sm_101f", "sm_103",  "sm_103a",
-    "sm_103f", "sm_110",  "sm_110a", "sm_110f", "sm_120",  "sm_120a", "sm_120f", "sm_121",
-    "sm_121a", "sm_121f",
+    "sm_50",   "sm_52",  "sm_53",   "sm_60",   "sm_61",  "sm_62",   "sm_70",   "sm_72",  "sm_75",
+    "sm_80",   "sm_86",  "sm_87",   "sm_88",   "sm_89",  "sm_90",   "sm_90a",  "sm_100", "sm_100a",
+    "sm_100f", "sm_101", "sm_101a", "sm_101f", "sm_103", "sm_103a", "sm_103f", "sm_110", "sm_110a",
+    "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a", "sm_121f",
 };
 
 static bool arch_ok(const char *arch) {

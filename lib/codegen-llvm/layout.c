@@ -11,7 +11,8 @@ static bool is_pow2_32(int32_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 static int log2_32(int32_t v) {
   int k = 0;
-  while ((1 << k) < v) k++;
+  while ((1 << k) < v)
+    k++;
   return k;
 }
 
@@ -19,7 +20,7 @@ bool cg_ll_of(cg *c, const ir_type *t, ir_loc loc, ttg_ll *l) {
   if (ttg_ll_of_type(t, l)) return true;
   ir_error(c->ictx, loc, "unsupported in codegen: tensor layout %s",
            !ir_type_is_tensor(t) || !t->layout ? "missing (expected ttgir)"
-                                                : "or shape this target cannot lay out");
+                                               : "or shape this target cannot lay out");
   return false;
 }
 
@@ -39,7 +40,8 @@ cg_part cg_input_part(cg *c, const ttg_ll *l, int in, LLVMValueRef x, int d) {
       continue;
     }
     int k = 1;
-    while (is_pow2_32(v) && b + k < l->nbits[in] && l->basis[in][b + k][d] == v << k) k++;
+    while (is_pow2_32(v) && b + k < l->nbits[in] && l->basis[in][b + k][d] == v << k)
+      k++;
     LLVMValueRef t = x;
     int32_t bits;
     if (b) t = LLVMBuildLShr(c->b, t, cg_i32(c, b), "");

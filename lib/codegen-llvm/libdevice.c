@@ -18,8 +18,8 @@
 #define TTC_DEFAULT_CUDA_HOME "/usr/local/cuda"
 #endif
 
-LLVMValueRef cg_libdevice_call_typed(cg *c, const char *name, LLVMTypeRef ret,
-                                     LLVMTypeRef *params, LLVMValueRef *args, unsigned nargs) {
+LLVMValueRef cg_libdevice_call_typed(cg *c, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                                     LLVMValueRef *args, unsigned nargs) {
   LLVMTypeRef fty = LLVMFunctionType(ret, params, nargs, 0);
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
   if (!f) f = LLVMAddFunction(c->mod, name, fty);

@@ -28,7 +28,8 @@ static void map_grow(cg *c) {
   for (size_t i = 0; i < c->map_cap; i++) {
     if (!c->map[i].key) continue;
     size_t s = map_slot(c->map[i].key, ncap);
-    while (nmap[s].key) s = (s + 1) & (ncap - 1);
+    while (nmap[s].key)
+      s = (s + 1) & (ncap - 1);
     nmap[s] = c->map[i];
   }
   free(c->map);
@@ -39,7 +40,8 @@ static void map_grow(cg *c) {
 void cg_map_set(cg *c, const ir_value *v, cg_vals vals) {
   if ((c->map_len + 1) * 2 > c->map_cap) map_grow(c);
   size_t s = map_slot(v, c->map_cap);
-  while (c->map[s].key && c->map[s].key != v) s = (s + 1) & (c->map_cap - 1);
+  while (c->map[s].key && c->map[s].key != v)
+    s = (s + 1) & (c->map_cap - 1);
   if (!c->map[s].key) c->map_len++;
   c->map[s].key = v;
   c->map[s].vals = vals;
@@ -79,8 +81,8 @@ LLVMTypeRef cg_type(cg *c, const ir_type *t) {
   switch (t->kind) {
   case IR_TY_INT: return LLVMIntTypeInContext(c->lc, t->width);
   case IR_TY_FLOAT:
-    if (t->width == 16) return t->is_bf16 ? LLVMBFloatTypeInContext(c->lc)
-                                          : LLVMHalfTypeInContext(c->lc);
+    if (t->width == 16)
+      return t->is_bf16 ? LLVMBFloatTypeInContext(c->lc) : LLVMHalfTypeInContext(c->lc);
     return t->width == 64 ? LLVMDoubleTypeInContext(c->lc) : LLVMFloatTypeInContext(c->lc);
   case IR_TY_PTR: return LLVMPointerTypeInContext(c->lc, (unsigned)t->addrspace);
   case IR_TY_TENSOR:
@@ -103,14 +105,15 @@ LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *otys, unsigned n
   return LLVMBuildCall2(c->b, fty, f, args, nargs, "");
 }
 
-LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons,
-                    LLVMValueRef *args, unsigned nargs, bool side_effects) {
+LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons, LLVMValueRef *args,
+                    unsigned nargs, bool side_effects) {
   LLVMTypeRef atys[512];
   IR_ASSERT(nargs <= 512);
-  for (unsigned i = 0; i < nargs; i++) atys[i] = LLVMTypeOf(args[i]);
+  for (unsigned i = 0; i < nargs; i++)
+    atys[i] = LLVMTypeOf(args[i]);
   LLVMTypeRef fty = LLVMFunctionType(ret, atys, nargs, 0);
-  LLVMValueRef asmv = LLVMGetInlineAsm(fty, code, strlen(code), cons, strlen(cons),
-                                       side_effects, 0, LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, code, strlen(code), cons, strlen(cons), side_effects, 0,
+                                       LLVMInlineAsmDialectATT, 0);
   return LLVMBuildCall2(c->b, fty, asmv, args, nargs, "");
 }
 
@@ -130,82 +133,133 @@ bool cg_unsupported(cg *c, const ir_op *op) {
  * new op): each family has its own file. */
 static bool lower_op(cg *c, ir_op *op) {
   switch (op->kind) {
-  case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_ARITH_MULI:
-  case IR_OP_ARITH_DIVSI: case IR_OP_ARITH_DIVUI: case IR_OP_ARITH_REMSI:
-  case IR_OP_ARITH_REMUI: case IR_OP_ARITH_ANDI: case IR_OP_ARITH_ORI:
-  case IR_OP_ARITH_XORI: case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI:
-  case IR_OP_ARITH_SHRUI: case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI:
-  case IR_OP_ARITH_MAXUI: case IR_OP_ARITH_MINUI: case IR_OP_ARITH_ADDF:
-  case IR_OP_ARITH_SUBF: case IR_OP_ARITH_MULF: case IR_OP_ARITH_DIVF:
-  case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF: case IR_OP_ARITH_MINNUMF:
-  case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF: case IR_OP_ARITH_NEGF:
-  case IR_OP_ARITH_CMPI: case IR_OP_ARITH_CMPF: case IR_OP_ARITH_SELECT:
-  case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI: case IR_OP_ARITH_TRUNCI:
-  case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF: case IR_OP_ARITH_SITOFP:
-  case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI: case IR_OP_ARITH_FPTOUI:
+  case IR_OP_ARITH_ADDI:
+  case IR_OP_ARITH_SUBI:
+  case IR_OP_ARITH_MULI:
+  case IR_OP_ARITH_DIVSI:
+  case IR_OP_ARITH_DIVUI:
+  case IR_OP_ARITH_REMSI:
+  case IR_OP_ARITH_REMUI:
+  case IR_OP_ARITH_ANDI:
+  case IR_OP_ARITH_ORI:
+  case IR_OP_ARITH_XORI:
+  case IR_OP_ARITH_SHLI:
+  case IR_OP_ARITH_SHRSI:
+  case IR_OP_ARITH_SHRUI:
+  case IR_OP_ARITH_MAXSI:
+  case IR_OP_ARITH_MINSI:
+  case IR_OP_ARITH_MAXUI:
+  case IR_OP_ARITH_MINUI:
+  case IR_OP_ARITH_ADDF:
+  case IR_OP_ARITH_SUBF:
+  case IR_OP_ARITH_MULF:
+  case IR_OP_ARITH_DIVF:
+  case IR_OP_ARITH_REMF:
+  case IR_OP_ARITH_MAXNUMF:
+  case IR_OP_ARITH_MINNUMF:
+  case IR_OP_ARITH_MAXIMUMF:
+  case IR_OP_ARITH_MINIMUMF:
+  case IR_OP_ARITH_NEGF:
+  case IR_OP_ARITH_CMPI:
+  case IR_OP_ARITH_CMPF:
+  case IR_OP_ARITH_SELECT:
+  case IR_OP_ARITH_EXTSI:
+  case IR_OP_ARITH_EXTUI:
+  case IR_OP_ARITH_TRUNCI:
+  case IR_OP_ARITH_EXTF:
+  case IR_OP_ARITH_TRUNCF:
+  case IR_OP_ARITH_SITOFP:
+  case IR_OP_ARITH_UITOFP:
+  case IR_OP_ARITH_FPTOSI:
+  case IR_OP_ARITH_FPTOUI:
   case IR_OP_ARITH_BITCAST:
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
-  case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI:
-  case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
-  case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA:
-  case IR_OP_TT_BITCAST: case IR_OP_TT_INT_TO_PTR: case IR_OP_TT_PTR_TO_INT:
-  case IR_OP_TT_FP_TO_FP: case IR_OP_TT_MULHIUI: case IR_OP_TT_PRECISE_SQRT:
-  case IR_OP_TT_PRECISE_DIVF: case IR_OP_TT_CLAMPF: case IR_OP_TT_EXTERN_ELEMENTWISE:
-    return cg_lower_elementwise(c, op);
+  case IR_OP_MATH_EXP:
+  case IR_OP_MATH_EXP2:
+  case IR_OP_MATH_LOG:
+  case IR_OP_MATH_LOG2:
+  case IR_OP_MATH_SQRT:
+  case IR_OP_MATH_RSQRT:
+  case IR_OP_MATH_ABSF:
+  case IR_OP_MATH_ABSI:
+  case IR_OP_MATH_SIN:
+  case IR_OP_MATH_COS:
+  case IR_OP_MATH_ERF:
+  case IR_OP_MATH_FLOOR:
+  case IR_OP_MATH_CEIL:
+  case IR_OP_MATH_FMA:
+  case IR_OP_TT_BITCAST:
+  case IR_OP_TT_INT_TO_PTR:
+  case IR_OP_TT_PTR_TO_INT:
+  case IR_OP_TT_FP_TO_FP:
+  case IR_OP_TT_MULHIUI:
+  case IR_OP_TT_PRECISE_SQRT:
+  case IR_OP_TT_PRECISE_DIVF:
+  case IR_OP_TT_CLAMPF:
+  case IR_OP_TT_EXTERN_ELEMENTWISE: return cg_lower_elementwise(c, op);
 
-  case IR_OP_ARITH_CONSTANT: case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS:
-  case IR_OP_TT_MAKE_RANGE: case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST:
-  case IR_OP_TT_EXPAND_DIMS: case IR_OP_TTG_CONVERT_LAYOUT:
-    return cg_lower_tensor_op(c, op);
+  case IR_OP_ARITH_CONSTANT:
+  case IR_OP_TT_GET_PROGRAM_ID:
+  case IR_OP_TT_GET_NUM_PROGRAMS:
+  case IR_OP_TT_MAKE_RANGE:
+  case IR_OP_TT_SPLAT:
+  case IR_OP_TT_BROADCAST:
+  case IR_OP_TT_EXPAND_DIMS:
+  case IR_OP_TTG_CONVERT_LAYOUT: return cg_lower_tensor_op(c, op);
 
-  case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
-    return cg_lower_relayout(c, op);
+  case IR_OP_TT_RESHAPE:
+  case IR_OP_TT_TRANS:
+  case IR_OP_TT_JOIN:
+  case IR_OP_TT_SPLIT: return cg_lower_relayout(c, op);
 
-  case IR_OP_TT_SCAN:
-    return cg_lower_scan(c, op);
+  case IR_OP_TT_SCAN: return cg_lower_scan(c, op);
 
-  case IR_OP_TT_PRINT: case IR_OP_TT_ASSERT:
-    return cg_lower_debug(c, op);
+  case IR_OP_TT_PRINT:
+  case IR_OP_TT_ASSERT: return cg_lower_debug(c, op);
 
-  case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD: case IR_OP_TT_STORE:
-    return cg_lower_memory_op(c, op);
+  case IR_OP_TT_ADDPTR:
+  case IR_OP_TT_LOAD:
+  case IR_OP_TT_STORE: return cg_lower_memory_op(c, op);
 
-  case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE:
-    return cg_lower_scf_op(c, op);
+  case IR_OP_SCF_FOR:
+  case IR_OP_SCF_IF:
+  case IR_OP_SCF_WHILE: return cg_lower_scf_op(c, op);
 
-  case IR_OP_TT_REDUCE:
-    return cg_lower_reduce(c, op);
+  case IR_OP_TT_REDUCE: return cg_lower_reduce(c, op);
 
-  case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS:
-    return cg_lower_atomic(c, op);
+  case IR_OP_TT_ATOMIC_RMW:
+  case IR_OP_TT_ATOMIC_CAS: return cg_lower_atomic(c, op);
 
   case IR_OP_TT_DOT: {
     const ir_attr *l = op->results[0].type->layout;
     return l && l->kind == IR_ATTR_NVIDIA_MMA ? cg_lower_mma(c, op) : cg_lower_dot(c, op);
   }
 
-  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
-  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
-  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
-    return cg_lower_shared_op(c, op);
+  case IR_OP_TTG_LOCAL_ALLOC:
+  case IR_OP_TTG_LOCAL_LOAD:
+  case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC:
+  case IR_OP_TTG_MEMDESC_TRANS:
+  case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED:
+  case IR_OP_GPU_BARRIER: return cg_lower_shared_op(c, op);
 
-  case IR_OP_TTNG_WARP_GROUP_DOT:
-    return cg_lower_wgmma(c, op);
-  case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
-    return cg_lower_wgmma_wait(c, op);
+  case IR_OP_TTNG_WARP_GROUP_DOT: return cg_lower_wgmma(c, op);
+  case IR_OP_TTNG_WARP_GROUP_DOT_WAIT: return cg_lower_wgmma_wait(c, op);
 
-  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
-    return cg_unsupported(c, op);
+  case IR_OP_TTG_ASYNC_COPY:
+  case IR_OP_TTG_ASYNC_COMMIT_GROUP:
+  case IR_OP_TTG_ASYNC_WAIT: return cg_unsupported(c, op);
 
-  case IR_OP_TT_RETURN:
-    LLVMBuildRetVoid(c->b);
-    return true;
+  case IR_OP_TT_RETURN: LLVMBuildRetVoid(c->b); return true;
 
   /* Terminators other than tt.return are consumed by their parent op. */
-  case IR_OP_SCF_YIELD: case IR_OP_SCF_CONDITION: case IR_OP_TT_REDUCE_RETURN:
+  case IR_OP_SCF_YIELD:
+  case IR_OP_SCF_CONDITION:
+  case IR_OP_TT_REDUCE_RETURN:
   case IR_OP_TT_SCAN_RETURN:
-  case IR_OP_MODULE: case IR_OP_TT_FUNC: case IR_NUM_OPS:
-    return cg_unsupported(c, op);
+  case IR_OP_MODULE:
+  case IR_OP_TT_FUNC:
+  case IR_NUM_OPS: return cg_unsupported(c, op);
   }
   return cg_unsupported(c, op);
 }
@@ -243,7 +297,8 @@ static void add_fn_string_attr(cg *c, const char *k, const char *v) {
 
 static void add_fn_enum_attr(cg *c, const char *k) {
   unsigned kind = LLVMGetEnumAttributeKindForName(k, strlen(k));
-  LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->lc, kind, 0));
+  LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(c->lc, kind, 0));
 }
 
 /* The kernel: one LLVM function, ptx_kernel calling convention, exactly
@@ -286,8 +341,8 @@ bool cg_build_module(cg *c, const ir_module *m) {
   for (int i = 0; i < nargs; i++) {
     cg_vals v = cg_vals_new(c, 1);
     v.v[0] = LLVMGetParam(c->fn, (unsigned)i);
-    if (entry->args[i]->name) LLVMSetValueName2(v.v[0], entry->args[i]->name,
-                                                strlen(entry->args[i]->name));
+    if (entry->args[i]->name)
+      LLVMSetValueName2(v.v[0], entry->args[i]->name, strlen(entry->args[i]->name));
     cg_map_set(c, entry->args[i], v);
   }
   c->tid = cg_intrinsic(c, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0, NULL, 0);

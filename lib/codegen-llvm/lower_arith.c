@@ -10,22 +10,33 @@
 #include "codegen-llvm/cg.h"
 
 /* MLIR cmpi order (eq ne slt sle sgt sge ult ule ugt uge) -> LLVM. */
-static const LLVMIntPredicate cmpi_map[] = {
-    LLVMIntEQ,  LLVMIntNE,  LLVMIntSLT, LLVMIntSLE, LLVMIntSGT,
-    LLVMIntSGE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+static const LLVMIntPredicate cmpi_map[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntSLT, LLVMIntSLE,
+                                            LLVMIntSGT, LLVMIntSGE, LLVMIntULT, LLVMIntULE,
+                                            LLVMIntUGT, LLVMIntUGE};
 /* MLIR cmpf order (false oeq ogt oge olt ole one ord ueq ugt uge ult ule une
  * uno true) -> LLVM, whose order differs after `ord`. */
-static const LLVMRealPredicate cmpf_map[] = {
-    LLVMRealPredicateFalse, LLVMRealOEQ, LLVMRealOGT, LLVMRealOGE, LLVMRealOLT, LLVMRealOLE,
-    LLVMRealONE, LLVMRealORD, LLVMRealUEQ, LLVMRealUGT, LLVMRealUGE, LLVMRealULT,
-    LLVMRealULE, LLVMRealUNE, LLVMRealUNO, LLVMRealPredicateTrue};
+static const LLVMRealPredicate cmpf_map[] = {LLVMRealPredicateFalse,
+                                             LLVMRealOEQ,
+                                             LLVMRealOGT,
+                                             LLVMRealOGE,
+                                             LLVMRealOLT,
+                                             LLVMRealOLE,
+                                             LLVMRealONE,
+                                             LLVMRealORD,
+                                             LLVMRealUEQ,
+                                             LLVMRealUGT,
+                                             LLVMRealUGE,
+                                             LLVMRealULT,
+                                             LLVMRealULE,
+                                             LLVMRealUNE,
+                                             LLVMRealUNO,
+                                             LLVMRealPredicateTrue};
 
 static LLVMValueRef call1(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef x) {
   return cg_intrinsic(c, name, &ty, ty ? 1 : 0, &x, 1);
 }
 
-static LLVMValueRef call2(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef x,
-                          LLVMValueRef y) {
+static LLVMValueRef call2(cg *c, const char *name, LLVMTypeRef ty, LLVMValueRef x, LLVMValueRef y) {
   LLVMValueRef a[2] = {x, y};
   return cg_intrinsic(c, name, &ty, 1, a, 2);
 }
@@ -39,11 +50,13 @@ static LLVMValueRef math_op(cg *c, ir_op_kind k, const ir_type *et, LLVMValueRef
   LLVMTypeRef cty = is_f64 ? ty : f32;
   /* f64 transcendentals and erf come from libdevice (NVVM has no f64
    * approximations); Triton does the same. */
-  static const struct { ir_op_kind k; const char *f32, *f64; } libdev[] = {
-      {IR_OP_MATH_ERF, "__nv_erff", "__nv_erf"},   {IR_OP_MATH_SIN, NULL, "__nv_sin"},
-      {IR_OP_MATH_COS, NULL, "__nv_cos"},          {IR_OP_MATH_EXP, NULL, "__nv_exp"},
-      {IR_OP_MATH_EXP2, NULL, "__nv_exp2"},        {IR_OP_MATH_LOG, NULL, "__nv_log"},
-      {IR_OP_MATH_LOG2, NULL, "__nv_log2"},        {IR_OP_MATH_RSQRT, NULL, "__nv_rsqrt"}};
+  static const struct {
+    ir_op_kind k;
+    const char *f32, *f64;
+  } libdev[] = {{IR_OP_MATH_ERF, "__nv_erff", "__nv_erf"}, {IR_OP_MATH_SIN, NULL, "__nv_sin"},
+                {IR_OP_MATH_COS, NULL, "__nv_cos"},        {IR_OP_MATH_EXP, NULL, "__nv_exp"},
+                {IR_OP_MATH_EXP2, NULL, "__nv_exp2"},      {IR_OP_MATH_LOG, NULL, "__nv_log"},
+                {IR_OP_MATH_LOG2, NULL, "__nv_log2"},      {IR_OP_MATH_RSQRT, NULL, "__nv_rsqrt"}};
   for (size_t i = 0; i < sizeof libdev / sizeof libdev[0]; i++) {
     const char *fn = is_f64 ? libdev[i].f64 : libdev[i].f32;
     if (libdev[i].k != k || !fn) continue;
@@ -145,19 +158,22 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
   case IR_OP_ARITH_EXTSI: return LLVMBuildSExt(b, a[0], rty, "");
   case IR_OP_ARITH_EXTUI: return LLVMBuildZExt(b, a[0], rty, "");
   case IR_OP_ARITH_TRUNCI: return LLVMBuildTrunc(b, a[0], rty, "");
-  case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF: case IR_OP_TT_FP_TO_FP:
-    return convert_fp(c, a[0], et, rt);
+  case IR_OP_ARITH_EXTF:
+  case IR_OP_ARITH_TRUNCF:
+  case IR_OP_TT_FP_TO_FP: return convert_fp(c, a[0], et, rt);
   case IR_OP_ARITH_SITOFP: return LLVMBuildSIToFP(b, a[0], rty, "");
   case IR_OP_ARITH_UITOFP: return LLVMBuildUIToFP(b, a[0], rty, "");
   case IR_OP_ARITH_FPTOSI: return LLVMBuildFPToSI(b, a[0], rty, "");
   case IR_OP_ARITH_FPTOUI: return LLVMBuildFPToUI(b, a[0], rty, "");
-  case IR_OP_ARITH_BITCAST: case IR_OP_TT_BITCAST:
+  case IR_OP_ARITH_BITCAST:
+  case IR_OP_TT_BITCAST:
     if (et->kind == IR_TY_PTR && rt->kind == IR_TY_PTR)
       return et->addrspace == rt->addrspace ? a[0] : LLVMBuildAddrSpaceCast(b, a[0], rty, "");
     return LLVMBuildBitCast(b, a[0], rty, "");
   case IR_OP_TT_INT_TO_PTR: return LLVMBuildIntToPtr(b, a[0], rty, "");
-  case IR_OP_TT_PTR_TO_INT: return LLVMBuildPtrToInt(b, a[0], rty, "");
-/* The high half of the double-width product (PTX mul.hi after O3). */
+  case IR_OP_TT_PTR_TO_INT:
+    return LLVMBuildPtrToInt(b, a[0], rty, "");
+    /* The high half of the double-width product (PTX mul.hi after O3). */
   case IR_OP_TT_MULHIUI: {
     LLVMTypeRef wide = LLVMIntTypeInContext(c->lc, et->width * 2);
     LLVMValueRef x = LLVMBuildZExt(b, a[0], wide, ""), y = LLVMBuildZExt(b, a[1], wide, "");
@@ -165,16 +181,24 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
     p = LLVMBuildLShr(b, p, LLVMConstInt(wide, et->width, 0), "");
     return LLVMBuildTrunc(b, p, rty, "");
   }
-  case IR_OP_TT_PRECISE_SQRT: case IR_OP_MATH_SQRT: return call1(c, "llvm.sqrt", ety, a[0]);
-  case IR_OP_TT_PRECISE_DIVF: return LLVMBuildFDiv(b, a[0], a[1], "");
-/* max then min: NaN x gives min-bound semantics as Triton's default. */
+  case IR_OP_TT_PRECISE_SQRT:
+  case IR_OP_MATH_SQRT: return call1(c, "llvm.sqrt", ety, a[0]);
+  case IR_OP_TT_PRECISE_DIVF:
+    return LLVMBuildFDiv(b, a[0], a[1], "");
+    /* max then min: NaN x gives min-bound semantics as Triton's default. */
   case IR_OP_TT_CLAMPF:
     return call2(c, "llvm.minnum", ety, call2(c, "llvm.maxnum", ety, a[0], a[1]), a[2]);
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2:
-  case IR_OP_MATH_RSQRT: case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF:
-    return math_op(c, op->kind, et, a[0]);
+  case IR_OP_MATH_EXP:
+  case IR_OP_MATH_EXP2:
+  case IR_OP_MATH_LOG:
+  case IR_OP_MATH_LOG2:
+  case IR_OP_MATH_RSQRT:
+  case IR_OP_MATH_SIN:
+  case IR_OP_MATH_COS:
+  case IR_OP_MATH_ERF: return math_op(c, op->kind, et, a[0]);
   case IR_OP_MATH_ABSF: return call1(c, "llvm.fabs", ety, a[0]);
-  case IR_OP_MATH_ABSI: return call2(c, "llvm.abs", ety, a[0], LLVMConstInt(LLVMInt1TypeInContext(c->lc), 0, 0));
+  case IR_OP_MATH_ABSI:
+    return call2(c, "llvm.abs", ety, a[0], LLVMConstInt(LLVMInt1TypeInContext(c->lc), 0, 0));
   case IR_OP_MATH_FLOOR: return call1(c, "llvm.floor", ety, a[0]);
   case IR_OP_MATH_CEIL: return call1(c, "llvm.ceil", ety, a[0]);
   case IR_OP_MATH_FMA: {
@@ -189,21 +213,52 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
                                    (unsigned)op->noperands);
   }
   /* Not elementwise. */
-  case IR_OP_MODULE: case IR_OP_ARITH_CONSTANT: case IR_OP_TT_FUNC: case IR_OP_TT_RETURN:
-  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_MAKE_RANGE:
-  case IR_OP_TT_SPLAT: case IR_OP_TT_BROADCAST: case IR_OP_TT_EXPAND_DIMS:
-  case IR_OP_TT_RESHAPE: case IR_OP_TT_TRANS: case IR_OP_TT_ADDPTR: case IR_OP_TT_LOAD:
-  case IR_OP_TT_STORE: case IR_OP_TT_REDUCE: case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN:
-  case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT: case IR_OP_TT_ATOMIC_RMW:
-  case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT: case IR_OP_TT_ASSERT:
-  case IR_OP_TT_PRINT: case IR_OP_SCF_FOR: case IR_OP_SCF_WHILE: case IR_OP_SCF_CONDITION:
-  case IR_OP_SCF_IF: case IR_OP_SCF_YIELD: case IR_OP_TTG_CONVERT_LAYOUT: case IR_NUM_OPS:
-  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
-  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
-  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
-  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
-  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
-    return NULL;
+  case IR_OP_MODULE:
+  case IR_OP_ARITH_CONSTANT:
+  case IR_OP_TT_FUNC:
+  case IR_OP_TT_RETURN:
+  case IR_OP_TT_GET_PROGRAM_ID:
+  case IR_OP_TT_GET_NUM_PROGRAMS:
+  case IR_OP_TT_MAKE_RANGE:
+  case IR_OP_TT_SPLAT:
+  case IR_OP_TT_BROADCAST:
+  case IR_OP_TT_EXPAND_DIMS:
+  case IR_OP_TT_RESHAPE:
+  case IR_OP_TT_TRANS:
+  case IR_OP_TT_ADDPTR:
+  case IR_OP_TT_LOAD:
+  case IR_OP_TT_STORE:
+  case IR_OP_TT_REDUCE:
+  case IR_OP_TT_REDUCE_RETURN:
+  case IR_OP_TT_SCAN:
+  case IR_OP_TT_SCAN_RETURN:
+  case IR_OP_TT_DOT:
+  case IR_OP_TT_ATOMIC_RMW:
+  case IR_OP_TT_ATOMIC_CAS:
+  case IR_OP_TT_JOIN:
+  case IR_OP_TT_SPLIT:
+  case IR_OP_TT_ASSERT:
+  case IR_OP_TT_PRINT:
+  case IR_OP_SCF_FOR:
+  case IR_OP_SCF_WHILE:
+  case IR_OP_SCF_CONDITION:
+  case IR_OP_SCF_IF:
+  case IR_OP_SCF_YIELD:
+  case IR_OP_TTG_CONVERT_LAYOUT:
+  case IR_NUM_OPS:
+  case IR_OP_TTG_LOCAL_ALLOC:
+  case IR_OP_TTG_LOCAL_LOAD:
+  case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC:
+  case IR_OP_TTG_MEMDESC_TRANS:
+  case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTG_ASYNC_COPY:
+  case IR_OP_TTG_ASYNC_COMMIT_GROUP:
+  case IR_OP_TTG_ASYNC_WAIT:
+  case IR_OP_TTNG_WARP_GROUP_DOT:
+  case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED:
+  case IR_OP_GPU_BARRIER: return NULL;
   }
   return NULL;
 }
@@ -218,7 +273,8 @@ bool cg_lower_elementwise(cg *c, ir_op *op) {
   cg_vals r = cg_vals_new(c, (int)n);
   for (int64_t j = 0; j < n; j++) {
     LLVMValueRef args[3];
-    for (int i = 0; i < op->noperands; i++) args[i] = in[i].v[in[i].n == 1 ? 0 : j];
+    for (int i = 0; i < op->noperands; i++)
+      args[i] = in[i].v[in[i].n == 1 ? 0 : j];
     r.v[j] = cg_scalar_op(c, op, args);
     if (!r.v[j]) return cg_unsupported(c, op);
   }

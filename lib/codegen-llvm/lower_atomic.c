@@ -17,9 +17,12 @@ static bool rmw_form(const char *kw, const ir_type *et, char *out, size_t cap) {
   unsigned w = et->width;
   if (et->kind == IR_TY_PTR || w < 16 || (w == 16 && !is_float)) return false;
   if (strcmp(kw, "add") == 0 || strcmp(kw, "fadd") == 0) {
-    if (!is_float) snprintf(out, cap, "add.u%u", w);
-    else if (w == 16) snprintf(out, cap, "add.noftz.%s", et->is_bf16 ? "bf16" : "f16");
-    else snprintf(out, cap, "add.f%u", w);
+    if (!is_float)
+      snprintf(out, cap, "add.u%u", w);
+    else if (w == 16)
+      snprintf(out, cap, "add.noftz.%s", et->is_bf16 ? "bf16" : "f16");
+    else
+      snprintf(out, cap, "add.f%u", w);
     return true;
   }
   bool is_exch = strcmp(kw, "exch") == 0 || strcmp(kw, "xchg") == 0;
@@ -28,13 +31,18 @@ static bool rmw_form(const char *kw, const ir_type *et, char *out, size_t cap) {
     return true;
   }
   if (is_float) return false; /* PTX has no float max/min/bitwise atomics */
-  if (strcmp(kw, "max") == 0 || strcmp(kw, "min") == 0) snprintf(out, cap, "%s.s%u", kw, w);
-  else if (strcmp(kw, "umax") == 0) snprintf(out, cap, "max.u%u", w);
-  else if (strcmp(kw, "umin") == 0) snprintf(out, cap, "min.u%u", w);
+  if (strcmp(kw, "max") == 0 || strcmp(kw, "min") == 0)
+    snprintf(out, cap, "%s.s%u", kw, w);
+  else if (strcmp(kw, "umax") == 0)
+    snprintf(out, cap, "max.u%u", w);
+  else if (strcmp(kw, "umin") == 0)
+    snprintf(out, cap, "min.u%u", w);
   else if (strcmp(kw, "and") == 0 || strcmp(kw, "or") == 0 || strcmp(kw, "xor") == 0)
     snprintf(out, cap, "%s.b%u", kw, w);
-  else if (strcmp(kw, "exch") == 0 || strcmp(kw, "xchg") == 0) snprintf(out, cap, "exch.b%u", w);
-  else return false;
+  else if (strcmp(kw, "exch") == 0 || strcmp(kw, "xchg") == 0)
+    snprintf(out, cap, "exch.b%u", w);
+  else
+    return false;
   return true;
 }
 
@@ -90,8 +98,10 @@ bool cg_lower_atomic(cg *c, ir_op *op) {
   snprintf(code, sizeof code, "mov.u%u $0, 0x0;\n\t@$%d atom.%s.%s.global.%s $0, [ $1 + 0 ], $2%s;",
            w, np, enum_kw(op, "sem", "acq_rel"), enum_kw(op, "scope", "gpu"), form,
            is_cas ? ", $3" : "");
-  if (is_cas) snprintf(cons, sizeof cons, "=%c,l,%c,%c,b", reg, reg, reg);
-  else snprintf(cons, sizeof cons, "=%c,l,%c,b", reg, reg);
+  if (is_cas)
+    snprintf(cons, sizeof cons, "=%c,l,%c,%c,b", reg, reg, reg);
+  else
+    snprintf(cons, sizeof cons, "=%c,l,%c,b", reg, reg);
   LLVMTypeRef atys[4] = {LLVMTypeOf(p.v[0]), ity, ity, LLVMInt1TypeInContext(c->lc)};
   if (!is_cas) atys[2] = atys[3];
   LLVMTypeRef fty = LLVMFunctionType(ity, atys, (unsigned)np, 0);

@@ -15,8 +15,10 @@ static LLVMValueRef entry_alloca(cg *c, LLVMTypeRef ty) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(c->fn);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->lc);
   LLVMValueRef first = LLVMGetFirstInstruction(entry);
-  if (first) LLVMPositionBuilderBefore(b, first);
-  else LLVMPositionBuilderAtEnd(b, entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef a = LLVMBuildAlloca(b, ty, "printf.args");
   LLVMDisposeBuilder(b);
   return a;
@@ -29,8 +31,8 @@ static LLVMValueRef extern_fn(cg *c, const char *name, LLVMTypeRef fty) {
 }
 
 /* Appends the printf conversion of one element and its promoted value. */
-static LLVMValueRef format_value(cg *c, const ir_type *et, bool is_signed, bool hex,
-                                 LLVMValueRef v, char *fmt, size_t cap) {
+static LLVMValueRef format_value(cg *c, const ir_type *et, bool is_signed, bool hex, LLVMValueRef v,
+                                 char *fmt, size_t cap) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), i64 = LLVMInt64TypeInContext(c->lc);
   size_t n = strlen(fmt);
   if (et->kind == IR_TY_FLOAT) { /* C varargs promote floats to double */
@@ -61,7 +63,8 @@ static void emit_vprintf(cg *c, const char *fmt, LLVMValueRef *vals, unsigned n)
   LLVMValueRef buf = LLVMConstPointerNull(ptr);
   if (n) {
     LLVMTypeRef tys[16];
-    for (unsigned i = 0; i < n; i++) tys[i] = LLVMTypeOf(vals[i]);
+    for (unsigned i = 0; i < n; i++)
+      tys[i] = LLVMTypeOf(vals[i]);
     LLVMTypeRef sty = LLVMStructTypeInContext(c->lc, tys, n, 0);
     buf = entry_alloca(c, sty);
     for (unsigned i = 0; i < n; i++)
@@ -114,7 +117,8 @@ static bool lower_print(cg *c, ir_op *op) {
       char fmt[512];
       LLVMValueRef vals[3 + IR_MAX_RANK + 1];
       unsigned nv = 0;
-      for (int a = 0; a < 3; a++) vals[nv++] = pid[a];
+      for (int a = 0; a < 3; a++)
+        vals[nv++] = pid[a];
       size_t n = (size_t)snprintf(fmt, sizeof fmt, "pid (%%u, %%u, %%u) idx (");
       for (int d = 0; d < rank; d++) {
         n += (size_t)snprintf(fmt + n, sizeof fmt - n, "%s%%d", d ? ", " : "");
@@ -157,10 +161,8 @@ static bool lower_assert(cg *c, ir_op *op) {
   snprintf(fname, sizeof fname, "%s", LLVMGetValueName(c->fn));
   LLVMValueRef args[5] = {
       LLVMBuildGlobalStringPtr(c->b, ma && ma->s ? ma->s : "", "assert.msg"),
-      LLVMBuildGlobalStringPtr(c->b, line_file, "assert.file"),
-      LLVMConstInt(i32, op->loc.line, 0),
-      LLVMBuildGlobalStringPtr(c->b, fname, "assert.func"),
-      LLVMConstInt(i64, 1, 0)};
+      LLVMBuildGlobalStringPtr(c->b, line_file, "assert.file"), LLVMConstInt(i32, op->loc.line, 0),
+      LLVMBuildGlobalStringPtr(c->b, fname, "assert.func"), LLVMConstInt(i64, 1, 0)};
   LLVMBuildCall2(c->b, fty, f, args, 5, "");
   LLVMBuildBr(c->b, cont);
   LLVMPositionBuilderAtEnd(c->b, cont);

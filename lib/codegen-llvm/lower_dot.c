@@ -35,8 +35,8 @@ bool cg_lower_dot(cg *c, ir_op *op) {
   LLVMValueRef off = cg_i32(c, (int64_t)b_off);
   LLVMValueRef bbase = LLVMBuildGEP2(c->b, i8, base, &off, 1, "");
 
-  LLVMValueRef *lin = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) *
-                                                    (size_t)(a.n + b.n + acc.n + 1));
+  LLVMValueRef *lin =
+      ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(a.n + b.n + acc.n + 1));
   if (!positions(c, at, op->loc, a.n, lin) || !positions(c, bt, op->loc, b.n, lin + a.n))
     return false;
   for (int j = 0; j < a.n; j++)

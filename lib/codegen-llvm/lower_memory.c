@@ -48,19 +48,20 @@ static bool lower_addptr(cg *c, ir_op *op) {
 
 /* The access shape of one load/store. */
 typedef struct access {
-  int vec;       /* elements per asm instruction */
-  int eb;        /* element bits in memory (i1 is a byte) */
-  int wb;        /* word bits: 64, 32, 16 or 8 */
-  int rb;        /* register bits of a word in the asm (>= 16) */
-  int nw;        /* words per instruction (1, 2, 4) */
-  LLVMTypeRef mty; /* element type in memory */
+  int vec;              /* elements per asm instruction */
+  int eb;               /* element bits in memory (i1 is a byte) */
+  int wb;               /* word bits: 64, 32, 16 or 8 */
+  int rb;               /* register bits of a word in the asm (>= 16) */
+  int nw;               /* words per instruction (1, 2, 4) */
+  LLVMTypeRef mty;      /* element type in memory */
   LLVMTypeRef wty, rty; /* word and register integer types */
   bool is_bool, is_ptr;
 } access;
 
 static int64_t floor_pow2(int64_t v) {
   int64_t p = 1;
-  while (p * 2 <= v) p *= 2;
+  while (p * 2 <= v)
+    p *= 2;
   return p;
 }
 
@@ -95,9 +96,12 @@ static void access_init(cg *c, access *a, const ir_type *elem, int vec) {
   a->eb = (int)ir_type_bytes(elem) * 8;
   a->vec = vec;
   int total = a->eb * vec;
-  if (a->eb == 64) a->wb = 64;
-  else if (total >= 32) a->wb = 32;
-  else a->wb = total;
+  if (a->eb == 64)
+    a->wb = 64;
+  else if (total >= 32)
+    a->wb = 32;
+  else
+    a->wb = total;
   a->nw = total / a->wb;
   a->rb = a->wb < 16 ? 16 : a->wb;
   a->wty = LLVMIntTypeInContext(c->lc, (unsigned)a->wb);
@@ -145,8 +149,8 @@ static void unpack(cg *c, const access *a, LLVMValueRef *w, LLVMValueRef *e) {
     }
   }
   if (a->is_bool)
-    for (int k = 0; k < a->vec; k++) e[k] = LLVMBuildICmp(c->b, LLVMIntNE, e[k],
-                                                          LLVMConstInt(a->mty, 0, 0), "");
+    for (int k = 0; k < a->vec; k++)
+      e[k] = LLVMBuildICmp(c->b, LLVMIntNE, e[k], LLVMConstInt(a->mty, 0, 0), "");
 }
 
 /* ".ca"/".cg"/".cs"/".cv" and ".L1::evict_first"/".L1::evict_last" from the
@@ -176,10 +180,11 @@ static void put_insn(text *t, const char *insn, const ir_op *op, const access *a
 static LLVMValueRef inline_asm(cg *c, LLVMTypeRef ret, LLVMValueRef *args, unsigned nargs,
                                const text *code, const text *cons) {
   LLVMTypeRef atys[16];
-  for (unsigned i = 0; i < nargs; i++) atys[i] = LLVMTypeOf(args[i]);
+  for (unsigned i = 0; i < nargs; i++)
+    atys[i] = LLVMTypeOf(args[i]);
   LLVMTypeRef fty = LLVMFunctionType(ret, atys, nargs, 0);
-  LLVMValueRef asmv = LLVMGetInlineAsm(fty, code->s, code->n, cons->s, cons->n, 1, 0,
-                                       LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef asmv =
+      LLVMGetInlineAsm(fty, code->s, code->n, cons->s, cons->n, 1, 0, LLVMInlineAsmDialectATT, 0);
   return LLVMBuildCall2(c->b, fty, asmv, args, nargs, "");
 }
 
@@ -191,8 +196,8 @@ static bool lower_load(cg *c, ir_op *op) {
   const ir_type *pty = op->operands[0]->type;
   const ir_type *elem = ir_type_scalar(pty)->elem;
   access a;
-  int vec = vector_width(c, op, pty, op->noperands > 1 ? op->operands[1] : NULL,
-                         ir_type_bytes(elem));
+  int vec =
+      vector_width(c, op, pty, op->noperands > 1 ? op->operands[1] : NULL, ir_type_bytes(elem));
   access_init(c, &a, elem, vec);
   cg_vals r = cg_vals_new(c, p.n);
   LLVMTypeRef ret = a.rty;
@@ -209,23 +214,30 @@ static bool lower_load(cg *c, ir_op *op) {
     if (m.v) {
       if (has_other) {
         LLVMValueRef e[16];
-        for (int k = 0; k < vec; k++) e[k] = o.v[o.n == 1 ? 0 : j0 + k];
+        for (int k = 0; k < vec; k++)
+          e[k] = o.v[o.n == 1 ? 0 : j0 + k];
         pack(c, &a, e, words);
-        for (int i = 0; i < a.nw; i++) args[na++] = words[i];
+        for (int i = 0; i < a.nw; i++)
+          args[na++] = words[i];
       }
       for (int i = 0; i < a.nw; i++) {
-        if (has_other) tput(&code, "mov.u%d $%d, $%d;\n\t", a.rb, i, a.nw + i);
-        else tput(&code, "mov.u%d $%d, 0x0;\n\t", a.rb, i);
+        if (has_other)
+          tput(&code, "mov.u%d $%d, $%d;\n\t", a.rb, i, a.nw + i);
+        else
+          tput(&code, "mov.u%d $%d, 0x0;\n\t", a.rb, i);
       }
       tput(&code, "@$%d ", addr + 1);
     }
     put_insn(&code, "ld", op, &a);
     tput(&code, " { ");
-    for (int i = 0; i < a.nw; i++) tput(&code, "%s$%d", i ? ", " : "", i);
+    for (int i = 0; i < a.nw; i++)
+      tput(&code, "%s$%d", i ? ", " : "", i);
     tput(&code, " }, [ $%d + 0 ];", addr);
-    for (int i = 0; i < a.nw; i++) tput(&cons, "%s=%c", i ? "," : "", reg_letter(a.rb));
+    for (int i = 0; i < a.nw; i++)
+      tput(&cons, "%s=%c", i ? "," : "", reg_letter(a.rb));
     if (has_other && m.v)
-      for (int i = 0; i < a.nw; i++) tput(&cons, ",%c", reg_letter(a.rb));
+      for (int i = 0; i < a.nw; i++)
+        tput(&cons, ",%c", reg_letter(a.rb));
     tput(&cons, ",l");
     args[na++] = p.v[j0];
     if (m.v) {
@@ -248,8 +260,8 @@ static bool lower_store(cg *c, ir_op *op) {
   const ir_type *pty = op->operands[0]->type;
   const ir_type *elem = ir_type_scalar(pty)->elem;
   access a;
-  int vec = vector_width(c, op, pty, op->noperands > 2 ? op->operands[2] : NULL,
-                         ir_type_bytes(elem));
+  int vec =
+      vector_width(c, op, pty, op->noperands > 2 ? op->operands[2] : NULL, ir_type_bytes(elem));
   access_init(c, &a, elem, vec);
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
   /* As Triton: only the first holder of an element writes it. */
@@ -260,15 +272,18 @@ static bool lower_store(cg *c, ir_op *op) {
     unsigned na = 0;
     LLVMValueRef pred = m.v ? m.v[m.n == 1 ? 0 : j0] : NULL;
     if (owner) pred = pred ? LLVMBuildAnd(c->b, pred, owner, "") : owner;
-    for (int k = 0; k < vec; k++) e[k] = v.v[v.n == 1 ? 0 : j0 + k];
+    for (int k = 0; k < vec; k++)
+      e[k] = v.v[v.n == 1 ? 0 : j0 + k];
     pack(c, &a, e, args);
     na = (unsigned)a.nw;
     if (pred) tput(&code, "@$%d ", a.nw + 1);
     put_insn(&code, "st", op, &a);
     tput(&code, " [ $%d + 0 ], { ", a.nw);
-    for (int i = 0; i < a.nw; i++) tput(&code, "%s$%d", i ? ", " : "", i);
+    for (int i = 0; i < a.nw; i++)
+      tput(&code, "%s$%d", i ? ", " : "", i);
     tput(&code, " };");
-    for (int i = 0; i < a.nw; i++) tput(&cons, "%s%c", i ? "," : "", reg_letter(a.rb));
+    for (int i = 0; i < a.nw; i++)
+      tput(&cons, "%s%c", i ? "," : "", reg_letter(a.rb));
     tput(&cons, ",l");
     args[na++] = p.v[j0];
     if (pred) {

@@ -47,8 +47,8 @@ static bool pick_kind(const ir_type *a, const ir_type *c, const ir_op *op, mma_k
   a = ir_type_scalar(a);
   c = ir_type_scalar(c);
   if (a->kind == IR_TY_FLOAT && a->width == 16 && c->kind == IR_TY_FLOAT && c->width == 32) {
-    *k = (mma_kind){"m16n8k16", a->is_bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32", 16, 2, 4,
-                    2, false};
+    *k = (mma_kind){"m16n8k16", a->is_bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32", 16, 2, 4, 2,
+                    false};
     return true;
   }
   if (a->kind == IR_TY_FLOAT && a->width == 32 && c->kind == IR_TY_FLOAT && c->width == 32) {
@@ -138,7 +138,8 @@ bool cg_lower_mma(cg *c, ir_op *op) {
            "mma.sync.aligned.%s.row.col.%s {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
            "{$10, $11, $12, $13};",
            mk.shape, mk.types);
-  const char *cons = mk.is_int ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  const char *cons =
+      mk.is_int ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
   LLVMTypeRef cty = cg_type(c, ct);
   LLVMTypeRef f4[4] = {cty, cty, cty, cty};
   LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, f4, 4, 0);
@@ -163,13 +164,18 @@ bool cg_lower_mma(cg *c, ir_op *op) {
       LLVMValueRef *d = &ce[((size_t)im * nn + in) * 4];
       for (int ik = 0; ik < nk; ik++) {
         LLVMValueRef args[10];
-        for (int i = 0; i < 4; i++) args[i] = aw[((size_t)im * nk + ik) * 4 + i];
-        for (int i = 0; i < 2; i++) args[4 + i] = bw[((size_t)ik * nn + in) * 2 + i];
-        for (int i = 0; i < 4; i++) args[6 + i] = d[i];
+        for (int i = 0; i < 4; i++)
+          args[i] = aw[((size_t)im * nk + ik) * 4 + i];
+        for (int i = 0; i < 2; i++)
+          args[4 + i] = bw[((size_t)ik * nn + in) * 2 + i];
+        for (int i = 0; i < 4; i++)
+          args[6 + i] = d[i];
         LLVMValueRef res = cg_asm(c, ret, code, cons, args, 10, false);
-        for (int i = 0; i < 4; i++) d[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+        for (int i = 0; i < 4; i++)
+          d[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
       }
-      for (int i = 0; i < 4; i++) r.v[creg[((size_t)im * nn + in) * 4 + i]] = d[i];
+      for (int i = 0; i < 4; i++)
+        r.v[creg[((size_t)im * nn + in) * 4 + i]] = d[i];
     }
   }
   cg_map_set(c, &op->results[0], r);

@@ -38,26 +38,28 @@ static LLVMValueRef shuffle_xor(cg *c, LLVMValueRef v, unsigned lane_mask) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c->lc);
   LLVMTypeKind kind = LLVMGetTypeKind(ty);
   bool is_ptr = kind == LLVMPointerTypeKind;
-  unsigned bits = is_ptr ? 64 : LLVMGetTypeKind(ty) == LLVMIntegerTypeKind
-                                    ? LLVMGetIntTypeWidth(ty)
-                                    : kind == LLVMDoubleTypeKind ? 64
-                                    : kind == LLVMFloatTypeKind ? 32 : 16;
+  unsigned bits = is_ptr                                       ? 64
+                  : LLVMGetTypeKind(ty) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(ty)
+                  : kind == LLVMDoubleTypeKind                 ? 64
+                  : kind == LLVMFloatTypeKind                  ? 32
+                                                               : 16;
   LLVMTypeRef ity = LLVMIntTypeInContext(c->lc, bits);
-  LLVMValueRef x = is_ptr ? LLVMBuildPtrToInt(c->b, v, ity, "")
-                          : kind == LLVMIntegerTypeKind ? v : LLVMBuildBitCast(c->b, v, ity, "");
+  LLVMValueRef x = is_ptr                        ? LLVMBuildPtrToInt(c->b, v, ity, "")
+                   : kind == LLVMIntegerTypeKind ? v
+                                                 : LLVMBuildBitCast(c->b, v, ity, "");
   LLVMValueRef args[4] = {cg_i32(c, -1), NULL, cg_i32(c, lane_mask), cg_i32(c, 31)};
   LLVMValueRef r;
   if (bits == 64) {
     LLVMValueRef lo = LLVMBuildTrunc(c->b, x, i32, "");
-    LLVMValueRef hi = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, x, LLVMConstInt(i64, 32, 0), ""),
-                                     i32, "");
+    LLVMValueRef hi =
+        LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, x, LLVMConstInt(i64, 32, 0), ""), i32, "");
     args[1] = lo;
     lo = cg_intrinsic(c, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
     args[1] = hi;
     hi = cg_intrinsic(c, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
-    r = LLVMBuildOr(c->b, LLVMBuildZExt(c->b, lo, i64, ""),
-                    LLVMBuildShl(c->b, LLVMBuildZExt(c->b, hi, i64, ""),
-                                 LLVMConstInt(i64, 32, 0), ""), "");
+    r = LLVMBuildOr(
+        c->b, LLVMBuildZExt(c->b, lo, i64, ""),
+        LLVMBuildShl(c->b, LLVMBuildZExt(c->b, hi, i64, ""), LLVMConstInt(i64, 32, 0), ""), "");
   } else {
     args[1] = bits < 32 ? LLVMBuildZExt(c->b, x, i32, "") : x;
     r = cg_intrinsic(c, "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, args, 4);
@@ -72,7 +74,8 @@ static LLVMValueRef compress_bits(cg *c, LLVMValueRef x, uint32_t mask) {
   LLVMValueRef r = cg_i32(c, 0);
   for (int b = 0, k = 0; b < 32; b++) {
     if (!(mask >> b & 1)) continue;
-    LLVMValueRef bit = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, x, cg_i32(c, b), ""), cg_i32(c, 1), "");
+    LLVMValueRef bit =
+        LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, x, cg_i32(c, b), ""), cg_i32(c, 1), "");
     r = LLVMBuildOr(c->b, r, k ? LLVMBuildShl(c->b, bit, cg_i32(c, k), "") : bit, "");
     k++;
   }
@@ -108,8 +111,8 @@ static bool out_linear(cg *c, const ir_type *rt, ir_loc loc, int64_t n, LLVMValu
 /* Cross-warp step: each warp's partial goes to shared memory at
  * [operand][out element][warp along the dim] (wd, of nwarps); then every
  * thread combines the partials of its output elements in warp order. */
-static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd,
-                         int64_t nwarps, int64_t nout, LLVMValueRef **acc) {
+static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd, int64_t nwarps,
+                         int64_t nout, LLVMValueRef **acc) {
   int nop = op->noperands;
   const ir_type *rt = op->results[0].type;
   int64_t numel = ir_type_is_tensor(rt) ? ir_type_numel(rt) : 1;
@@ -156,12 +159,12 @@ static bool across_warps(cg *c, const ir_op *op, ir_block *blk, LLVMValueRef wd,
     for (int64_t w = 0; w < nwarps; w++) {
       for (int i = 0; i < nop; i++) {
         LLVMValueRef v = LLVMBuildLoad2(c->b, mty[i], slot[i][j * (nwarps + 1) + w], "");
-        if (LLVMTypeOf(acc[j][i]) != mty[i])
-          v = LLVMBuildTrunc(c->b, v, LLVMTypeOf(acc[j][i]), "");
+        if (LLVMTypeOf(acc[j][i]) != mty[i]) v = LLVMBuildTrunc(c->b, v, LLVMTypeOf(acc[j][i]), "");
         x[i] = v;
       }
       if (w == 0) {
-        for (int i = 0; i < nop; i++) acc[j][i] = x[i];
+        for (int i = 0; i < nop; i++)
+          acc[j][i] = x[i];
       } else if (!cg_combine(c, op, blk, nop, acc[j], x)) {
         return false;
       }
@@ -206,8 +209,8 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
   ir_block *blk = ir_region_entry(&op->regions[0]);
   int64_t axis = ir_op_get_int(op, "axis", 0);
   ttg_ll sl;
-  if (nop > 8 || op->nresults != nop || !blk || blk->nargs != 2 * nop ||
-      !ir_type_is_tensor(st) || axis < 0 || axis >= st->rank)
+  if (nop > 8 || op->nresults != nop || !blk || blk->nargs != 2 * nop || !ir_type_is_tensor(st) ||
+      axis < 0 || axis >= st->rank)
     return cg_unsupported(c, op);
   if (!cg_ll_of(c, st, op->loc, &sl)) return false;
   uint32_t reg_axis, lane_axis, warp_axis;
@@ -221,7 +224,8 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
     if (!cg_ll_of(c, rt, op->loc, &dl)) return false;
     reduced_ll(&sl, (int)axis, reg_axis, &want);
     if (!ttg_ll_equal(&dl, &want)) {
-      ir_error(c->ictx, op->loc, "unsupported in codegen: tt.reduce result layout is not a "
+      ir_error(c->ictx, op->loc,
+               "unsupported in codegen: tt.reduce result layout is not a "
                "slice of the operand layout along the reduced dim");
       return false;
     }
@@ -240,9 +244,11 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
   for (int64_t j = 0; j < nregs; j++) {
     int64_t o = compress_const(j, ~reg_axis & (((uint32_t)1 << sl.nbits[TTG_IN_REG]) - 1));
     LLVMValueRef x[8];
-    for (int i = 0; i < nop; i++) x[i] = in[i].v[j];
+    for (int i = 0; i < nop; i++)
+      x[i] = in[i].v[j];
     if (!seen[o]) {
-      for (int i = 0; i < nop; i++) acc[o][i] = x[i];
+      for (int i = 0; i < nop; i++)
+        acc[o][i] = x[i];
       seen[o] = true;
     } else if (!cg_combine(c, op, blk, nop, acc[o], x)) {
       return false;
@@ -253,7 +259,8 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
     if (!(lane_axis >> b & 1)) continue;
     for (int64_t j = 0; j < nout; j++) {
       LLVMValueRef x[8];
-      for (int i = 0; i < nop; i++) x[i] = shuffle_xor(c, acc[j][i], 1u << b);
+      for (int i = 0; i < nop; i++)
+        x[i] = shuffle_xor(c, acc[j][i], 1u << b);
       if (!cg_combine(c, op, blk, nop, acc[j], x)) return false;
     }
   }
@@ -266,7 +273,8 @@ bool cg_lower_reduce(cg *c, ir_op *op) {
 
   for (int i = 0; i < nop; i++) {
     cg_vals r = cg_vals_new(c, (int)nout);
-    for (int64_t j = 0; j < nout; j++) r.v[j] = acc[j][i];
+    for (int64_t j = 0; j < nout; j++)
+      r.v[j] = acc[j][i];
     cg_map_set(c, &op->results[i], r);
   }
   return true;

@@ -49,7 +49,8 @@ bool cg_lower_relayout(cg *c, ir_op *op) {
       if (op->kind == IR_OP_TT_TRANS) {
         const ir_attr *ord = ir_op_get_attr(op, "order");
         int perm[IR_MAX_RANK];
-        for (int k = 0; k < rt->rank; k++) perm[k] = ord && k < ord->n ? (int)ord->ints[k] : k;
+        for (int k = 0; k < rt->rank; k++)
+          perm[k] = ord && k < ord->n ? (int)ord->ints[k] : k;
         pos = linear(c, sidx, rt->rank, rt->shape, perm, j, 1, 0);
       } else if (op->kind == IR_OP_TT_JOIN) {
         pos = linear(c, sidx, rank_of(st), st->shape, NULL, j, 2, o);

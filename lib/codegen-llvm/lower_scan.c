@@ -23,7 +23,8 @@ bool cg_lower_scan(cg *c, ir_op *op) {
       !ir_type_is_tensor(t) || axis < 0 || axis >= t->rank)
     return cg_unsupported(c, op);
   int64_t n = t->shape[axis], stride = 1;
-  for (int d = (int)axis + 1; d < t->rank; d++) stride *= t->shape[d];
+  for (int d = (int)axis + 1; d < t->rank; d++)
+    stride *= t->shape[d];
 
   /* One shared-memory array per operand, 8-byte aligned (i1 as bytes). */
   LLVMTypeRef mty[MAX_SCAN_OPS];
@@ -53,7 +54,8 @@ bool cg_lower_scan(cg *c, ir_op *op) {
   }
   for (int i = 0; i < nop; i++) {
     x[i] = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)nregs);
-    for (int64_t j = 0; j < nregs; j++) x[i][j] = in[i].v[j];
+    for (int64_t j = 0; j < nregs; j++)
+      x[i][j] = in[i].v[j];
   }
   LLVMValueRef smem = cg_scratch(c, op);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
@@ -71,20 +73,21 @@ bool cg_lower_scan(cg *c, ir_op *op) {
       for (int64_t j = 0; j < nregs; j++) {
         LLVMValueRef p = LLVMBuildGEP2(c->b, mty[i], base[i], &lin[j], 1, "");
         LLVMValueRef v = mty[i] != cg_type(c, op->operands[i]->type)
-                             ? LLVMBuildZExt(c->b, x[i][j], mty[i], "") : x[i][j];
+                             ? LLVMBuildZExt(c->b, x[i][j], mty[i], "")
+                             : x[i][j];
         LLVMBuildStore(c->b, v, p);
       }
     cg_barrier(c);
     /* Combine with the element d positions back (forward) or ahead. */
     for (int64_t j = 0; j < nregs; j++) {
       LLVMValueRef pos = idx[axis][j];
-      LLVMValueRef has = reverse
-          ? LLVMBuildICmp(c->b, LLVMIntSLT, LLVMBuildAdd(c->b, pos, cg_i32(c, d), ""),
-                          cg_i32(c, n), "")
-          : LLVMBuildICmp(c->b, LLVMIntSGE, pos, cg_i32(c, d), "");
+      LLVMValueRef has =
+          reverse ? LLVMBuildICmp(c->b, LLVMIntSLT, LLVMBuildAdd(c->b, pos, cg_i32(c, d), ""),
+                                  cg_i32(c, n), "")
+                  : LLVMBuildICmp(c->b, LLVMIntSGE, pos, cg_i32(c, d), "");
       LLVMValueRef delta = cg_i32(c, reverse ? d * stride : -d * stride);
-      LLVMValueRef src = LLVMBuildSelect(c->b, has, LLVMBuildAdd(c->b, lin[j], delta, ""),
-                                         lin[j], "");
+      LLVMValueRef src =
+          LLVMBuildSelect(c->b, has, LLVMBuildAdd(c->b, lin[j], delta, ""), lin[j], "");
       LLVMValueRef y[MAX_SCAN_OPS], cur[MAX_SCAN_OPS];
       for (int i = 0; i < nop; i++) {
         LLVMValueRef p = LLVMBuildGEP2(c->b, mty[i], base[i], &src, 1, "");
@@ -95,12 +98,14 @@ bool cg_lower_scan(cg *c, ir_op *op) {
       }
       /* y becomes combine(y, x): the neighbour is the left operand. */
       if (!cg_combine(c, op, blk, nop, y, cur)) return false;
-      for (int i = 0; i < nop; i++) x[i][j] = LLVMBuildSelect(c->b, has, y[i], x[i][j], "");
+      for (int i = 0; i < nop; i++)
+        x[i][j] = LLVMBuildSelect(c->b, has, y[i], x[i][j], "");
     }
   }
   for (int i = 0; i < nop; i++) {
     cg_vals r = cg_vals_new(c, (int)nregs);
-    for (int64_t j = 0; j < nregs; j++) r.v[j] = x[i][j];
+    for (int64_t j = 0; j < nregs; j++)
+      r.v[j] = x[i][j];
     cg_map_set(c, &op->results[i], r);
   }
   return true;

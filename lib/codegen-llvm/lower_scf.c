@@ -34,8 +34,7 @@ static bool term_vals(cg *c, const ir_op *term, int first, cg_vals *out) {
   return true;
 }
 
-static bool expect_term(cg *c, const ir_op *parent, const ir_op *term, ir_op_kind kind,
-                        int nvals) {
+static bool expect_term(cg *c, const ir_op *parent, const ir_op *term, ir_op_kind kind, int nvals) {
   if (term && term->kind == kind && term->noperands >= nvals) return true;
   ir_error(c->ictx, parent->loc, "internal error: malformed region of '%s'", ir_op_name(parent));
   return false;
@@ -67,7 +66,8 @@ static bool lower_for(cg *c, ir_op *op) {
 
   LLVMPositionBuilderAtEnd(c->b, bodyb);
   cg_map_set(c, body->args[0], iv);
-  for (int i = 0; i < n; i++) cg_map_set(c, body->args[i + 1], carried[i]);
+  for (int i = 0; i < n; i++)
+    cg_map_set(c, body->args[i + 1], carried[i]);
   ir_op *term;
   if (!cg_lower_block(c, body, &term)) return false;
   if (!expect_term(c, op, term, IR_OP_SCF_YIELD, n) || !term_vals(c, term, 0, yielded))
@@ -76,10 +76,12 @@ static bool lower_for(cg *c, ir_op *op) {
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, header);
   LLVMAddIncoming(iv.v[0], &next, &latch, 1);
-  for (int i = 0; i < n; i++) add_incoming(carried[i], yielded[i], latch);
+  for (int i = 0; i < n; i++)
+    add_incoming(carried[i], yielded[i], latch);
 
   LLVMPositionBuilderAtEnd(c->b, exit);
-  for (int i = 0; i < n; i++) cg_map_set(c, &op->results[i], carried[i]);
+  for (int i = 0; i < n; i++)
+    cg_map_set(c, &op->results[i], carried[i]);
   return true;
 }
 
@@ -153,25 +155,32 @@ static bool lower_while(cg *c, ir_op *op) {
   /* The after block and the exit are reached only from the end of the
    * before region, so the passed values dominate both: no phis needed. */
   LLVMPositionBuilderAtEnd(c->b, afterb);
-  for (int i = 0; i < nr; i++) cg_map_set(c, after->args[i], passed[i]);
+  for (int i = 0; i < nr; i++)
+    cg_map_set(c, after->args[i], passed[i]);
   if (!cg_lower_block(c, after, &term)) return false;
   if (!expect_term(c, op, term, IR_OP_SCF_YIELD, n) || !term_vals(c, term, 0, yielded))
     return false;
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
   LLVMBuildBr(c->b, beforeb);
-  for (int i = 0; i < n; i++) add_incoming(carried[i], yielded[i], latch);
+  for (int i = 0; i < n; i++)
+    add_incoming(carried[i], yielded[i], latch);
 
   LLVMPositionBuilderAtEnd(c->b, exit);
-  for (int i = 0; i < nr; i++) cg_map_set(c, &op->results[i], passed[i]);
+  for (int i = 0; i < nr; i++)
+    cg_map_set(c, &op->results[i], passed[i]);
   return true;
 }
 
 bool cg_lower_scf_op(cg *c, ir_op *op) {
   bool ok;
   /* An if-chain, not a switch: the exhaustive switch lives in lower.c. */
-  if (op->kind == IR_OP_SCF_FOR) ok = lower_for(c, op);
-  else if (op->kind == IR_OP_SCF_IF) ok = lower_if(c, op);
-  else if (op->kind == IR_OP_SCF_WHILE) ok = lower_while(c, op);
-  else ok = cg_unsupported(c, op);
+  if (op->kind == IR_OP_SCF_FOR)
+    ok = lower_for(c, op);
+  else if (op->kind == IR_OP_SCF_IF)
+    ok = lower_if(c, op);
+  else if (op->kind == IR_OP_SCF_WHILE)
+    ok = lower_while(c, op);
+  else
+    ok = cg_unsupported(c, op);
   return ok;
 }

@@ -27,7 +27,8 @@ static bool lower_constant(cg *c, ir_op *op) {
   if (n < 0) return false;
   cg_vals r = cg_vals_new(c, (int)n);
   LLVMValueRef k = const_of(c, a, ir_type_scalar(ty));
-  for (int64_t j = 0; j < n; j++) r.v[j] = k;
+  for (int64_t j = 0; j < n; j++)
+    r.v[j] = k;
   cg_map_set(c, &op->results[0], r);
   return true;
 }
@@ -63,7 +64,8 @@ static bool lower_splat(cg *c, ir_op *op) {
   int64_t n = cg_num_regs(c, op->results[0].type, op->loc);
   if (n < 0) return false;
   cg_vals r = cg_vals_new(c, (int)n);
-  for (int64_t j = 0; j < n; j++) r.v[j] = s.v[0];
+  for (int64_t j = 0; j < n; j++)
+    r.v[j] = s.v[0];
   cg_map_set(c, &op->results[0], r);
   return true;
 }
@@ -82,15 +84,18 @@ static bool lower_remap(cg *c, ir_op *op) {
   int proj[IR_MAX_RANK];
   if (op->kind == IR_OP_TT_EXPAND_DIMS) {
     int axis = (int)ir_op_get_int(op, "axis", 0);
-    for (int d = 0, k = 0; d < dt->rank; d++) proj[d] = d == axis ? -1 : k++;
+    for (int d = 0, k = 0; d < dt->rank; d++)
+      proj[d] = d == axis ? -1 : k++;
   } else {
-    for (int d = 0; d < dt->rank; d++) proj[d] = st->shape[d] == 1 && dt->shape[d] != 1 ? -1 : d;
+    for (int d = 0; d < dt->rank; d++)
+      proj[d] = st->shape[d] == 1 && dt->shape[d] != 1 ? -1 : d;
   }
   int64_t n = ttg_ll_num_regs(&dl);
   int64_t *map = ir_arena_alloc(&c->arena, sizeof(int64_t) * (size_t)n);
   if (!ttg_ll_reg_map(&sl, &dl, proj, map)) return cg_relayout_broadcast(c, op);
   cg_vals r = cg_vals_new(c, (int)n);
-  for (int64_t j = 0; j < n; j++) r.v[j] = s.v[map[j]];
+  for (int64_t j = 0; j < n; j++)
+    r.v[j] = s.v[map[j]];
   cg_map_set(c, &op->results[0], r);
   return true;
 }
@@ -100,7 +105,8 @@ static bool lower_remap(cg *c, ir_op *op) {
  * over the banks and stay vectorizable. */
 static const ir_attr *scratch_encoding(cg *c, const ir_type *t) {
   unsigned order[IR_MAX_RANK];
-  for (int i = 0; i < t->rank; i++) order[i] = (unsigned)(t->rank - 1 - i);
+  for (int i = 0; i < t->rank; i++)
+    order[i] = (unsigned)(t->rank - 1 - i);
   unsigned eb = ir_type_bytes(ir_type_scalar(t));
   unsigned vec = 16 / eb ? 16 / eb : 1;
   return ir_attr_swizzled_shared(c->ictx, vec, 1, 8, t->rank, order);
@@ -122,12 +128,14 @@ static bool lower_convert(cg *c, ir_op *op) {
   if (nd < 0) return false;
   ttg_ll sl, dl;
   int proj[IR_MAX_RANK];
-  for (int d = 0; d < dt->rank; d++) proj[d] = d;
+  for (int d = 0; d < dt->rank; d++)
+    proj[d] = d;
   int64_t *map = ir_arena_alloc(&c->arena, sizeof(int64_t) * (size_t)nd);
   if (!cg_ll_of(c, st, op->loc, &sl) || !cg_ll_of(c, dt, op->loc, &dl)) return false;
   if (ttg_ll_reg_map(&sl, &dl, proj, map)) {
     cg_vals r = cg_vals_new(c, (int)nd);
-    for (int64_t j = 0; j < nd; j++) r.v[j] = s.v[map[j]];
+    for (int64_t j = 0; j < nd; j++)
+      r.v[j] = s.v[map[j]];
     cg_map_set(c, &op->results[0], r);
     return true;
   }

@@ -74,15 +74,16 @@ static LLVMValueRef descriptor(cg *c, LLVMValueRef base, const ir_type *t, const
   LLVMValueRef bytes = LLVMBuildMul(c->b, elem_off, cg_i32(c, ir_type_bytes(t->elem)), "");
   LLVMValueRef addr = LLVMBuildPtrToInt(c->b, base, i32, "");
   addr = LLVMBuildAdd(c->b, addr, bytes, "");
-  LLVMValueRef start = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, addr, cg_i32(c, 4), ""),
-                                    cg_i32(c, 0x3FFF), "");
+  LLVMValueRef start =
+      LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, addr, cg_i32(c, 4), ""), cg_i32(c, 0x3FFF), "");
   return LLVMBuildOr(c->b, LLVMConstInt(i64, desc_template(t), 0),
                      LLVMBuildZExt(c->b, start, i64, ""), "");
 }
 
 static bool is_zero_const(const ir_value *v) {
   const ir_op *d = v->def;
-  while (d && d->kind == IR_OP_TTG_CONVERT_LAYOUT) d = d->operands[0]->def;
+  while (d && d->kind == IR_OP_TTG_CONVERT_LAYOUT)
+    d = d->operands[0]->def;
   if (!d || d->kind != IR_OP_ARITH_CONSTANT) return false;
   const ir_attr *a = ir_op_get_attr(d, "value");
   if (a && a->kind == IR_ATTR_DENSE) a = a->elem;
@@ -124,8 +125,8 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
   int ebits = (int)ir_type_bytes(bt->elem) * 8;
   if (!ttg_ll_of_shared(bt->layout, 2, bt->shape, ebits, &bs) || !ttg_ll_invert(&bs, &binv))
     return cg_unsupported(c, op);
-  if (a_shared && (!ttg_ll_of_shared(at->layout, 2, at->shape, ebits, &as) ||
-                   !ttg_ll_invert(&as, &ainv)))
+  if (a_shared &&
+      (!ttg_ll_of_shared(at->layout, 2, at->shape, ebits, &as) || !ttg_ll_invert(&as, &ainv)))
     return cg_unsupported(c, op);
   if (!a_shared && !cg_ll_of(c, at, op->loc, &al)) return false;
   if (!cg_ll_of(c, ct, op->loc, &cl)) return false;
@@ -157,14 +158,19 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
   /* The operand types a wgmma call takes: accumulators, A, B, scale-d. */
   LLVMTypeRef *ftys = ir_arena_alloc(&c->arena, sizeof(LLVMTypeRef) * (size_t)(acc_size + 1));
-  for (int i = 0; i < acc_size; i++) ftys[i] = cty;
+  for (int i = 0; i < acc_size; i++)
+    ftys[i] = cty;
   LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, ftys, (unsigned)acc_size, 0);
   char code[4096], cons[2048];
   size_t n = 0, nc = 0;
-  put(code, sizeof code, &n, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n", acc_size + (a_shared ? 2 : 5));
-  put(code, sizeof code, &n, "wgmma.mma_async.sync.aligned.m64n%uk%d.%s {", instr_n, wk.k, wk.types);
-  for (int i = 0; i < acc_size; i++) put(code, sizeof code, &n, "%s$%d", i ? ", " : "", i);
-  if (a_shared) put(code, sizeof code, &n, "}, $%d, $%d, p", acc_size, acc_size + 1);
+  put(code, sizeof code, &n, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n",
+      acc_size + (a_shared ? 2 : 5));
+  put(code, sizeof code, &n, "wgmma.mma_async.sync.aligned.m64n%uk%d.%s {", instr_n, wk.k,
+      wk.types);
+  for (int i = 0; i < acc_size; i++)
+    put(code, sizeof code, &n, "%s$%d", i ? ", " : "", i);
+  if (a_shared)
+    put(code, sizeof code, &n, "}, $%d, $%d, p", acc_size, acc_size + 1);
   else
     put(code, sizeof code, &n, "}, {$%d, $%d, $%d, $%d}, $%d, p", acc_size, acc_size + 1,
         acc_size + 2, acc_size + 3, acc_size + 4);
@@ -174,23 +180,28 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
     if (a_shared) put(code, sizeof code, &n, ", %d", trans_a ? 1 : 0);
     put(code, sizeof code, &n, ", %d", trans_b ? 1 : 0);
   } else if ((a_shared && trans_a) || trans_b) {
-    ir_error(c->ictx, op->loc, "unsupported in codegen: this wgmma element type needs both "
+    ir_error(c->ictx, op->loc,
+             "unsupported in codegen: this wgmma element type needs both "
              "operands K-major in shared memory");
     return false;
   }
   put(code, sizeof code, &n, ";\n}");
-  for (int i = 0; i < acc_size; i++) put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int ? 'r' : 'f');
-  if (a_shared) put(cons, sizeof cons, &nc, ",l,l,r");
-  else put(cons, sizeof cons, &nc, ",r,r,r,r,l,r");
-  for (int i = 0; i < acc_size; i++) put(cons, sizeof cons, &nc, ",%d", i);
+  for (int i = 0; i < acc_size; i++)
+    put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int ? 'r' : 'f');
+  if (a_shared)
+    put(cons, sizeof cons, &nc, ",l,l,r");
+  else
+    put(cons, sizeof cons, &nc, ",r,r,r,r,l,r");
+  for (int i = 0; i < acc_size; i++)
+    put(cons, sizeof cons, &nc, ",%d", i);
   LLVMValueRef *args = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc_size + 8));
   /* A in registers: every tile's four words, packed and moved before the
    * fence (wgmma must not read registers written after it). */
   LLVMValueRef *awords = NULL;
   if (!a_shared) {
     awords = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(rep_m * rep_k * 4 + 1));
-    LLVMValueRef *elems = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) *
-                                                       (size_t)(rep_m * rep_k * 16 + 1));
+    LLVMValueRef *elems =
+        ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(rep_m * rep_k * 16 + 1));
     int kw = (int)at->layout->k_width;
     for (int64_t j = 0; j < a.n; j++) {
       int32_t co[2];
@@ -208,7 +219,8 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
         word = LLVMBuildBitCast(c->b, el[0], i32, "");
       } else {
         LLVMValueRef v = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(el[0]), (unsigned)kw));
-        for (int k = 0; k < kw; k++) v = LLVMBuildInsertElement(c->b, v, el[k], cg_i32(c, k), "");
+        for (int k = 0; k < kw; k++)
+          v = LLVMBuildInsertElement(c->b, v, el[k], cg_i32(c, k), "");
         word = LLVMBuildBitCast(c->b, v, i32, "");
       }
       awords[t] = cg_asm(c, i32, "mov.b32 $0, $1;", "=r,r", &word, 1, true);
@@ -220,31 +232,37 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
     for (int64_t in = 0; in < rep_n; in++) {
       LLVMValueRef *dd = &d[(im * rep_n + in) * acc_size];
       if (zero)
-        for (int i = 0; i < acc_size; i++) dd[i] = zero_acc;
+        for (int i = 0; i < acc_size; i++)
+          dd[i] = zero_acc;
       for (int64_t ik = 0; ik < rep_k; ik++) {
         unsigned na = 0;
         /* Operand lists: "=f"... outputs are tied to the trailing inputs. */
         if (a_shared) {
           args[na++] = descriptor(c, a.v[0], at, &ainv, im * tile_m_stride, ik * wk.k, row0, 0);
         } else {
-          for (int w = 0; w < 4; w++) args[na++] = awords[(im * rep_k + ik) * 4 + w];
+          for (int w = 0; w < 4; w++)
+            args[na++] = awords[(im * rep_k + ik) * 4 + w];
         }
         args[na++] = descriptor(c, b.v[0], bt, &binv, ik * wk.k, in * tile_n_stride, col0, 1);
         args[na++] = cg_i32(c, zero && ik == 0 ? 0 : 1);
-        for (int i = 0; i < acc_size; i++) args[na++] = dd[i];
+        for (int i = 0; i < acc_size; i++)
+          args[na++] = dd[i];
         LLVMValueRef res = cg_asm(c, ret, code, cons, args, na, true);
-        for (int i = 0; i < acc_size; i++) dd[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+        for (int i = 0; i < acc_size; i++)
+          dd[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
       }
     }
   }
   cg_asm(c, void_ty, "wgmma.commit_group.sync.aligned;", "", NULL, 0, true);
   cg_vals r = cg_vals_new(c, acc.n);
-  for (int64_t s = 0; s < acc.n; s++) r.v[dreg[s]] = d[s];
+  for (int64_t s = 0; s < acc.n; s++)
+    r.v[dreg[s]] = d[s];
   const ir_attr *is_async = ir_op_get_attr(op, "isAsync");
   if (!is_async || !is_async->i) {
     /* Synchronous: wait for this group, the accumulators tied to the wait. */
     cg_vals w = cg_vals_new(c, acc.n);
-    for (int64_t s = 0; s < acc.n; s++) w.v[s] = r.v[s];
+    for (int64_t s = 0; s < acc.n; s++)
+      w.v[s] = r.v[s];
     cg_map_set(c, &op->results[0], w);
     return cg_wgmma_wait_vals(c, 0, &op->results[0]);
   }
@@ -265,16 +283,21 @@ bool cg_wgmma_wait_vals(cg *c, int pendings, const ir_value *v) {
     if (s0 == 0 && pendings >= 0)
       snprintf(code, sizeof code, "wgmma.wait_group.sync.aligned %d;", pendings);
     LLVMTypeRef tys[64];
-    for (int i = 0; i < cnt; i++) tys[i] = LLVMTypeOf(x.v[s0 + i]);
+    for (int i = 0; i < cnt; i++)
+      tys[i] = LLVMTypeOf(x.v[s0 + i]);
     for (int i = 0; i < cnt; i++) {
       LLVMTypeKind k = LLVMGetTypeKind(tys[i]);
       put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "",
-          k == LLVMFloatTypeKind ? 'f' : k == LLVMDoubleTypeKind ? 'd' : 'r');
+          k == LLVMFloatTypeKind    ? 'f'
+          : k == LLVMDoubleTypeKind ? 'd'
+                                    : 'r');
     }
-    for (int i = 0; i < cnt; i++) put(cons, sizeof cons, &nc, ",%d", i);
+    for (int i = 0; i < cnt; i++)
+      put(cons, sizeof cons, &nc, ",%d", i);
     LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, tys, (unsigned)cnt, 0);
     LLVMValueRef res = cg_asm(c, ret, code, cons, &x.v[s0], (unsigned)cnt, true);
-    for (int i = 0; i < cnt; i++) x.v[s0 + i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+    for (int i = 0; i < cnt; i++)
+      x.v[s0 + i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
   }
   return true;
 }
@@ -285,7 +308,8 @@ bool cg_lower_wgmma_wait(cg *c, ir_op *op) {
     cg_vals v;
     if (!cg_get(c, op, i, &v)) return false;
     cg_vals r = cg_vals_new(c, v.n);
-    for (int j = 0; j < v.n; j++) r.v[j] = v.v[j];
+    for (int j = 0; j < v.n; j++)
+      r.v[j] = v.v[j];
     cg_map_set(c, &op->results[i], r);
   }
   /* One wait; the tensor results tied to it. */

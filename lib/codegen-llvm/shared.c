@@ -29,8 +29,10 @@ LLVMValueRef cg_shared_at(cg *c, LLVMValueRef byte_offset) {
 LLVMValueRef cg_scratch(cg *c, const ir_op *op) {
   const ir_attr *off = ir_op_get_attr(op, "allocation.offset");
   if (!off) {
-    ir_error(c->ictx, op->loc, "internal error: '%s' needs shared memory but has no "
-             "allocation (run allocate-shared-memory first)", ir_op_name(op));
+    ir_error(c->ictx, op->loc,
+             "internal error: '%s' needs shared memory but has no "
+             "allocation (run allocate-shared-memory first)",
+             ir_op_name(op));
     c->failed = true;
     off = ir_attr_int(c->ictx, ir_type_i32(c->ictx), 0);
   }
@@ -55,7 +57,8 @@ bool cg_shared_map(const ir_type *t, const ir_attr *enc, const int64_t *shape, t
  * 1, 2, 4... and every other basis leave those low bits alone. */
 static int vector_regs(const ttg_ll *map, unsigned elem_bytes) {
   int k = 0;
-  while (k < map->nbits[TTG_IN_REG] && map->basis[TTG_IN_REG][k][0] == 1 << k) k++;
+  while (k < map->nbits[TTG_IN_REG] && map->basis[TTG_IN_REG][k][0] == 1 << k)
+    k++;
   int32_t low = (1 << k) - 1;
   for (int in = 0; in < map->nin; in++)
     for (int b = in == TTG_IN_REG ? k : 0; b < map->nbits[in]; b++)
@@ -63,12 +66,12 @@ static int vector_regs(const ttg_ll *map, unsigned elem_bytes) {
         k--;
         low >>= 1;
       }
-  while (k > 0 && (elem_bytes << k) > 16) k--;
+  while (k > 0 && (elem_bytes << k) > 16)
+    k--;
   return 1 << k;
 }
 
-bool cg_shared_store(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map,
-                     cg_vals v) {
+bool cg_shared_store(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals v) {
   const ir_type *et = ir_type_scalar(t);
   bool is_bool;
   LLVMTypeRef mty = mem_type(c, et, &is_bool);
@@ -131,7 +134,8 @@ static ttg_ll row_address_map(const ttg_ll *map, const int pick[5][2]) {
   int32_t size = map->out_size[0];
   ttg_ll_init(&a, 3, 1, &size);
   a.nbits[TTG_IN_LANE] = 5;
-  for (int i = 0; i < 5; i++) a.basis[TTG_IN_LANE][i][0] = map->basis[pick[i][0]][pick[i][1]][0];
+  for (int i = 0; i < 5; i++)
+    a.basis[TTG_IN_LANE][i][0] = map->basis[pick[i][0]][pick[i][1]][0];
   a.nbits[TTG_IN_WARP] = map->nbits[TTG_IN_WARP];
   for (int b = 0; b < map->nbits[TTG_IN_WARP]; b++)
     a.basis[TTG_IN_WARP][b][0] = map->basis[TTG_IN_WARP][b][0];
@@ -153,7 +157,8 @@ static bool row_aligned(const ttg_ll *map, const int (*skip)[2], int nskip, int3
   for (int in = 0; in < map->nin; in++)
     for (int b = 0; b < map->nbits[in]; b++) {
       bool skipped = false;
-      for (int i = 0; i < nskip; i++) skipped = skipped || (skip[i][0] == in && skip[i][1] == b);
+      for (int i = 0; i < nskip; i++)
+        skipped = skipped || (skip[i][0] == in && skip[i][1] == b);
       if (!skipped && (map->basis[in][b][0] & mask)) return false;
     }
   return true;
@@ -171,15 +176,20 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
   /* Plain: a word's elements, then lane bits 0 and 1, walk a 16-byte row;
    * lane bits 2..4 pick the row; register bits le, le+1 the matrix. */
   int walk[4][2], nw = 0;
-  for (int i = 0; i < le; i++) walk[nw][0] = TTG_IN_REG, walk[nw][1] = i, nw++;
+  for (int i = 0; i < le; i++)
+    walk[nw][0] = TTG_IN_REG, walk[nw][1] = i, nw++;
   walk[nw][0] = TTG_IN_LANE, walk[nw][1] = 0, nw++;
   walk[nw][0] = TTG_IN_LANE, walk[nw][1] = 1, nw++;
   int32_t row_mask = (int32_t)(16 / eb) - 1;
   if (steps(map, (const int(*)[2])walk, nw, 1) &&
       row_aligned(map, (const int(*)[2])walk, nw, row_mask)) {
-    int p[5][2] = {{TTG_IN_LANE, 2}, {TTG_IN_LANE, 3}, {TTG_IN_LANE, 4}, {TTG_IN_REG, le},
+    int p[5][2] = {{TTG_IN_LANE, 2},
+                   {TTG_IN_LANE, 3},
+                   {TTG_IN_LANE, 4},
+                   {TTG_IN_REG, le},
                    {TTG_IN_REG, le + 1}};
-    for (int i = 0; i < 5; i++) pick[i][0] = p[i][0], pick[i][1] = p[i][1];
+    for (int i = 0; i < 5; i++)
+      pick[i][0] = p[i][0], pick[i][1] = p[i][1];
   } else if (eb == 2) {
     /* Transposed: lane bits 2..4 walk the row (8 halves), register bit 0
      * and lane bits 0, 1 pick the row, register bits 1, 2 the matrix. */
@@ -187,9 +197,10 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
     if (!steps(map, (const int(*)[2])twalk, 3, 1) ||
         !row_aligned(map, (const int(*)[2])twalk, 3, row_mask))
       return false;
-    int p[5][2] = {{TTG_IN_REG, 0}, {TTG_IN_LANE, 0}, {TTG_IN_LANE, 1}, {TTG_IN_REG, 1},
-                   {TTG_IN_REG, 2}};
-    for (int i = 0; i < 5; i++) pick[i][0] = p[i][0], pick[i][1] = p[i][1];
+    int p[5][2] = {
+        {TTG_IN_REG, 0}, {TTG_IN_LANE, 0}, {TTG_IN_LANE, 1}, {TTG_IN_REG, 1}, {TTG_IN_REG, 2}};
+    for (int i = 0; i < 5; i++)
+      pick[i][0] = p[i][0], pick[i][1] = p[i][1];
     trans = true;
   } else {
     return false;
@@ -203,8 +214,9 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
   LLVMTypeRef i32 = cg_type(c, i32t), mty = cg_type(c, et);
   LLVMTypeRef f4[4] = {i32, i32, i32, i32};
   LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, f4, 4, 0);
-  const char *code = trans ? "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];"
-                           : "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];";
+  const char *code = trans
+                         ? "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];"
+                         : "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];";
   *out = cg_vals_new(c, (int)n);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
   for (int64_t g = 0; g < n; g += group) {
@@ -216,7 +228,8 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
     LLVMValueRef res = cg_asm(c, ret, code, "=r,=r,=r,=r,r", &p, 1, true);
     for (int w = 0; w < 4; w++) {
       LLVMValueRef word = LLVMBuildExtractValue(c->b, res, (unsigned)w, "");
-      LLVMValueRef vec = e == 1 ? word : LLVMBuildBitCast(c->b, word, LLVMVectorType(mty, (unsigned)e), "");
+      LLVMValueRef vec =
+          e == 1 ? word : LLVMBuildBitCast(c->b, word, LLVMVectorType(mty, (unsigned)e), "");
       for (int k = 0; k < e; k++) {
         /* Word w of the matrix: register bits (le, le+1) = w, low bits = k
          * (plain); for .trans the word's halves are register bit 0. */

@@ -18,8 +18,8 @@
 #define AT_MAX_REPS 1000
 #define AT_ESTIMATE_RUNS 5
 
-size_t fn_tune_key(const ttc_function *f, const uint8_t *spec, size_t speclen,
-                   const ttc_arg *args, const fe_cval *values, uint8_t *key) {
+size_t fn_tune_key(const ttc_function *f, const uint8_t *spec, size_t speclen, const ttc_arg *args,
+                   const fe_cval *values, uint8_t *key) {
   memcpy(key, spec, speclen);
   size_t len = speclen;
   for (int k = 0; k < f->decl->nkey; k++) {
@@ -32,7 +32,8 @@ size_t fn_tune_key(const ttc_function *f, const uint8_t *spec, size_t speclen,
     } else if (args[p->arg].type != TTC_TYPE_PTR) { /* a pointer's dtype is in the spec */
       bits = (uint64_t)args[p->arg].v.i;
     }
-    for (int b = 0; b < 8; b++) key[len++] = (uint8_t)(bits >> (8 * b));
+    for (int b = 0; b < 8; b++)
+      key[len++] = (uint8_t)(bits >> (8 * b));
   }
   if (f->decl->heuristics_first) len = fn_key_append_values(f, values, key, len);
   return len;
@@ -149,7 +150,8 @@ static bool at_buffers(at_session *s, const char **names, int n, at_buffer **out
 }
 
 static void at_free_buffers(ttc_function *f, at_buffer *b, int n) {
-  for (int i = 0; b && i < n; i++) ttc_device_free(f->dev, b[i].copy);
+  for (int i = 0; b && i < n; i++)
+    ttc_device_free(f->dev, b[i].copy);
   free(b);
 }
 
@@ -217,7 +219,8 @@ static ttc_status at_bench(at_session *s, const fn_variant *v, float *ms) {
   double e = est > 1e-4f ? est : 1e-4;
   int nwarm = (int)fmin(fmax(1.0, warmup_ms / e), 10 * AT_MAX_REPS);
   int nrep = (int)fmin(fmax(1.0, rep_ms / e), AT_MAX_REPS);
-  for (int i = 0; st == TTC_OK && i < nwarm; i++) st = at_run(s, v, NULL, NULL);
+  for (int i = 0; st == TTC_OK && i < nwarm; i++)
+    st = at_run(s, v, NULL, NULL);
   return st == TTC_OK ? at_time(s, v, nrep, ms) : st;
 }
 
@@ -228,10 +231,14 @@ static void describe_config(const ttc_function *f, int c, ir_strbuf *sb) {
   for (int k = 0; k < cf->nkv; k++) {
     const fe_cval *v = &cf->kv[k].value;
     ir_sb_printf(sb, "%s'%s': ", k ? ", " : "", cf->kv[k].name);
-    if (v->kind == FE_CVAL_FLOAT) ir_sb_printf(sb, "%g", v->f);
-    else if (v->kind == FE_CVAL_BOOL) ir_sb_puts(sb, v->i ? "True" : "False");
-    else if (v->kind == FE_CVAL_INT) ir_sb_printf(sb, "%lld", (long long)v->i);
-    else ir_sb_puts(sb, "None");
+    if (v->kind == FE_CVAL_FLOAT)
+      ir_sb_printf(sb, "%g", v->f);
+    else if (v->kind == FE_CVAL_BOOL)
+      ir_sb_puts(sb, v->i ? "True" : "False");
+    else if (v->kind == FE_CVAL_INT)
+      ir_sb_printf(sb, "%lld", (long long)v->i);
+    else
+      ir_sb_puts(sb, "None");
   }
   ir_sb_printf(sb, "}, num_warps=%d, num_stages=%d",
                cf->num_warps ? cf->num_warps : f->copts.num_warps,
@@ -293,8 +300,10 @@ static int at_tune(at_session *s, const uint8_t *spec, size_t speclen, ttc_statu
   }
   if (best < 0) {
     char *why = ttc_function_error(f);
-    *status = fn_fail(f, TTC_ERROR_INPUT, "autotune %s (%s): no config compiles and runs; the "
-                      "last failure: %s", f->name, key.data ? key.data : "", why ? why : "");
+    *status = fn_fail(f, TTC_ERROR_INPUT,
+                      "autotune %s (%s): no config compiles and runs; the "
+                      "last failure: %s",
+                      f->name, key.data ? key.data : "", why ? why : "");
     free(why);
   } else {
     ir_strbuf desc;
@@ -311,16 +320,17 @@ static int at_tune(at_session *s, const uint8_t *spec, size_t speclen, ttc_statu
 
 /* Prepares a timing session (events, flush buffer, hook buffers), times
  * the configs and releases it. Lock held. */
-static int at_session_run(ttc_function *f, const uint8_t *spec, size_t speclen,
-                          const ttc_arg *args, const unsigned grid[3], ttc_grid_fn grid_fn,
-                          void *user, void *stream, ttc_status *status) {
+static int at_session_run(ttc_function *f, const uint8_t *spec, size_t speclen, const ttc_arg *args,
+                          const unsigned grid[3], ttc_grid_fn grid_fn, void *user, void *stream,
+                          ttc_status *status) {
   at_session s = {f, args, grid, grid_fn, user, stream, 0, NULL, NULL, 0, 0, NULL, NULL};
   const fe_jit_decl *d = f->decl;
   int best = -1;
   s.ev = calloc(2 * AT_MAX_REPS, sizeof *s.ev);
   s.times = calloc(AT_MAX_REPS, sizeof *s.times);
   ttc_status st = s.ev && s.times ? TTC_OK : TTC_ERROR_OUT_OF_MEMORY;
-  for (int i = 0; st == TTC_OK && i < 2 * AT_MAX_REPS; i++) st = ttc_event_create(f->dev, &s.ev[i]);
+  for (int i = 0; st == TTC_OK && i < 2 * AT_MAX_REPS; i++)
+    st = ttc_event_create(f->dev, &s.ev[i]);
   if (st == TTC_OK && !f->on_interpreter &&
       ttc_device_alloc(f->dev, AT_FLUSH_BYTES, &s.flush) != TTC_OK)
     s.flush = 0; /* time without the flush rather than not at all */
@@ -344,7 +354,8 @@ static int at_session_run(ttc_function *f, const uint8_t *spec, size_t speclen,
   at_free_buffers(f, s.zero, d->nreset);
   at_free_buffers(f, s.restore, d->nrestore);
   ttc_device_free(f->dev, s.flush);
-  for (int i = 0; s.ev && i < 2 * AT_MAX_REPS; i++) ttc_event_destroy(f->dev, s.ev[i]);
+  for (int i = 0; s.ev && i < 2 * AT_MAX_REPS; i++)
+    ttc_event_destroy(f->dev, s.ev[i]);
   free(s.ev);
   free(s.times);
   return best;

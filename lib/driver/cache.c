@@ -44,19 +44,26 @@ void drv_cache_init(drv_cache *c, int enable, const char *dir) {
   const char *env = getenv("TTC_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"),
              *home = getenv("HOME");
   int n;
-  if (dir && *dir) n = snprintf(c->dir, sizeof c->dir, "%s", dir);
-  else if (env && *env) n = snprintf(c->dir, sizeof c->dir, "%s", env);
-  else if (xdg && *xdg) n = snprintf(c->dir, sizeof c->dir, "%s/ttc", xdg);
-  else if (home && *home) n = snprintf(c->dir, sizeof c->dir, "%s/.cache/ttc", home);
-  else return;
+  if (dir && *dir)
+    n = snprintf(c->dir, sizeof c->dir, "%s", dir);
+  else if (env && *env)
+    n = snprintf(c->dir, sizeof c->dir, "%s", env);
+  else if (xdg && *xdg)
+    n = snprintf(c->dir, sizeof c->dir, "%s/ttc", xdg);
+  else if (home && *home)
+    n = snprintf(c->dir, sizeof c->dir, "%s/.cache/ttc", home);
+  else
+    return;
   /* room for "/xx/<key>.tmp.<pid>.<n>" after the folder */
   c->enabled = n > 0 && (size_t)n + DRV_KEY_LEN + 64 < sizeof c->dir;
 }
 
 /* <dir>/<xx>/<key>; with `sub_only` just <dir>/<xx>. */
 static void entry_path(const drv_cache *c, const char *key, bool sub_only, char *out, size_t cap) {
-  if (sub_only) snprintf(out, cap, "%s/%.2s", c->dir, key);
-  else snprintf(out, cap, "%s/%.2s/%s", c->dir, key, key);
+  if (sub_only)
+    snprintf(out, cap, "%s/%.2s", c->dir, key);
+  else
+    snprintf(out, cap, "%s/%.2s/%s", c->dir, key, key);
 }
 
 /* mkdir -p for the cache folder and its subfolder (0700: entries hold code). */
@@ -75,19 +82,23 @@ static bool make_dirs(const char *path) {
 /* ---- entries ------------------------------------------------------------------------ */
 
 static void put_u32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
 }
 static void put_u64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+  for (int i = 0; i < 8; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
 }
 static uint32_t get_u32(const uint8_t *p) {
   uint32_t v = 0;
-  for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
+  for (int i = 0; i < 4; i++)
+    v |= (uint32_t)p[i] << (8 * i);
   return v;
 }
 static uint64_t get_u64(const uint8_t *p) {
   uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+  for (int i = 0; i < 8; i++)
+    v |= (uint64_t)p[i] << (8 * i);
   return v;
 }
 
@@ -189,7 +200,8 @@ bool drv_cache_write(const drv_cache *c, const char *key, const drv_section *sec
   }
   /* the whole entry in one buffer: one checksum pass, one write */
   size_t total = ENTRY_HEADER + (size_t)n * ENTRY_SECTION_HEADER + ENTRY_SUM;
-  for (int i = 0; i < n; i++) total += sec[i].size;
+  for (int i = 0; i < n; i++)
+    total += sec[i].size;
   uint8_t *buf = malloc(total);
   bool ok = buf != NULL;
   if (ok) {
@@ -325,12 +337,14 @@ static bool type_named(const char *s, size_t n, ttc_type *out) {
 static char *kernel_facts(const ttc_kernel *k) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  ir_sb_printf(&sb, "name=%s\narch=%s\nwarps=%d\nstages=%d\nshared=%d\nparams=", k->name,
-               k->arch, k->num_warps, k->num_stages, k->shared_bytes);
+  ir_sb_printf(&sb, "name=%s\narch=%s\nwarps=%d\nstages=%d\nshared=%d\nparams=", k->name, k->arch,
+               k->num_warps, k->num_stages, k->shared_bytes);
   for (int i = 0; i < k->nparams; i++) {
     ttc_type t = k->param_types[i];
-    if (t == TTC_TYPE_PTR) ir_sb_printf(&sb, "%s*%s", i ? "," : "", ttc_type_name(k->param_pointees[i]));
-    else ir_sb_printf(&sb, "%s%s", i ? "," : "", ttc_type_name(t));
+    if (t == TTC_TYPE_PTR)
+      ir_sb_printf(&sb, "%s*%s", i ? "," : "", ttc_type_name(k->param_pointees[i]));
+    else
+      ir_sb_printf(&sb, "%s%s", i ? "," : "", ttc_type_name(t));
     int d = k->param_divisibility ? k->param_divisibility[i] : 1;
     if (d > 1) ir_sb_printf(&sb, ":%d", d);
   }
@@ -388,7 +402,8 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
       !fact_int(f, "shared", &k->shared_bytes) || !fact(f, "params", &v, &n))
     return false;
   int count = n ? 1 : 0;
-  for (size_t i = 0; i < n; i++) count += v[i] == ',';
+  for (size_t i = 0; i < n; i++)
+    count += v[i] == ',';
   k->param_types = calloc((size_t)count + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)count + 1, sizeof *k->param_pointees);
   k->param_divisibility = calloc((size_t)count + 1, sizeof *k->param_divisibility);
@@ -462,7 +477,8 @@ void drv_cache_store_kernel(const drv_cache *c, const char *key, const ttc_kerne
   int n = 0;
   sec[n++] = (drv_section){TAG_FACTS, facts, strlen(facts)};
   if (k->metadata) sec[n++] = (drv_section){TAG_META, k->metadata, strlen(k->metadata)};
-  if (k->ttir_located) sec[n++] = (drv_section){TAG_TTIR_LOC, k->ttir_located, k->ttir_located_size};
+  if (k->ttir_located)
+    sec[n++] = (drv_section){TAG_TTIR_LOC, k->ttir_located, k->ttir_located_size};
   /* the levels a launch or a caller of this compile needs, not ttgir/llir */
   for (int l = 0; l < TTC_NUM_LEVELS; l++)
     if (k->out[l] && drv_level_cached((ttc_level)l))

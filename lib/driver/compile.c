@@ -20,7 +20,6 @@
 /* num_stages beyond this buys nothing and multiplies shared memory. */
 #define TTC_MAX_NUM_STAGES 16
 
-
 void ttc_compile_options_init(ttc_compile_options *opts) {
   if (!opts) return;
   memset(opts, 0, sizeof *opts);
@@ -76,7 +75,8 @@ static bool keep_located_ttir(ttc_kernel *k, const ir_module *m) {
 
 static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
   int n = 0;
-  for (int i = 0; i < info->nparams; i++) n += !info->params[i].is_constexpr;
+  for (int i = 0; i < info->nparams; i++)
+    n += !info->params[i].is_constexpr;
   k->nparams = n;
   k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
@@ -108,7 +108,7 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
       const char *v = p->value_text;
       cexprs[nc++] = (cg_constexpr_info){p->name, strcmp(v, "True") == 0    ? "true"
                                                   : strcmp(v, "False") == 0 ? "false"
-                                                                             : v};
+                                                                            : v};
       continue;
     }
     if (p->type == TTC_TYPE_PTR)
@@ -122,8 +122,9 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
   }
   char target[16];
   snprintf(target, sizeof target, "cuda:%d", cc);
-  cg_metadata md = {k->name, k->num_warps, k->num_stages, k->shared_bytes, target, k->arch,
-                    np, params, nc, cexprs, TTC_VERSION_STRING, k->out[TTC_LEVEL_PTX]};
+  cg_metadata md = {
+      k->name, k->num_warps, k->num_stages,      k->shared_bytes,      target, k->arch, np, params,
+      nc,      cexprs,       TTC_VERSION_STRING, k->out[TTC_LEVEL_PTX]};
   json = cg_metadata_json(&md);
 done:
   free(params);
@@ -223,8 +224,8 @@ done:
 }
 
 /* Copies what the kernel was compiled from into it. False on OOM. */
-static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len,
-                        const char *filename, const char *signature) {
+static bool keep_inputs(ttc_kernel *k, const char *source, size_t source_len, const char *filename,
+                        const char *signature) {
   k->source = malloc(source_len + 1);
   if (k->source) {
     memcpy(k->source, source, source_len);
@@ -363,8 +364,7 @@ static void compile_deep(void *arg) {
       return;
     }
   }
-  c->st = compile_now(c->source, c->source_len, c->filename, c->name, c->signature, &c->o,
-                      c->out);
+  c->st = compile_now(c->source, c->source_len, c->filename, c->name, c->signature, &c->o, c->out);
 }
 
 ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
@@ -374,8 +374,10 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
   *out = NULL;
   if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
   if (source_len > DRV_MAX_SOURCE_BYTES) { /* before any length arithmetic */
-    *out = drv_kernel_failed(name, TTC_ERROR_INPUT, "%s: source of %zu bytes exceeds the limit of "
-                             "%d MiB", filename, source_len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    *out = drv_kernel_failed(name, TTC_ERROR_INPUT,
+                             "%s: source of %zu bytes exceeds the limit of "
+                             "%d MiB",
+                             filename, source_len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
     return *out ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   }
   compile_call c = {source, source_len, filename, name, signature, {0}, out, TTC_OK};
@@ -487,7 +489,8 @@ static bool live(const ttc_kernel *k) { return k && rt_handle_live(k, RT_HANDLE_
 ttc_status ttc_kernel_destroy(ttc_kernel *k) {
   if (!k) return TTC_OK;
   if (!rt_handle_remove(k, RT_HANDLE_KERNEL)) return TTC_ERROR_ARGUMENT;
-  for (int i = 0; i < TTC_NUM_LEVELS; i++) free(k->out[i]);
+  for (int i = 0; i < TTC_NUM_LEVELS; i++)
+    free(k->out[i]);
   free(k->diagnostics);
   free(k->metadata);
   free(k->name);
@@ -498,13 +501,16 @@ ttc_status ttc_kernel_destroy(ttc_kernel *k) {
   free(k->filename);
   free(k->signature);
   free(k->ttir_located);
-  for (int i = 0; i < k->ninclude_dirs; i++) free(k->include_dirs[i]);
+  for (int i = 0; i < k->ninclude_dirs; i++)
+    free(k->include_dirs[i]);
   free(k->include_dirs);
   free(k);
   return TTC_OK;
 }
 
-ttc_status ttc_kernel_status(const ttc_kernel *k) { return live(k) ? k->status : TTC_ERROR_ARGUMENT; }
+ttc_status ttc_kernel_status(const ttc_kernel *k) {
+  return live(k) ? k->status : TTC_ERROR_ARGUMENT;
+}
 
 const char *ttc_kernel_diagnostics(const ttc_kernel *k) {
   return live(k) && k->diagnostics ? k->diagnostics : "";

@@ -28,10 +28,10 @@ char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen);
 
 struct ttc_kernel {
   ttc_status status;
-  char *diagnostics;                  /* rendered, "" when none */
-  void *out[TTC_NUM_LEVELS];          /* text levels NUL-terminated */
+  char *diagnostics;         /* rendered, "" when none */
+  void *out[TTC_NUM_LEVELS]; /* text levels NUL-terminated */
   size_t out_size[TTC_NUM_LEVELS];
-  char *metadata;                     /* JSON or NULL */
+  char *metadata; /* JSON or NULL */
   char *name;
   char arch[16];
   int num_warps, num_stages, shared_bytes;
@@ -50,7 +50,7 @@ struct ttc_kernel {
   /* The ttir printed with locations, which the interpreter loads. */
   char *ttir_located;
   size_t ttir_located_size;
-  bool from_cache; /* loaded from the disk cache, not compiled */
+  bool from_cache;     /* loaded from the disk cache, not compiled */
   char **include_dirs; /* copies of the options' include directories */
   int ninclude_dirs;
   /* Modules the kernel read from files other than its own (and the
@@ -106,7 +106,7 @@ typedef struct drv_section {
   const void *data;
   size_t size;
 } drv_section;
-#define DRV_TAG(a, b, c, d) \
+#define DRV_TAG(a, b, c, d)                                                                        \
   ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 #define DRV_MAX_SECTIONS 16
 

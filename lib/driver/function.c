@@ -56,7 +56,8 @@ void fn_message(ttc_function *f, bool is_autotune, const char *fmt, ...) {
 
 uint64_t fn_hash(const uint8_t *key, size_t len) {
   uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < len; i++) h = (h ^ key[i]) * 0x100000001b3ull;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ key[i]) * 0x100000001b3ull;
   return h;
 }
 
@@ -73,7 +74,8 @@ void *fn_table_find(const fn_table *t, uint64_t hash, const uint8_t *key, size_t
 /* Puts e in the first free slot from its hash on (t has room). */
 static void table_place(fn_table *t, const fn_entry *e) {
   size_t i = e->hash & (t->cap - 1);
-  while (t->entries[i].key) i = (i + 1) & (t->cap - 1);
+  while (t->entries[i].key)
+    i = (i + 1) & (t->cap - 1);
   t->entries[i] = *e;
 }
 
@@ -81,7 +83,8 @@ bool fn_table_insert(ttc_function *f, _Atomic(fn_table *) *slot, const uint8_t *
                      void *value) {
   fn_table *old = atomic_load_explicit(slot, memory_order_relaxed);
   size_t n = old ? old->n + 1 : 1, cap = 8;
-  while (cap < 2 * n + 2) cap *= 2;
+  while (cap < 2 * n + 2)
+    cap *= 2;
   fn_table *t = calloc(1, sizeof *t + cap * sizeof(fn_entry));
   uint8_t *k = ir_arena_alloc(&f->arena, len ? len : 1);
   if (!t || !k) {
@@ -148,8 +151,10 @@ static bool parse_value(const char *s, size_t n, fe_cval *v) {
 }
 
 static const char *trim(const char *b, const char **e) {
-  while (b < *e && (*b == ' ' || *b == '\t')) b++;
-  while (*e > b && ((*e)[-1] == ' ' || (*e)[-1] == '\t')) (*e)--;
+  while (b < *e && (*b == ' ' || *b == '\t'))
+    b++;
+  while (*e > b && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
+    (*e)--;
   return b;
 }
 
@@ -167,12 +172,15 @@ static bool apply_constexprs(ttc_function *f, const char *s) {
     if (nb == ne && !eq) continue; /* an empty entry */
     int found = -1;
     for (int i = 0; i < f->nparams; i++)
-      if (strlen(f->params[i].name) == (size_t)(ne - nb) && memcmp(f->params[i].name, nb, (size_t)(ne - nb)) == 0)
+      if (strlen(f->params[i].name) == (size_t)(ne - nb) &&
+          memcmp(f->params[i].name, nb, (size_t)(ne - nb)) == 0)
         found = i;
     fe_cval v;
     if (!eq || !parse_value(vb, (size_t)(ve - vb), &v)) {
-      fn_fail(f, TTC_ERROR_ARGUMENT, "constexprs: expected NAME=VALUE (a number, True or False), "
-              "found '%.*s'", (int)(end - nb), nb);
+      fn_fail(f, TTC_ERROR_ARGUMENT,
+              "constexprs: expected NAME=VALUE (a number, True or False), "
+              "found '%.*s'",
+              (int)(end - nb), nb);
       ok = false;
     } else if (found < 0 || !f->params[found].is_constexpr) {
       fn_fail(f, TTC_ERROR_ARGUMENT, "constexprs: '%.*s' is not a constexpr parameter of '%s'",
@@ -224,28 +232,39 @@ static bool setup_params(ttc_function *f, const char *constexprs) {
         fn_param *p = &f->params[i];
         if (p->name != d->configs[c].kv[k].name) continue;
         if (!p->is_constexpr)
-          return fn_fail(f, TTC_ERROR_INPUT, "autotune config %d sets '%s', which is not a "
-                         "constexpr parameter", c, p->name), false;
+          return fn_fail(f, TTC_ERROR_INPUT,
+                         "autotune config %d sets '%s', which is not a "
+                         "constexpr parameter",
+                         c, p->name),
+                 false;
         if (p->source == FN_FROM_CREATE)
-          return fn_fail(f, TTC_ERROR_ARGUMENT, "conflicting meta-parameters: '%s' is given in "
-                         "constexprs and by the autotune configs", p->name), false;
+          return fn_fail(f, TTC_ERROR_ARGUMENT,
+                         "conflicting meta-parameters: '%s' is given in "
+                         "constexprs and by the autotune configs",
+                         p->name),
+                 false;
         p->source = FN_FROM_CONFIG;
       }
   for (int h = 0; h < d->nheuristics; h++)
     for (int i = 0; i < f->nparams; i++)
       if (f->params[i].name == d->heuristics[h].name) {
         if (!f->params[i].is_constexpr)
-          return fn_fail(f, TTC_ERROR_INPUT, "heuristic sets '%s', which is not a constexpr "
-                         "parameter", f->params[i].name), false;
+          return fn_fail(f, TTC_ERROR_INPUT,
+                         "heuristic sets '%s', which is not a constexpr "
+                         "parameter",
+                         f->params[i].name),
+                 false;
         f->params[i].source = FN_FROM_HEURISTIC;
         f->params[i].heuristic = h;
       }
   for (int i = 0; i < f->nparams; i++) {
     const fn_param *p = &f->params[i];
     if (!p->is_constexpr || p->source != FN_FROM_NONE) continue;
-    return fn_fail(f, TTC_ERROR_ARGUMENT, "constexpr parameter '%s' of '%s' has no value: give "
+    return fn_fail(f, TTC_ERROR_ARGUMENT,
+                   "constexpr parameter '%s' of '%s' has no value: give "
                    "it in constexprs (\"%s=...\"), a default, an autotune config or a heuristic",
-                   p->name, f->name, p->name), false;
+                   p->name, f->name, p->name),
+           false;
   }
   for (int k = 0; k < d->nkey; k++)
     for (int i = 0; i < f->nparams; i++)
@@ -273,8 +292,10 @@ static bool read_decl(ttc_function *f) {
     return false;
   }
   if (f->decl->has_prune && f->autotune_enabled)
-    fn_message(f, true, "remark: %s: prune_configs_by is not evaluated (it runs host code): "
-               "every config is timed", f->name);
+    fn_message(f, true,
+               "remark: %s: prune_configs_by is not evaluated (it runs host code): "
+               "every config is timed",
+               f->name);
   return true;
 }
 
@@ -287,8 +308,10 @@ static ttc_status create_now(ttc_device *dev, const char *source, size_t source_
   *out = NULL;
   if (!dev || !source || !filename || !name) return TTC_ERROR_ARGUMENT;
   ttc_function_options o;
-  if (opts) o = *opts;
-  else ttc_function_options_init(&o);
+  if (opts)
+    o = *opts;
+  else
+    ttc_function_options_init(&o);
   ttc_function *f = calloc(1, sizeof *f);
   if (f && !rt_handle_add(f, RT_HANDLE_FUNCTION)) {
     free(f);
@@ -332,7 +355,8 @@ static ttc_status create_now(ttc_device *dev, const char *source, size_t source_
   f->source[source_len] = '\0';
   f->source_len = source_len;
   f->status = TTC_OK;
-  if (!read_decl(f)) f->status = f->error ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  if (!read_decl(f))
+    f->status = f->error ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   else if (!setup_params(f, constexprs ? constexprs : ""))
     f->status = f->error ? TTC_ERROR_ARGUMENT : TTC_ERROR_OUT_OF_MEMORY;
   *out = f;
@@ -352,8 +376,8 @@ typedef struct create_call {
 
 static void create_deep(void *arg) {
   create_call *c = arg;
-  c->st = create_now(c->dev, c->source, c->source_len, c->filename, c->name, c->constexprs,
-                     c->opts, c->out);
+  c->st = create_now(c->dev, c->source, c->source_len, c->filename, c->name, c->constexprs, c->opts,
+                     c->out);
 }
 
 /* Reading the declaration parses the file: on the library's own stack. */
@@ -361,8 +385,8 @@ ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t sourc
                                const char *filename, const char *name, const char *constexprs,
                                const ttc_function_options *opts, ttc_function **out) {
   if (out && source_len > DRV_MAX_SOURCE_BYTES) { /* before any length arithmetic */
-    ttc_status st = create_now(dev, "", 0, filename ? filename : "", name ? name : "", NULL, opts,
-                               out);
+    ttc_status st =
+        create_now(dev, "", 0, filename ? filename : "", name ? name : "", NULL, opts, out);
     if (*out) {
       (*out)->status = TTC_ERROR_INPUT;
       fn_fail(*out, TTC_ERROR_INPUT, "error: %s: source of %zu bytes exceeds the limit of %d MiB",
@@ -404,7 +428,8 @@ ttc_status ttc_function_create_file(ttc_device *dev, const char *path, const cha
 ttc_status ttc_function_destroy(ttc_function *f) {
   if (!f) return TTC_OK;
   if (!rt_handle_remove(f, RT_HANDLE_FUNCTION)) return TTC_ERROR_ARGUMENT;
-  for (int i = 0; i < f->nall; i++) fn_variant_free(f->all[i]);
+  for (int i = 0; i < f->nall; i++)
+    fn_variant_free(f->all[i]);
   free(f->all);
   table_free_all(atomic_load(&f->variants));
   table_free_all(atomic_load(&f->tunings));
@@ -425,9 +450,7 @@ ttc_status ttc_function_destroy(ttc_function *f) {
 
 /* ---- queries ------------------------------------------------------------------------- */
 
-ttc_status ttc_function_status(const ttc_function *f) {
-  return f ? f->status : TTC_ERROR_ARGUMENT;
-}
+ttc_status ttc_function_status(const ttc_function *f) { return f ? f->status : TTC_ERROR_ARGUMENT; }
 int ttc_function_num_args(const ttc_function *f) { return f ? f->nargs : 0; }
 
 const char *ttc_function_arg_name(const ttc_function *f, int i) {

@@ -22,20 +22,20 @@
 
 /* Where a constexpr's value comes from, in increasing precedence. */
 typedef enum fn_source {
-  FN_FROM_NONE,      /* no value: the function is refused */
-  FN_FROM_DEFAULT,   /* the parameter's default */
-  FN_FROM_CREATE,    /* the constexprs string */
-  FN_FROM_CONFIG,    /* every autotune config gives it */
-  FN_FROM_HEURISTIC  /* a @triton.heuristics entry */
+  FN_FROM_NONE,     /* no value: the function is refused */
+  FN_FROM_DEFAULT,  /* the parameter's default */
+  FN_FROM_CREATE,   /* the constexprs string */
+  FN_FROM_CONFIG,   /* every autotune config gives it */
+  FN_FROM_HEURISTIC /* a @triton.heuristics entry */
 } fn_source;
 
 typedef struct fn_param {
-  const char *name;    /* interned in the function's context */
+  const char *name; /* interned in the function's context */
   bool is_constexpr;
-  int arg;             /* launch argument index; -1 for a constexpr */
-  fn_source source;    /* constexpr: where the value comes from */
-  fe_cval value;       /* constexpr: DEFAULT and CREATE values */
-  int heuristic;       /* HEURISTIC: the index in decl->heuristics */
+  int arg;          /* launch argument index; -1 for a constexpr */
+  fn_source source; /* constexpr: where the value comes from */
+  fe_cval value;    /* constexpr: DEFAULT and CREATE values */
+  int heuristic;    /* HEURISTIC: the index in decl->heuristics */
   bool no_specialize, no_align;
 } fn_param;
 
@@ -55,10 +55,10 @@ typedef struct fn_variant {
   size_t keylen;
   ttc_kernel *kernel;
   ttc_module *mod;
-  int config;          /* the autotune config, -1 without autotuning */
-  bool identity;       /* every launch argument is a kernel argument */
-  int *kernel_arg;     /* per launch argument: its kernel argument or -1 */
-  fe_cval *values;     /* per parameter: the constexpr value (NONE for runtime ones) */
+  int config;      /* the autotune config, -1 without autotuning */
+  bool identity;   /* every launch argument is a kernel argument */
+  int *kernel_arg; /* per launch argument: its kernel argument or -1 */
+  fe_cval *values; /* per parameter: the constexpr value (NONE for runtime ones) */
   char *signature;
 } fn_variant;
 
@@ -72,7 +72,7 @@ typedef struct fn_entry {
 } fn_entry;
 
 typedef struct fn_table {
-  size_t cap, n; /* cap a power of two; n < cap / 2 */
+  size_t cap, n;            /* cap a power of two; n < cap / 2 */
   struct fn_table *retired; /* the table this one replaced */
   fn_entry entries[];
 } fn_table;
@@ -105,8 +105,8 @@ struct ttc_function {
   _Atomic(fn_table *) variants;
   _Atomic(fn_table *) tunings;
   pthread_mutex_t lock; /* recursive */
-  char *error;        /* under lock */
-  ir_strbuf messages; /* under lock */
+  char *error;          /* under lock */
+  ir_strbuf messages;   /* under lock */
   ttc_function_stats stats;
   /* every variant ever built (the tables point at them), for destroy */
   fn_variant **all;
@@ -153,8 +153,7 @@ size_t fn_spec_key(ttc_function *f, const ttc_arg *args, size_t nargs, uint8_t *
 bool fn_constexpr_values(ttc_function *f, const ttc_arg *args, int config, fe_cval *values);
 
 /* Appends what the heuristics produced (their parameters' values) to a key. */
-size_t fn_key_append_values(const ttc_function *f, const fe_cval *values, uint8_t *key,
-                            size_t len);
+size_t fn_key_append_values(const ttc_function *f, const fe_cval *values, uint8_t *key, size_t len);
 
 /* The AOT signature of a specialization: caller frees; NULL after fn_fail. */
 char *fn_signature(ttc_function *f, const uint8_t *spec, const fe_cval *values);
@@ -163,9 +162,8 @@ char *fn_signature(ttc_function *f, const uint8_t *spec, const fe_cval *values);
  * compiled (or read from the disk cache), loaded and published. `key` is
  * the full variant key. Takes the lock on a miss. NULL after fn_fail, with
  * the status in *st. */
-fn_variant *fn_variant_get(ttc_function *f, const uint8_t *key, size_t keylen,
-                           const uint8_t *spec, int config, const fe_cval *values,
-                           ttc_status *st);
+fn_variant *fn_variant_get(ttc_function *f, const uint8_t *key, size_t keylen, const uint8_t *spec,
+                           int config, const fe_cval *values, ttc_status *st);
 
 /* Launches a variant: grid from `grid_fn` (or `grid`), arguments mapped to
  * the kernel's. */
@@ -197,7 +195,7 @@ int fn_autotune(ttc_function *f, const uint8_t *spec, size_t speclen, const ttc_
 
 /* The autotune part of a tuning key: the spec key and each key argument's
  * value (8 bytes each); returns the new length. */
-size_t fn_tune_key(const ttc_function *f, const uint8_t *spec, size_t speclen,
-                   const ttc_arg *args, const fe_cval *values, uint8_t *key);
+size_t fn_tune_key(const ttc_function *f, const uint8_t *spec, size_t speclen, const ttc_arg *args,
+                   const fe_cval *values, uint8_t *key);
 
 #endif

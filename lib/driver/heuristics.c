@@ -64,7 +64,8 @@ static int64_t floormod(int64_t a, int64_t b) {
 /* triton.next_power_of_2, bit for bit (0 gives 0). */
 static int64_t next_pow2(int64_t n) {
   uint64_t u = (uint64_t)n - 1u;
-  for (int s = 1; s < 64; s *= 2) u |= u >> s;
+  for (int s = 1; s < 64; s *= 2)
+    u |= u >> s;
   return (int64_t)(u + 1u);
 }
 
@@ -86,9 +87,15 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
   case FE_OP_LE: *out = cval_bool(fl ? x <= y : i <= j); return true;
   case FE_OP_GT: *out = cval_bool(fl ? x > y : i > j); return true;
   case FE_OP_GE: *out = cval_bool(fl ? x >= y : i >= j); return true;
-  case FE_OP_ADD: *out = fl ? cval_float(x + y) : cval_int((int64_t)((uint64_t)i + (uint64_t)j)); return true;
-  case FE_OP_SUB: *out = fl ? cval_float(x - y) : cval_int((int64_t)((uint64_t)i - (uint64_t)j)); return true;
-  case FE_OP_MUL: *out = fl ? cval_float(x * y) : cval_int((int64_t)((uint64_t)i * (uint64_t)j)); return true;
+  case FE_OP_ADD:
+    *out = fl ? cval_float(x + y) : cval_int((int64_t)((uint64_t)i + (uint64_t)j));
+    return true;
+  case FE_OP_SUB:
+    *out = fl ? cval_float(x - y) : cval_int((int64_t)((uint64_t)i - (uint64_t)j));
+    return true;
+  case FE_OP_MUL:
+    *out = fl ? cval_float(x * y) : cval_int((int64_t)((uint64_t)i * (uint64_t)j));
+    return true;
   case FE_OP_DIV:
     if (y == 0.0) return hx_fail(f, e, "division by zero");
     *out = cval_float(x / y);
@@ -96,15 +103,18 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
   case FE_OP_FLOORDIV:
   case FE_OP_MOD:
     if (fl ? y == 0.0 : j == 0) return hx_fail(f, e, "division by zero");
-    if (fl) *out = cval_float(e->op == FE_OP_MOD ? x - y * floor(x / y) : floor(x / y));
-    else *out = cval_int(e->op == FE_OP_MOD ? floormod(i, j) : floordiv(i, j));
+    if (fl)
+      *out = cval_float(e->op == FE_OP_MOD ? x - y * floor(x / y) : floor(x / y));
+    else
+      *out = cval_int(e->op == FE_OP_MOD ? floormod(i, j) : floordiv(i, j));
     return true;
   case FE_OP_POW:
     if (fl || j < 0) {
       *out = cval_float(pow(x, y));
     } else {
       uint64_t r = 1, base = (uint64_t)i;
-      for (int64_t k = 0; k < j && k < 64; k++) r *= base;
+      for (int64_t k = 0; k < j && k < 64; k++)
+        r *= base;
       *out = cval_int((int64_t)r);
     }
     return true;
@@ -116,8 +126,8 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
     if (fl) return hx_fail(f, e, "a bitwise operator on a float");
     if ((e->op == FE_OP_SHL || e->op == FE_OP_SHR) && (j < 0 || j > 63))
       return hx_fail(f, e, "shift count out of range");
-    *out = cval_int(e->op == FE_OP_SHL   ? (int64_t)((uint64_t)i << j)
-                    : e->op == FE_OP_SHR ? i >> j
+    *out = cval_int(e->op == FE_OP_SHL      ? (int64_t)((uint64_t)i << j)
+                    : e->op == FE_OP_SHR    ? i >> j
                     : e->op == FE_OP_BITAND ? (i & j)
                     : e->op == FE_OP_BITOR  ? (i | j)
                                             : (i ^ j));
@@ -142,8 +152,7 @@ static bool call(ttc_function *f, const fe_hexpr *e, const fe_cval *a, fe_cval *
     }
     return true;
   }
-  if (e->n != (strcmp(fn, "cdiv") == 0 ? 2 : 1))
-    return hx_fail(f, e, "wrong number of arguments");
+  if (e->n != (strcmp(fn, "cdiv") == 0 ? 2 : 1)) return hx_fail(f, e, "wrong number of arguments");
   if (strcmp(fn, "cdiv") == 0) {
     if (a[0].kind == FE_CVAL_FLOAT || a[1].kind == FE_CVAL_FLOAT || a[1].i == 0)
       return hx_fail(f, e, "triton.cdiv needs integers, the divisor nonzero");
@@ -196,11 +205,16 @@ static bool eval(ttc_function *f, const fe_hexpr *e, const ttc_arg *args, const 
     }
   case FE_HX_UNARY:
     if (!eval(f, e->a, args, values, &a, depth + 1)) return false;
-    if (e->op == FE_OP_NOT) *out = cval_bool(!truth(&a));
-    else if (e->op == FE_OP_POS) *out = a;
-    else if (e->op == FE_OP_NEG) *out = a.kind == FE_CVAL_FLOAT ? cval_float(-a.f) : cval_int((int64_t)(0 - (uint64_t)a.i));
-    else if (a.kind == FE_CVAL_FLOAT) return hx_fail(f, e, "'~' on a float");
-    else *out = cval_int(~a.i);
+    if (e->op == FE_OP_NOT)
+      *out = cval_bool(!truth(&a));
+    else if (e->op == FE_OP_POS)
+      *out = a;
+    else if (e->op == FE_OP_NEG)
+      *out = a.kind == FE_CVAL_FLOAT ? cval_float(-a.f) : cval_int((int64_t)(0 - (uint64_t)a.i));
+    else if (a.kind == FE_CVAL_FLOAT)
+      return hx_fail(f, e, "'~' on a float");
+    else
+      *out = cval_int(~a.i);
     return true;
   case FE_HX_BINARY:
     if (!eval(f, e->a, args, values, &a, depth + 1)) return false;

@@ -62,9 +62,15 @@ static void keep_reproducer(run *st, char *ir, const char *passes) {
 static bool run_steps(run *st, const ir_pipeline *pl) {
   char *repro = NULL;
   const char *repro_spec = NULL;
-  ir_pass_options po = {st->o->print_before, st->o->print_after, st->o->print_locations != 0,
-                        st->o->verify_each != 0, ttg_verify, st->dump,
-                        st->o->keep_reproducer ? &repro : NULL, &repro_spec, &st->timing};
+  ir_pass_options po = {st->o->print_before,
+                        st->o->print_after,
+                        st->o->print_locations != 0,
+                        st->o->verify_each != 0,
+                        ttg_verify,
+                        st->dump,
+                        st->o->keep_reproducer ? &repro : NULL,
+                        &repro_spec,
+                        &st->timing};
   bool ok = ir_run_pipeline(st->m, pl, &po);
   if (repro) keep_reproducer(st, repro, repro_spec);
   return ok;
@@ -72,9 +78,11 @@ static bool run_steps(run *st, const ir_pipeline *pl) {
 
 static void time_report(run *st) {
   double total = 0;
-  for (int i = 0; i < st->timing.n; i++) total += st->timing.times[i];
+  for (int i = 0; i < st->timing.n; i++)
+    total += st->timing.times[i];
   const char *names[64];
-  for (int i = 0; i < st->timing.n; i++) names[i] = st->timing.names[i];
+  for (int i = 0; i < st->timing.n; i++)
+    names[i] = st->timing.names[i];
   ir_time_report(st->dump, st->timing.n, names, st->timing.times, total);
 }
 
@@ -87,8 +95,13 @@ static int arch_cc(const char *arch) {
 static const char *type_name(const ir_type *t) {
   switch (t->kind) {
   case IR_TY_INT:
-    return t->width == 1 ? "i1" : t->width == 8 ? "i8" : t->width == 16 ? "i16" : t->width == 32 ? "i32" : "i64";
-  case IR_TY_FLOAT: return t->is_bf16 ? "bf16" : t->width == 16 ? "fp16" : t->width == 32 ? "fp32" : "fp64";
+    return t->width == 1    ? "i1"
+           : t->width == 8  ? "i8"
+           : t->width == 16 ? "i16"
+           : t->width == 32 ? "i32"
+                            : "i64";
+  case IR_TY_FLOAT:
+    return t->is_bf16 ? "bf16" : t->width == 16 ? "fp16" : t->width == 32 ? "fp32" : "fp64";
   case IR_TY_PTR:
   case IR_TY_TENSOR:
   case IR_TY_MEMDESC:
@@ -100,7 +113,8 @@ static const char *type_name(const ir_type *t) {
 /* Metadata of a cubin made from IR: what the IR knows (no constexprs). */
 static char *ir_metadata(const ir_module *m, const char *arch, int cc, const char *ptx) {
   const ir_op *f = ir_module_body(m)->first;
-  while (f && f->kind != IR_OP_TT_FUNC) f = f->next;
+  while (f && f->kind != IR_OP_TT_FUNC)
+    f = f->next;
   if (!f || !f->regions[0].first) return NULL;
   const ir_block *b = f->regions[0].first;
   cg_param_info params[64];
@@ -119,9 +133,18 @@ static char *ir_metadata(const ir_module *m, const char *arch, int cc, const cha
   const ir_attr *name = ir_op_get_attr(f, "sym_name");
   char target[16];
   snprintf(target, sizeof target, "cuda:%d", cc);
-  cg_metadata md = {name ? name->s : "", ttg_module_options(m).num_warps, 3,
-                    (int)ir_op_get_int(m->op, "ttg.shared", 0), target, arch,
-                    n, params, 0, NULL, TTC_VERSION_STRING, ptx};
+  cg_metadata md = {name ? name->s : "",
+                    ttg_module_options(m).num_warps,
+                    3,
+                    (int)ir_op_get_int(m->op, "ttg.shared", 0),
+                    target,
+                    arch,
+                    n,
+                    params,
+                    0,
+                    NULL,
+                    TTC_VERSION_STRING,
+                    ptx};
   return cg_metadata_json(&md);
 }
 
@@ -180,8 +203,7 @@ static ttc_status continue_to_ttgir(run *st) {
   int cc = o->arch ? arch_cc(o->arch) : 90;
   if (cc < 80) {
     ir_loc none = {NULL, 0, 0};
-    ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer",
-             o->arch);
+    ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer", o->arch);
     return TTC_ERROR_ARGUMENT;
   }
   ttg_options to = {o->num_warps, 32, 1, cc};
@@ -232,7 +254,8 @@ static const char *next_split(const char *p, const char *end, const char **after
     const char *nl = memchr(line, '\n', (size_t)(end - line));
     const char *le = nl ? nl : end;
     const char *c = line;
-    while (c < le && (*c == ' ' || *c == '\t')) c++;
+    while (c < le && (*c == ' ' || *c == '\t'))
+      c++;
     if ((size_t)(le - c) >= 8 && memcmp(c, "// -----", 8) == 0) {
       *after = nl ? nl + 1 : end;
       return line;
@@ -246,7 +269,7 @@ static const char *next_split(const char *p, const char *end, const char **after
 static ttc_status worse(ttc_status a, ttc_status b) { return a != TTC_OK ? a : b; }
 
 static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
-                      const ttc_ir_options *opts, ttc_ir_result **out) {
+                             const ttc_ir_options *opts, ttc_ir_result **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
@@ -259,8 +282,8 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
     r = NULL;
   }
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
-  if (len > DRV_MAX_SOURCE_BYTES || o->emit < -1 || o->emit >= TTC_NUM_LEVELS ||
-      o->num_warps < 1 || o->num_warps > 32 || (o->num_warps & (o->num_warps - 1))) {
+  if (len > DRV_MAX_SOURCE_BYTES || o->emit < -1 || o->emit >= TTC_NUM_LEVELS || o->num_warps < 1 ||
+      o->num_warps > 32 || (o->num_warps & (o->num_warps - 1))) {
     ir_strbuf sb;
     ir_sb_init(&sb);
     if (len > DRV_MAX_SOURCE_BYTES) /* before any length arithmetic */
@@ -270,8 +293,7 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
       ir_sb_printf(&sb, "error: emit must be -1 or a ttc_level (0..%d), got %d\n",
                    TTC_NUM_LEVELS - 1, o->emit);
     else
-      ir_sb_printf(&sb, "error: num_warps must be a power of two in 1..32, got %d\n",
-                   o->num_warps);
+      ir_sb_printf(&sb, "error: num_warps must be a power of two in 1..32, got %d\n", o->num_warps);
     r->diagnostics = ir_sb_take(&sb);
     *out = r;
     return TTC_ERROR_ARGUMENT;
@@ -289,7 +311,8 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
     if (!o->split_input_file) after = end;
     /* The case keeps its line numbers: blank lines stand for those before it. */
     padded.len = 0;
-    for (unsigned i = 0; i < line; i++) ir_sb_putc(&padded, '\n');
+    for (unsigned i = 0; i < line; i++)
+      ir_sb_putc(&padded, '\n');
     ir_sb_append(&padded, p, (size_t)(stop - p));
     run st;
     memset(&st, 0, sizeof st);
@@ -334,7 +357,8 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
     ir_pipeline_free(&pl);
     ir_module_destroy(st.m);
     ir_context_destroy(st.ctx);
-    for (const char *c = p; c < after; c++) line += *c == '\n';
+    for (const char *c = p; c < after; c++)
+      line += *c == '\n';
     if (after >= end) break;
     p = after;
   }
@@ -374,14 +398,18 @@ const char *ttc_ir_result_diagnostics(const ttc_ir_result *r) {
   return rlive(r) && r->diagnostics ? r->diagnostics : "";
 }
 
-const char *ttc_ir_result_dump(const ttc_ir_result *r) { return rlive(r) && r->dump ? r->dump : ""; }
+const char *ttc_ir_result_dump(const ttc_ir_result *r) {
+  return rlive(r) && r->dump ? r->dump : "";
+}
 
 const char *ttc_ir_result_reproducer(const ttc_ir_result *r, const char **passes) {
   if (passes) *passes = rlive(r) && r->repro_passes ? r->repro_passes : "";
   return rlive(r) ? r->reproducer : NULL;
 }
 
-const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) { return rlive(r) ? r->metadata : NULL; }
+const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) {
+  return rlive(r) ? r->metadata : NULL;
+}
 
 /* ttc_ir_run's arguments, carried to the thread that runs it. */
 typedef struct ir_run_call {

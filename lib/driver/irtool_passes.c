@@ -16,8 +16,10 @@ static bool break_verifier(ir_module *m, ir_arena *scratch, const ir_pass_args *
     ir_block *b = f->regions[0].first;
     const ir_type *i32 = ir_type_i32(m->ctx);
     ir_op *bad = ir_op_create(m, IR_OP_ARITH_ADDI, f->loc, 1, &i32, 0, NULL, 0);
-    if (b->first) ir_op_insert_before(b->first, bad);
-    else ir_block_append(b, bad);
+    if (b->first)
+      ir_op_insert_before(b->first, bad);
+    else
+      ir_block_append(b, bad);
     return true;
   }
   ir_error(m->ctx, m->op->loc, "test-break-verifier: the module has no function");
@@ -30,8 +32,7 @@ static const ir_pass test_break = {
     break_verifier};
 
 const ir_pass *irt_pass_lookup(const char *name, size_t len) {
-  if (strlen(test_break.name) == len && memcmp(test_break.name, name, len) == 0)
-    return &test_break;
+  if (strlen(test_break.name) == len && memcmp(test_break.name, name, len) == 0) return &test_break;
   return ttg_pass_lookup(name, len);
 }
 

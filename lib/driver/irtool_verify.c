@@ -12,16 +12,16 @@
 
 typedef struct expect {
   ir_severity sev;
-  long line;        /* 0: @unknown */
-  long at_line;     /* line of the comment */
-  const char *msg;  /* points into the source */
+  long line;       /* 0: @unknown */
+  long at_line;    /* line of the comment */
+  const char *msg; /* points into the source */
   size_t msg_len;
   bool seen;
 } expect;
 
 typedef struct produced {
   ir_severity sev;
-  bool has_file;    /* located in the checked file */
+  bool has_file; /* located in the checked file */
   long line, col;
   const char *msg;
   size_t msg_len;
@@ -62,11 +62,13 @@ static int parse_expectations(const char *src, size_t len, expect **out) {
         } else if (q < le && (*q == '+' || *q == '-')) {
           char sign = *q++;
           long d = 0;
-          while (q < le && *q >= '0' && *q <= '9') d = d * 10 + (*q++ - '0');
+          while (q < le && *q >= '0' && *q <= '9')
+            d = d * 10 + (*q++ - '0');
           target = sign == '+' ? line + d : line - d;
         }
       }
-      while (q < le && *q == ' ') q++;
+      while (q < le && *q == ' ')
+        q++;
       if ((size_t)(le - q) < 4 || memcmp(q, "{{", 2) != 0) continue;
       const char *m = q + 2, *me = NULL;
       for (const char *s = m; s + 2 <= le && !me; s++)
@@ -87,7 +89,8 @@ static int parse_expectations(const char *src, size_t len, expect **out) {
 }
 
 static bool is_caret_line(const char *s, const char *e) {
-  while (s < e && (*s == ' ' || *s == '\t')) s++;
+  while (s < e && (*s == ' ' || *s == '\t'))
+    s++;
   return s < e && *s == '^' && s + 1 == e;
 }
 
@@ -107,7 +110,8 @@ static int parse_produced(const char *d, const char *filename, produced **out) {
       const char *q = s == p ? s : s + 2;
       for (int i = 0; i < 4; i++) {
         size_t k = strlen(sev_names[i]);
-        if ((size_t)(le - q) > k + 1 && memcmp(q, sev_names[i], k) == 0 && q[k] == ':' && q[k + 1] == ' ') {
+        if ((size_t)(le - q) > k + 1 && memcmp(q, sev_names[i], k) == 0 && q[k] == ':' &&
+            q[k + 1] == ' ') {
           pd.sev = (ir_severity)i;
           sev_at = q;
           pd.msg = q + k + 2;
@@ -123,9 +127,11 @@ static int parse_produced(const char *d, const char *filename, produced **out) {
     }
     if (sev_at > p) { /* "file:line:col: " before the severity */
       const char *loc_end = sev_at - 2, *c2 = loc_end;
-      while (c2 > p && c2[-1] != ':') c2--;
+      while (c2 > p && c2[-1] != ':')
+        c2--;
       const char *c1 = c2 - 1;
-      while (c1 > p && c1[-1] != ':') c1--;
+      while (c1 > p && c1[-1] != ':')
+        c1--;
       pd.line = strtol(c1, NULL, 10);
       pd.col = strtol(c2, NULL, 10);
       size_t name_len = c1 > p ? (size_t)(c1 - 1 - p) : 0;

@@ -21,8 +21,9 @@ static bool scalar_type(const ir_type *t, ttc_type *out) {
     }
   }
   if (t->kind == IR_TY_FLOAT) {
-    *out = t->width == 16 ? (t->is_bf16 ? TTC_TYPE_BF16 : TTC_TYPE_F16)
-           : t->width == 32 ? TTC_TYPE_F32 : TTC_TYPE_F64;
+    *out = t->width == 16   ? (t->is_bf16 ? TTC_TYPE_BF16 : TTC_TYPE_F16)
+           : t->width == 32 ? TTC_TYPE_F32
+                            : TTC_TYPE_F64;
     return t->width == 16 || t->width == 32 || t->width == 64;
   }
   return false;
@@ -62,11 +63,14 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
     /* {tt.divisibility = 16 : i32}: launches check it, as for a compile's ':16' */
     k->param_divisibility[i] = entry->args[i]->divisibility > 1 ? entry->args[i]->divisibility : 1;
     bool ok = t->kind == IR_TY_PTR ? scalar_type(t->elem, &k->param_pointees[i])
-                                    : scalar_type(t, &k->param_types[i]);
-    if (t->kind == IR_TY_PTR) k->param_types[i] = TTC_TYPE_PTR;
-    else k->param_pointees[i] = TTC_TYPE_I32;
+                                   : scalar_type(t, &k->param_types[i]);
+    if (t->kind == IR_TY_PTR)
+      k->param_types[i] = TTC_TYPE_PTR;
+    else
+      k->param_pointees[i] = TTC_TYPE_I32;
     if (!ok) {
-      ir_error(ctx, func->loc, "kernel '%s': argument %d has a type a launch cannot pass", k->name, i);
+      ir_error(ctx, func->loc, "kernel '%s': argument %d has a type a launch cannot pass", k->name,
+               i);
       return false;
     }
   }
@@ -76,8 +80,8 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
   return true;
 }
 
-static ttc_status create_now(const char *text, size_t len, const char *filename,
-                                       const char *name, ttc_kernel **out) {
+static ttc_status create_now(const char *text, size_t len, const char *filename, const char *name,
+                             ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
@@ -136,8 +140,10 @@ static void create_deep(void *arg) {
 ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
                                        const char *name, ttc_kernel **out) {
   if (out && text && filename && len > DRV_MAX_SOURCE_BYTES) { /* before len + 1 */
-    *out = drv_kernel_failed(name, TTC_ERROR_INPUT, "%s: IR text of %zu bytes exceeds the limit "
-                             "of %d MiB", filename, len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    *out = drv_kernel_failed(name, TTC_ERROR_INPUT,
+                             "%s: IR text of %zu bytes exceeds the limit "
+                             "of %d MiB",
+                             filename, len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
     return *out ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   }
   create_call c = {text, len, filename, name, out, TTC_OK};

@@ -42,17 +42,21 @@ size_t fn_spec_key(ttc_function *f, const ttc_arg *args, size_t nargs, uint8_t *
     uint8_t b0 = (uint8_t)a->type, b1 = 0;
     if (a->type == TTC_TYPE_PTR) {
       if (a->pointee <= TTC_TYPE_PTR || a->pointee > TTC_TYPE_F64) {
-        fn_fail(f, TTC_ERROR_ARGUMENT, "argument %d ('%s') is a pointer without an element type: "
+        fn_fail(f, TTC_ERROR_ARGUMENT,
+                "argument %d ('%s') is a pointer without an element type: "
                 "pass ttc_arg_ptr_to(TTC_TYPE_F32, ptr) (the type is part of the "
-                "specialization, as a tensor's dtype is in Triton)", i, p->name);
+                "specialization, as a tensor's dtype is in Triton)",
+                i, p->name);
         return (size_t)-1;
       }
       b1 = (uint8_t)a->pointee;
       if (!p->no_specialize && !p->no_align && a->v.ptr % 16 == 0) b0 |= FN_KEY_DIV16;
     } else if (is_spec_int(a->type) && !p->no_specialize) {
       uint64_t u = arg_bits(a);
-      if (u == 1) b0 |= FN_KEY_ONE;
-      else if (!p->no_align && u % 16 == 0) b0 |= FN_KEY_DIV16;
+      if (u == 1)
+        b0 |= FN_KEY_ONE;
+      else if (!p->no_align && u % 16 == 0)
+        b0 |= FN_KEY_DIV16;
     }
     key[2 * i] = b0;
     key[2 * i + 1] = b1;
@@ -69,7 +73,8 @@ static int param_named(const ttc_function *f, const char *name) {
 
 bool fn_constexpr_values(ttc_function *f, const ttc_arg *args, int config, fe_cval *values) {
   const fe_jit_decl *d = f->decl;
-  for (int i = 0; i < f->nparams; i++) values[i] = f->params[i].value;
+  for (int i = 0; i < f->nparams; i++)
+    values[i] = f->params[i].value;
   if (config >= 0) {
     const fe_jit_config *c = &d->configs[config];
     for (int k = 0; k < c->nkv; k++) {
@@ -79,7 +84,8 @@ bool fn_constexpr_values(ttc_function *f, const ttc_arg *args, int config, fe_cv
   }
   for (int h = 0; h < d->nheuristics; h++) {
     int i = param_named(f, d->heuristics[h].name);
-    if (i < 0 || !fn_heuristic_eval(f, d->heuristics[h].expr, args, values, &values[i])) return false;
+    if (i < 0 || !fn_heuristic_eval(f, d->heuristics[h].expr, args, values, &values[i]))
+      return false;
   }
   return true;
 }
@@ -91,7 +97,8 @@ size_t fn_key_append_values(const ttc_function *f, const fe_cval *values, uint8_
     uint64_t bits = (uint64_t)v->i;
     if (v->kind == FE_CVAL_FLOAT) memcpy(&bits, &v->f, sizeof bits);
     key[len++] = (uint8_t)v->kind;
-    for (int b = 0; b < 8; b++) key[len++] = (uint8_t)(bits >> (8 * b));
+    for (int b = 0; b < 8; b++)
+      key[len++] = (uint8_t)(bits >> (8 * b));
   }
   return len;
 }
@@ -125,8 +132,10 @@ char *fn_signature(ttc_function *f, const uint8_t *spec, const fe_cval *values) 
     if (i) ir_sb_putc(&sb, ',');
     if (p->is_constexpr) {
       if (put_value(&sb, &values[i])) continue;
-      fn_fail(f, TTC_ERROR_ARGUMENT, "constexpr '%s' of '%s' has no value a signature can carry "
-              "(None or not finite)%s", p->name, f->name,
+      fn_fail(f, TTC_ERROR_ARGUMENT,
+              "constexpr '%s' of '%s' has no value a signature can carry "
+              "(None or not finite)%s",
+              p->name, f->name,
               p->source == FN_FROM_CONFIG ? ": an autotune config does not set it" : "");
       ir_sb_free(&sb);
       return NULL;
@@ -134,9 +143,12 @@ char *fn_signature(ttc_function *f, const uint8_t *spec, const fe_cval *values) 
     uint8_t b0 = spec[2 * p->arg], b1 = spec[2 * p->arg + 1];
     ttc_type t = (ttc_type)(b0 & 0x0f);
     const char *hint = b0 & FN_KEY_DIV16 ? ":16" : "";
-    if (b0 & FN_KEY_ONE) ir_sb_puts(&sb, "1");
-    else if (t == TTC_TYPE_PTR) ir_sb_printf(&sb, "*%s%s", ttc_type_name((ttc_type)b1), hint);
-    else ir_sb_printf(&sb, "%s%s", ttc_type_name(t), hint);
+    if (b0 & FN_KEY_ONE)
+      ir_sb_puts(&sb, "1");
+    else if (t == TTC_TYPE_PTR)
+      ir_sb_printf(&sb, "*%s%s", ttc_type_name((ttc_type)b1), hint);
+    else
+      ir_sb_printf(&sb, "%s%s", ttc_type_name(t), hint);
   }
   char *s = ir_sb_take(&sb);
   return s ? s : strdup("");
@@ -238,11 +250,14 @@ static fn_variant *variant_build(ttc_function *f, const uint8_t *key, size_t key
   v->config = config;
   memcpy(v->values, values, sizeof(fe_cval) * (size_t)f->nparams);
   int nk = 0;
-  for (int i = 0; i < f->nargs; i++) v->kernel_arg[i] = spec[2 * i] & FN_KEY_ONE ? -1 : nk++;
+  for (int i = 0; i < f->nargs; i++)
+    v->kernel_arg[i] = spec[2 * i] & FN_KEY_ONE ? -1 : nk++;
   v->identity = nk == f->nargs;
   f->stats.variants++;
-  if (ttc_kernel_from_cache(k)) f->stats.cache_hits++;
-  else f->stats.compiles++;
+  if (ttc_kernel_from_cache(k))
+    f->stats.cache_hits++;
+  else
+    f->stats.compiles++;
   st = ttc_module_load(f->dev, k, &v->mod);
   *status = st;
   if (st != TTC_OK) {
@@ -253,9 +268,8 @@ static fn_variant *variant_build(ttc_function *f, const uint8_t *key, size_t key
   return v;
 }
 
-fn_variant *fn_variant_get(ttc_function *f, const uint8_t *key, size_t keylen,
-                           const uint8_t *spec, int config, const fe_cval *values,
-                           ttc_status *st) {
+fn_variant *fn_variant_get(ttc_function *f, const uint8_t *key, size_t keylen, const uint8_t *spec,
+                           int config, const fe_cval *values, ttc_status *st) {
   *st = TTC_OK;
   pthread_mutex_lock(&f->lock);
   /* another thread may have built it while this one waited */

@@ -43,9 +43,18 @@ static ttc_type ttc_of(const fe_val *v) {
 static bool to_cvalue(fe_decorators *d, const fe_val *v, fe_cvalue *out) {
   memset(out, 0, sizeof *out);
   switch (v->kind) {
-  case FE_V_INT: out->kind = FE_CONST_INT; out->ival = v->ival; return true;
-  case FE_V_BOOL: out->kind = FE_CONST_BOOL; out->ival = v->ival; return true;
-  case FE_V_FLOAT: out->kind = FE_CONST_FLOAT; out->fval = v->fval; return true;
+  case FE_V_INT:
+    out->kind = FE_CONST_INT;
+    out->ival = v->ival;
+    return true;
+  case FE_V_BOOL:
+    out->kind = FE_CONST_BOOL;
+    out->ival = v->ival;
+    return true;
+  case FE_V_FLOAT:
+    out->kind = FE_CONST_FLOAT;
+    out->fval = v->fval;
+    return true;
   case FE_V_NONE: out->kind = FE_CONST_NONE; return true;
   case FE_V_STR:
     out->kind = FE_CONST_STR;
@@ -56,9 +65,7 @@ static bool to_cvalue(fe_decorators *d, const fe_val *v, fe_cvalue *out) {
     out->kind = FE_CONST_DTYPE;
     out->dtype = ttc_of(v);
     return true;
-  default:
-    (void)d;
-    return false;
+  default: (void)d; return false;
   }
 }
 
@@ -93,8 +100,10 @@ static bool eval_arg(fe_decorators *d, const fe_func *fn, const fe_expr *e, cons
   bool ok = l->nquiet == before && out->kind != FE_V_ERROR;
   if (!ok) {
     snprintf(why, cap, "%s", l->quiet_msg[0] ? l->quiet_msg : "it has no compile-time value");
-    ir_emit(d->impl->ctx, IR_SEV_REMARK, e->start, "%s of kernel '%s' not evaluated at compile "
-            "time (%s): the signature and options choose the configuration", what, fn->name, why);
+    ir_emit(d->impl->ctx, IR_SEV_REMARK, e->start,
+            "%s of kernel '%s' not evaluated at compile "
+            "time (%s): the signature and options choose the configuration",
+            what, fn->name, why);
   }
   l->nquiet = before;
   return ok;
@@ -124,8 +133,8 @@ static void eval_autotune(fe_decorators *d, const fe_func *fn, const fe_expr *ca
   if (call->kind != FE_EX_CALL) return;
   const fe_expr *configs = arg_of(call, 0, "configs"), *key = arg_of(call, 1, "key");
   fe_val cv, kv;
-  if (!configs || !eval_arg(d, fn, configs, "autotune configs", &cv, d->autotune_why,
-                            sizeof d->autotune_why))
+  if (!configs ||
+      !eval_arg(d, fn, configs, "autotune configs", &cv, d->autotune_why, sizeof d->autotune_why))
     return;
   int n;
   const fe_val *items = seq_items(&cv, &n);
@@ -148,13 +157,15 @@ static void eval_autotune(fe_decorators *d, const fe_func *fn, const fe_expr *ca
     o->values = dalloc(d, sizeof *o->values * (size_t)(o->nkw + 1));
     for (int k = 0; k < o->nkw; k++) {
       if (c->obj->keys[k].kind != FE_V_STR || !to_cvalue(d, &c->obj->items[k], &o->values[k])) {
-        snprintf(d->autotune_why, sizeof d->autotune_why, "config %d: a value is not a constexpr", i);
+        snprintf(d->autotune_why, sizeof d->autotune_why, "config %d: a value is not a constexpr",
+                 i);
         return;
       }
       o->names[k] = c->obj->keys[k].path;
     }
     int *opts[4] = {&o->num_warps, &o->num_stages, &o->num_ctas, &o->maxnreg};
-    for (int k = 0; k < 4; k++) *opts[k] = c->items[k].kind == FE_V_INT ? (int)c->items[k].ival : 0;
+    for (int k = 0; k < 4; k++)
+      *opts[k] = c->items[k].kind == FE_V_INT ? (int)c->items[k].ival : 0;
   }
   d->nconfigs = n;
   if (key && eval_arg(d, fn, key, "autotune key", &kv, d->autotune_why, sizeof d->autotune_why)) {
@@ -170,8 +181,8 @@ static void eval_heuristics(fe_decorators *d, const fe_func *fn, const fe_expr *
   d->has_heuristics = true;
   const fe_expr *values = call->kind == FE_EX_CALL ? arg_of(call, 0, "values") : NULL;
   fe_val v;
-  if (!values || !eval_arg(d, fn, values, "heuristics", &v, d->heuristics_why,
-                           sizeof d->heuristics_why))
+  if (!values ||
+      !eval_arg(d, fn, values, "heuristics", &v, d->heuristics_why, sizeof d->heuristics_why))
     return;
   if (v.kind != FE_V_DICT) {
     snprintf(d->heuristics_why, sizeof d->heuristics_why, "heuristics takes a dict");
@@ -239,9 +250,12 @@ fe_decorators *fe_decorators_eval(const char *source, size_t len, const char *fi
     for (int i = 0; i < fn->ndecorators; i++) {
       const fe_expr *e = fn->decorators[i];
       const char *p = fe_decorator_path(l, fn, e);
-      if (!strcmp(p, "triton.autotune")) eval_autotune(d, fn, e);
-      else if (!strcmp(p, "triton.heuristics")) eval_heuristics(d, fn, e);
-      else if (!strcmp(p, "triton.jit")) eval_jit(d, fn, e);
+      if (!strcmp(p, "triton.autotune"))
+        eval_autotune(d, fn, e);
+      else if (!strcmp(p, "triton.heuristics"))
+        eval_heuristics(d, fn, e);
+      else if (!strcmp(p, "triton.jit"))
+        eval_jit(d, fn, e);
     }
   } else if (!found && src) {
     ir_error(im->ctx, top, "no function named '%s' in '%s'", kernel, filename);

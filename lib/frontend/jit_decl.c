@@ -92,16 +92,28 @@ static bool literal_value(decl_reader *r, const fe_expr *e, fe_cval *out, int de
   memset(out, 0, sizeof *out);
   if (!e || depth > 8) return false;
   switch (e->kind) {
-  case FE_EX_INT: out->kind = FE_CVAL_INT; out->i = (int64_t)e->ival; return true;
-  case FE_EX_FLOAT: out->kind = FE_CVAL_FLOAT; out->f = e->fval; return true;
-  case FE_EX_TRUE: out->kind = FE_CVAL_BOOL; out->i = 1; return true;
+  case FE_EX_INT:
+    out->kind = FE_CVAL_INT;
+    out->i = (int64_t)e->ival;
+    return true;
+  case FE_EX_FLOAT:
+    out->kind = FE_CVAL_FLOAT;
+    out->f = e->fval;
+    return true;
+  case FE_EX_TRUE:
+    out->kind = FE_CVAL_BOOL;
+    out->i = 1;
+    return true;
   case FE_EX_FALSE: out->kind = FE_CVAL_BOOL; return true;
   case FE_EX_NONE: return true;
   case FE_EX_UNARY:
     if (e->op != FE_OP_NEG || !literal_value(r, e->a, out, depth + 1)) return false;
-    if (out->kind == FE_CVAL_INT) out->i = -out->i;
-    else if (out->kind == FE_CVAL_FLOAT) out->f = -out->f;
-    else return false;
+    if (out->kind == FE_CVAL_INT)
+      out->i = -out->i;
+    else if (out->kind == FE_CVAL_FLOAT)
+      out->f = -out->f;
+    else
+      return false;
     return true;
   case FE_EX_NAME: {
     int b = fe_modindex_find(&r->mod->ix, e->name);
@@ -189,8 +201,8 @@ static int read_int_kw(decl_reader *r, const fe_expr *call, const char *name, in
   if (!e && pos >= 0 && pos < call->n) e = call->items[pos];
   if (!e) return 0;
   fe_cval v;
-  if (!literal_value(r, e, &v, 0) || (v.kind != FE_CVAL_INT && v.kind != FE_CVAL_NONE) ||
-      v.i < 0 || v.i > 1 << 20) {
+  if (!literal_value(r, e, &v, 0) || (v.kind != FE_CVAL_INT && v.kind != FE_CVAL_NONE) || v.i < 0 ||
+      v.i > 1 << 20) {
     decl_error(r, e->loc, "unsupported: '%s' must be an integer literal", name);
     return 0;
   }
@@ -201,7 +213,8 @@ static int read_int_kw(decl_reader *r, const fe_expr *call, const char *name, in
 static void read_config(decl_reader *r, const fe_expr *e, fe_jit_config *c) {
   c->loc = e->loc;
   if (e->kind != FE_EX_CALL || !names_path(r->mod, e->a, "triton.Config")) {
-    decl_error(r, e->loc, "unsupported: autotune configs must be triton.Config(...) calls "
+    decl_error(r, e->loc,
+               "unsupported: autotune configs must be triton.Config(...) calls "
                "(ttc does not run host code)");
     return;
   }
@@ -227,7 +240,8 @@ static void read_config(decl_reader *r, const fe_expr *e, fe_jit_config *c) {
   c->num_warps = read_int_kw(r, e, "num_warps", 1);
   c->num_stages = read_int_kw(r, e, "num_stages", 2);
   int num_ctas = read_int_kw(r, e, "num_ctas", 3);
-  if (num_ctas > 1) decl_error(r, e->loc, "unsupported: num_ctas=%d (ttc launches one CTA per program)", num_ctas);
+  if (num_ctas > 1)
+    decl_error(r, e->loc, "unsupported: num_ctas=%d (ttc launches one CTA per program)", num_ctas);
   const fe_expr *hook = kwarg(e, "pre_hook");
   if (hook && hook->kind != FE_EX_NONE)
     decl_error(r, hook->loc, "unsupported: a config pre_hook (host code)");
@@ -239,21 +253,24 @@ static void read_autotune(decl_reader *r, const fe_expr *call) {
   d->autotune_loc = call->loc;
   const fe_expr *configs = kwarg(call, "configs");
   if (!configs && call->n > 0) configs = call->items[0];
-  if (!configs || (configs->kind != FE_EX_LIST && configs->kind != FE_EX_TUPLE) || configs->n == 0) {
-    decl_error(r, call->loc, "unsupported: @triton.autotune needs configs=[triton.Config(...), ...] "
+  if (!configs || (configs->kind != FE_EX_LIST && configs->kind != FE_EX_TUPLE) ||
+      configs->n == 0) {
+    decl_error(r, call->loc,
+               "unsupported: @triton.autotune needs configs=[triton.Config(...), ...] "
                "as a non-empty list literal");
     return;
   }
   d->nconfigs = configs->n;
   d->configs = decl_alloc(r, (size_t)d->nconfigs, sizeof *d->configs);
-  for (int i = 0; i < configs->n; i++) read_config(r, configs->items[i], &d->configs[i]);
+  for (int i = 0; i < configs->n; i++)
+    read_config(r, configs->items[i], &d->configs[i]);
   const fe_expr *key = kwarg(call, "key");
   if (!key && call->n > 1) key = call->items[1];
   d->nkey = read_param_list(r, key, "key", false, &d->key);
-  d->nreset = read_param_list(r, kwarg(call, "reset_to_zero"), "reset_to_zero", false,
-                              &d->reset_to_zero);
-  d->nrestore = read_param_list(r, kwarg(call, "restore_value"), "restore_value", false,
-                                &d->restore_value);
+  d->nreset =
+      read_param_list(r, kwarg(call, "reset_to_zero"), "reset_to_zero", false, &d->reset_to_zero);
+  d->nrestore =
+      read_param_list(r, kwarg(call, "restore_value"), "restore_value", false, &d->restore_value);
   const fe_expr *prune = kwarg(call, "prune_configs_by");
   d->has_prune = prune && prune->kind != FE_EX_NONE;
   d->warmup_ms = read_int_kw(r, call, "warmup", -1);
@@ -346,7 +363,8 @@ static const fe_hexpr *read_hexpr(decl_reader *r, const fe_expr *e) {
     h->name = callee;
     h->n = e->n;
     h->args = decl_alloc(r, (size_t)e->n, sizeof *h->args);
-    for (int i = 0; i < e->n; i++) h->args[i] = read_hexpr(r, e->items[i]);
+    for (int i = 0; i < e->n; i++)
+      h->args[i] = read_hexpr(r, e->items[i]);
     return h;
   }
   default:
@@ -357,7 +375,8 @@ static const fe_hexpr *read_hexpr(decl_reader *r, const fe_expr *e) {
     }
     break;
   }
-  decl_error(r, e->loc, "unsupported in a heuristic: ttc evaluates arithmetic, comparisons, "
+  decl_error(r, e->loc,
+             "unsupported in a heuristic: ttc evaluates arithmetic, comparisons, "
              "args['name'], triton.next_power_of_2, triton.cdiv, min, max, abs, int, float "
              "and bool");
   h = new_hexpr(r, FE_HX_CONST, e); /* a placeholder; the decl is refused */
@@ -369,7 +388,8 @@ static void read_heuristics(decl_reader *r, const fe_expr *call) {
   const fe_expr *dict = kwarg(call, "values");
   if (!dict && call->n > 0) dict = call->items[0];
   if (!dict || dict->kind != FE_EX_DICT) {
-    decl_error(r, call->loc, "unsupported: @triton.heuristics needs a dict literal "
+    decl_error(r, call->loc,
+               "unsupported: @triton.heuristics needs a dict literal "
                "{'NAME': lambda args: ...}");
     return;
   }
@@ -416,7 +436,8 @@ typedef struct name_set {
 
 static uint32_t name_hash32(const char *s) {
   uint32_t h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
   return h ^ (h >> 15);
 }
 
@@ -435,21 +456,25 @@ static void names_add(name_set *s, const char *name) {
   s->names[s->n++] = name;
   if (2 * s->n > s->tcap) { /* rebuild at twice the names */
     int tcap = 128;
-    while (tcap < 4 * s->n) tcap *= 2;
+    while (tcap < 4 * s->n)
+      tcap *= 2;
     int *t = realloc(s->table, sizeof *t * (size_t)tcap);
     if (!t) IR_UNREACHABLE("out of memory reading a kernel declaration");
     s->table = t;
     s->tcap = tcap;
-    for (int i = 0; i < tcap; i++) t[i] = -1;
+    for (int i = 0; i < tcap; i++)
+      t[i] = -1;
     for (int k = 0; k < s->n; k++) {
       int i = (int)(name_hash32(s->names[k]) & (uint32_t)(tcap - 1));
-      while (t[i] >= 0) i = (i + 1) & (tcap - 1);
+      while (t[i] >= 0)
+        i = (i + 1) & (tcap - 1);
       t[i] = k;
     }
     return;
   }
   int i = (int)(h & (uint32_t)(s->tcap - 1));
-  while (s->table[i] >= 0) i = (i + 1) & (s->tcap - 1);
+  while (s->table[i] >= 0)
+    i = (i + 1) & (s->tcap - 1);
   s->table[i] = s->n - 1;
 }
 
@@ -462,14 +487,17 @@ static void collect_expr(name_set *s, const fe_expr *e) {
   collect_expr(s, e->a);
   collect_expr(s, e->b);
   collect_expr(s, e->c);
-  for (int i = 0; i < e->n && e->items; i++) collect_expr(s, e->items[i]);
-  for (int i = 0; i < e->nkw; i++) collect_expr(s, e->kwvals[i]);
+  for (int i = 0; i < e->n && e->items; i++)
+    collect_expr(s, e->items[i]);
+  for (int i = 0; i < e->nkw; i++)
+    collect_expr(s, e->kwvals[i]);
 }
 
 static void collect_body(name_set *s, const fe_body *b);
 
 static void collect_stmt(name_set *s, const fe_stmt *st) {
-  for (int i = 0; i < st->ntargets; i++) collect_expr(s, st->targets[i]);
+  for (int i = 0; i < st->ntargets; i++)
+    collect_expr(s, st->targets[i]);
   collect_expr(s, st->value);
   collect_expr(s, st->annotation);
   collect_expr(s, st->cond);
@@ -481,7 +509,8 @@ static void collect_stmt(name_set *s, const fe_stmt *st) {
 }
 
 static void collect_body(name_set *s, const fe_body *b) {
-  for (int i = 0; i < b->n; i++) collect_stmt(s, b->stmts[i]);
+  for (int i = 0; i < b->n; i++)
+    collect_stmt(s, b->stmts[i]);
 }
 
 static void collect_func(name_set *s, const fe_func *fn) {
@@ -489,7 +518,8 @@ static void collect_func(name_set *s, const fe_func *fn) {
     collect_expr(s, fn->params[i].annotation);
     collect_expr(s, fn->params[i].dflt);
   }
-  for (int i = 0; i < fn->ndecorators; i++) collect_expr(s, fn->decorators[i]);
+  for (int i = 0; i < fn->ndecorators; i++)
+    collect_expr(s, fn->decorators[i]);
   collect_body(s, &fn->body);
 }
 
@@ -519,7 +549,8 @@ static int top_statements(decl_reader *r, const ir_source *src, top_stmt **out) 
     return -1;
   }
   uint32_t nlines = 1;
-  for (size_t i = 0; i < src->len; i++) nlines += src->text[i] == '\n';
+  for (size_t i = 0; i < src->len; i++)
+    nlines += src->text[i] == '\n';
   size_t *line_start = malloc(sizeof *line_start * (nlines + 1));
   top_stmt *stmts = malloc(sizeof *stmts * (size_t)(toks.n + 1));
   if (!line_start || !stmts) IR_UNREACHABLE("out of memory reading a kernel declaration");
@@ -582,7 +613,8 @@ static int read_spans(ir_context *ctx, ir_arena *arena, const fe_module *mod, co
   if (nstmts < 0) return -1;
   bool *used = calloc((size_t)nstmts + 1, sizeof *used);
   if (!used) IR_UNREACHABLE("out of memory reading a kernel declaration");
-  for (int i = 0; i < nstmts; i++) used[i] = stmts[i].is_import;
+  for (int i = 0; i < nstmts; i++)
+    used[i] = stmts[i].is_import;
   name_set names = {0};
   int si = stmt_at(stmts, nstmts, func_first_line(fn));
   if (si >= 0) used[si] = true;
@@ -606,11 +638,13 @@ static int read_spans(ir_context *ctx, ir_arena *arena, const fe_module *mod, co
     }
   }
   int n = 0;
-  for (int i = 0; i < nstmts; i++) n += used[i];
+  for (int i = 0; i < nstmts; i++)
+    n += used[i];
   fe_span *spans = decl_alloc(&r, (size_t)n, sizeof *spans);
   n = 0;
   for (int i = 0; i < nstmts; i++)
-    if (used[i]) spans[n++] = (fe_span){stmts[i].start, stmts[i].end - stmts[i].start, stmts[i].line};
+    if (used[i])
+      spans[n++] = (fe_span){stmts[i].start, stmts[i].end - stmts[i].start, stmts[i].line};
   free(names.names);
   free(names.table);
   free(used);

@@ -19,7 +19,7 @@ typedef enum lex_fmode_kind { LEX_STRING_TEXT, LEX_FIELD_EXPR, LEX_FIELD_SPEC } 
 
 typedef struct lex_fmode {
   lex_fmode_kind kind;
-  char quote;    /* of the f-string this entry belongs to */
+  char quote; /* of the f-string this entry belongs to */
   bool triple, raw;
   int nest_base; /* fields: the bracket depth just after their '{' */
   ir_loc loc;    /* where the f-string or field starts */
@@ -55,7 +55,8 @@ static inline char fe_lex_at(const lexer *lx, size_t k) {
 
 /* lexer.c */
 ir_loc fe_lex_loc_at(const lexer *lx, size_t off);
-void fe_lex_error(lexer *lx, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void fe_lex_error(lexer *lx, ir_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 fe_token *fe_lex_push(lexer *lx, fe_tok_kind kind, ir_loc loc);
 void fe_lex_newline(lexer *lx);
 void fe_lex_open(lexer *lx, char open, ir_loc loc);

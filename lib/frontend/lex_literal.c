@@ -41,7 +41,8 @@ static bool is_digit_of(char c, int base) {
 
 /* Scans the digits of a base-`base` run at p, underscores included. */
 static size_t scan_digits(const lexer *lx, size_t p, int base) {
-  while (p < lx->len && (is_digit_of(lx->s[p], base) || lx->s[p] == '_')) p++;
+  while (p < lx->len && (is_digit_of(lx->s[p], base) || lx->s[p] == '_'))
+    p++;
   return p;
 }
 
@@ -58,7 +59,8 @@ void fe_lex_number(lexer *lx) {
     base = k == 'x' ? 16 : k == 'o' ? 8 : 2;
     p += 2;
     /* digits of any base are scanned so that 0b102 reports the bad digit */
-    while (p < lx->len && (isxdigit((unsigned char)s[p]) || s[p] == '_')) p++;
+    while (p < lx->len && (isxdigit((unsigned char)s[p]) || s[p] == '_'))
+      p++;
   } else {
     p = scan_digits(lx, p, 10);
     if (p < lx->len && s[p] == '.') {
@@ -78,11 +80,12 @@ void fe_lex_number(lexer *lx) {
   bool imag = base == 10 && p < lx->len && (s[p] == 'j' || s[p] == 'J');
   if (imag) p++;
   /* Trailing identifier characters make the literal invalid (12abc, 0x1g). */
-  while (p < lx->len && fe_lex_is_name_char(s[p])) p++;
+  while (p < lx->len && fe_lex_is_name_char(s[p]))
+    p++;
   lx->pos = p;
   if (p != end + imag) {
-    fe_lex_error(lx, loc, "invalid %s literal '%.*s'", is_float ? "float" : "integer",
-                 (int)(p - b), s + b);
+    fe_lex_error(lx, loc, "invalid %s literal '%.*s'", is_float ? "float" : "integer", (int)(p - b),
+                 s + b);
     return;
   }
   char buf[512];
@@ -106,7 +109,10 @@ void fe_lex_number(lexer *lx) {
   for (const char *q = buf; *q; q++)
     if (!is_digit_of(*q, base)) {
       fe_lex_error(lx, loc, "invalid digit '%c' in %s literal", *q,
-                   base == 16 ? "hexadecimal" : base == 8 ? "octal" : base == 2 ? "binary" : "decimal");
+                   base == 16  ? "hexadecimal"
+                   : base == 8 ? "octal"
+                   : base == 2 ? "binary"
+                               : "decimal");
       return;
     }
   errno = 0;
@@ -158,15 +164,19 @@ static void lex_escape(lexer *lx, ir_strbuf *sb, bool is_bytes) {
   case 'b': ir_sb_putc(sb, '\b'); return;
   case 'f': ir_sb_putc(sb, '\f'); return;
   case 'v': ir_sb_putc(sb, '\v'); return;
-  case '\\': case '\'': case '"': ir_sb_putc(sb, e); return;
+  case '\\':
+  case '\'':
+  case '"': ir_sb_putc(sb, e); return;
   default: break;
   }
   if (e >= '0' && e <= '7') {
     int v = e - '0';
     for (int i = 0; i < 2 && fe_lex_cur(lx) >= '0' && fe_lex_cur(lx) <= '7'; i++)
       v = v * 8 + (lx->s[lx->pos++] - '0');
-    if (is_bytes || v < 0x80) ir_sb_putc(sb, (char)v);
-    else put_utf8(sb, (unsigned long)v);
+    if (is_bytes || v < 0x80)
+      ir_sb_putc(sb, (char)v);
+    else
+      put_utf8(sb, (unsigned long)v);
     return;
   }
   int ndig = e == 'x' ? 2 : (e == 'u' && !is_bytes) ? 4 : (e == 'U' && !is_bytes) ? 8 : 0;
@@ -180,8 +190,10 @@ static void lex_escape(lexer *lx, ir_strbuf *sb, bool is_bytes) {
       v = v * 16 + (unsigned long)hexval(fe_lex_at(lx, (size_t)i));
     }
     lx->pos += (size_t)ndig;
-    if (e == 'x' && (is_bytes || v < 0x80)) ir_sb_putc(sb, (char)v);
-    else put_utf8(sb, v > 0x10FFFF ? 0xFFFD : v);
+    if (e == 'x' && (is_bytes || v < 0x80))
+      ir_sb_putc(sb, (char)v);
+    else
+      put_utf8(sb, v > 0x10FFFF ? 0xFFFD : v);
     return;
   }
   if (e == 'N' && !is_bytes && fe_lex_cur(lx) == '{') {
@@ -192,8 +204,10 @@ static void lex_escape(lexer *lx, ir_strbuf *sb, bool is_bytes) {
     return;
   }
   ir_sb_putc(sb, '\\');
-  if (e) ir_sb_putc(sb, e);
-  else lx->pos--; /* a backslash at the end of the text */
+  if (e)
+    ir_sb_putc(sb, e);
+  else
+    lx->pos--; /* a backslash at the end of the text */
 }
 
 /* ---- strings ---------------------------------------------------------------------- */
@@ -266,11 +280,16 @@ bool fe_lex_prefixed_string(lexer *lx, size_t b, size_t e) {
   bool raw = false, bytes = false, fmt = false, unicode = false;
   for (size_t p = b; p < e; p++) {
     char c = (char)tolower((unsigned char)lx->s[p]);
-    if (c == 'r' && !raw) raw = true;
-    else if (c == 'b' && !bytes) bytes = true;
-    else if ((c == 'f' || c == 't') && !fmt) fmt = true;
-    else if (c == 'u' && !unicode) unicode = true;
-    else return false;
+    if (c == 'r' && !raw)
+      raw = true;
+    else if (c == 'b' && !bytes)
+      bytes = true;
+    else if ((c == 'f' || c == 't') && !fmt)
+      fmt = true;
+    else if (c == 'u' && !unicode)
+      unicode = true;
+    else
+      return false;
   }
   if ((unicode && e - b > 1) || (bytes && fmt)) return false;
   lx->pos = e;
@@ -326,7 +345,8 @@ void fe_lex_fstring_text(lexer *lx) {
   lex_fmode *m = &lx->fmodes[k];
   bool spec = m->kind == LEX_FIELD_SPEC;
   int owner = k; /* the f-string whose quotes delimit this text */
-  while (owner > 0 && lx->fmodes[owner].kind != LEX_STRING_TEXT) owner--;
+  while (owner > 0 && lx->fmodes[owner].kind != LEX_STRING_TEXT)
+    owner--;
   const lex_fmode *str = &lx->fmodes[owner];
   char q = str->quote;
   ir_strbuf sb;

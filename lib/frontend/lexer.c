@@ -94,14 +94,18 @@ static void lex_indentation(lexer *lx) {
     int col = 0, alt = 0;
     size_t p = lx->pos;
     while (p < lx->len && (lx->s[p] == ' ' || lx->s[p] == '\t' || lx->s[p] == '\f')) {
-      if (lx->s[p] == ' ') col++, alt++;
-      else if (lx->s[p] == '\t') col = (col / 8 + 1) * 8, alt++;
-      else col = alt = 0; /* form feed resets, as CPython */
+      if (lx->s[p] == ' ')
+        col++, alt++;
+      else if (lx->s[p] == '\t')
+        col = (col / 8 + 1) * 8, alt++;
+      else
+        col = alt = 0; /* form feed resets, as CPython */
       p++;
     }
     char c = p < lx->len ? lx->s[p] : '\0';
     if (c == '#') { /* comment-only line */
-      while (p < lx->len && lx->s[p] != '\n' && lx->s[p] != '\r') p++;
+      while (p < lx->len && lx->s[p] != '\n' && lx->s[p] != '\r')
+        p++;
       c = p < lx->len ? lx->s[p] : '\0';
     }
     if (c == '\\' && p + 1 < lx->len && (lx->s[p + 1] == '\n' || lx->s[p + 1] == '\r')) {
@@ -120,9 +124,11 @@ static void lex_indentation(lexer *lx) {
     ir_loc loc = fe_lex_loc_at(lx, p);
     int top = lx->indents[lx->nindents - 1], alt_top = lx->alt_indents[lx->nindents - 1];
     if (col == top) {
-      if (alt != alt_top) fe_lex_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
+      if (alt != alt_top)
+        fe_lex_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
     } else if (col > top) {
-      if (alt <= alt_top) fe_lex_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
+      if (alt <= alt_top)
+        fe_lex_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
       if (lx->nindents == LEX_MAX_INDENT) {
         fe_lex_error(lx, loc, "too many levels of indentation (more than %d)", LEX_MAX_INDENT - 1);
         return;
@@ -279,7 +285,8 @@ static void lex_end_line(lexer *lx, size_t at) {
 /* A name, keyword, or a string with a prefix (r, b, f, t, u and pairs). */
 static void lex_name(lexer *lx) {
   size_t b = lx->pos, e = b;
-  while (e < lx->len && fe_lex_is_name_char(lx->s[e])) e++;
+  while (e < lx->len && fe_lex_is_name_char(lx->s[e]))
+    e++;
   if (fe_lex_prefixed_string(lx, b, e)) return;
   ir_loc loc = fe_lex_loc_at(lx, b);
   lx->pos = e;
@@ -291,8 +298,10 @@ static void lex_name(lexer *lx) {
 /* An unexpected byte: one error per character (a whole UTF-8 sequence). */
 static void lex_bad_char(lexer *lx, char c) {
   ir_loc loc = fe_lex_loc_at(lx, lx->pos);
-  if (isprint((unsigned char)c)) fe_lex_error(lx, loc, "unexpected character '%c'", c);
-  else fe_lex_error(lx, loc, "unexpected character 0x%02x", (unsigned char)c);
+  if (isprint((unsigned char)c))
+    fe_lex_error(lx, loc, "unexpected character '%c'", c);
+  else
+    fe_lex_error(lx, loc, "unexpected character 0x%02x", (unsigned char)c);
   lx->pos++;
 }
 
@@ -326,7 +335,8 @@ bool fe_lex(ir_context *ctx, const ir_source *src, ir_arena *arena, fe_tokens *o
     if (c == ' ' || c == '\t' || c == '\f') {
       lx.pos++;
     } else if (c == '#') {
-      while (lx.pos < lx.len && lx.s[lx.pos] != '\n' && lx.s[lx.pos] != '\r') lx.pos++;
+      while (lx.pos < lx.len && lx.s[lx.pos] != '\n' && lx.s[lx.pos] != '\r')
+        lx.pos++;
     } else if (c == '\n' || c == '\r') {
       size_t at = lx.pos;
       if (lx.nnest == 0) lex_end_line(&lx, at);
@@ -343,7 +353,8 @@ bool fe_lex(ir_context *ctx, const ir_source *src, ir_arena *arena, fe_tokens *o
       }
     } else if (fe_lex_is_name_start(c)) {
       lex_name(&lx);
-    } else if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)fe_lex_at(&lx, 1)))) {
+    } else if (isdigit((unsigned char)c) ||
+               (c == '.' && isdigit((unsigned char)fe_lex_at(&lx, 1)))) {
       fe_lex_number(&lx);
     } else if (c == '\'' || c == '"') {
       fe_lex_string(&lx, lx.pos, 0);

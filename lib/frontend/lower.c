@@ -90,7 +90,8 @@ fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) {
     return fe_val_error();
   }
   const fe_frame *pf = NULL, *f = l->frame;
-  for (; f && f->unit && f->unit->is_prelude; f = f->parent) pf = f;
+  for (; f && f->unit && f->unit->is_prelude; f = f->parent)
+    pf = f;
   ir_vemit(l->ctx, IR_SEV_ERROR, pf ? pf->call_loc : loc, fmt, ap);
   va_end(ap);
   l->nerrors++;
@@ -98,9 +99,10 @@ fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) {
   /* Where the error sits: each inlined user helper, then the kernel. */
   for (; f; f = f->parent) {
     if (!f->fn) continue;
-    if (f->parent) ir_note(l->ctx, f->fn->loc, "in %s function '%s'", f->is_host ? "host" : "jit",
-                           f->fn->name);
-    else ir_note(l->ctx, f->fn->loc, "in kernel '%s'", f->fn->name);
+    if (f->parent)
+      ir_note(l->ctx, f->fn->loc, "in %s function '%s'", f->is_host ? "host" : "jit", f->fn->name);
+    else
+      ir_note(l->ctx, f->fn->loc, "in kernel '%s'", f->fn->name);
   }
   return fe_val_error();
 }
@@ -120,17 +122,20 @@ void fe_remark(fe_lower *l, ir_loc loc, const char *fmt, ...) {
 /* Rebuilds the index over every item (icap a power of two, at most half full). */
 static void scope_reindex(fe_scope *s) {
   int cap = 64;
-  while (cap < 2 * s->n) cap *= 2;
+  while (cap < 2 * s->n)
+    cap *= 2;
   if (cap != s->icap) {
     int *ix = realloc(s->index, sizeof *ix * (size_t)cap);
     if (!ix) IR_UNREACHABLE("out of memory in the lowering");
     s->index = ix;
     s->icap = cap;
   }
-  for (int i = 0; i < cap; i++) s->index[i] = -1;
+  for (int i = 0; i < cap; i++)
+    s->index[i] = -1;
   for (int i = 0; i < s->n; i++) {
     size_t h = ir_ptr_slot(s->items[i].name, (size_t)cap);
-    while (s->index[h] >= 0) h = (h + 1) & (size_t)(cap - 1);
+    while (s->index[h] >= 0)
+      h = (h + 1) & (size_t)(cap - 1);
     s->index[h] = i;
   }
   s->nidx = s->n;
@@ -153,7 +158,8 @@ void fe_scope_set(fe_scope *s, const char *name, fe_val v) {
   s->items[s->n++].val = v;
   if (s->index && s->nidx == s->n - 1 && 2 * s->n <= s->icap) { /* index the new item */
     size_t h = ir_ptr_slot(name, (size_t)s->icap);
-    while (s->index[h] >= 0) h = (h + 1) & (size_t)(s->icap - 1);
+    while (s->index[h] >= 0)
+      h = (h + 1) & (size_t)(s->icap - 1);
     s->index[h] = s->n - 1;
     s->nidx = s->n;
   } else if (s->n - s->nidx > 16) {
@@ -252,7 +258,8 @@ const char *fe_decorator_path(fe_lower *l, const fe_func *fn, const fe_expr *d) 
   if (v.kind == FE_V_BUILTIN && strncmp(v.path, "triton.", 7) == 0) return v.path;
   /* @tl.constexpr on a function: calling the constexpr calls the function
    * at compile time, as @triton.constexpr_function does */
-  if (v.kind == FE_V_BUILTIN && strcmp(v.path, "tl.constexpr") == 0) return "triton.constexpr_function";
+  if (v.kind == FE_V_BUILTIN && strcmp(v.path, "tl.constexpr") == 0)
+    return "triton.constexpr_function";
   return "";
 }
 
@@ -287,7 +294,7 @@ void fe_name_ops_after(fe_lower *l, ir_op *mark, const char *name) {
   for (ir_op *op = mark ? mark->next : l->b.block->first; op; op = op->next)
     if (op->kind != IR_OP_ARITH_CONSTANT)
       for (int i = 0; i < op->nresults; i++)
-      if (!op->results[i].name) op->results[i].name = name;
+        if (!op->results[i].name) op->results[i].name = name;
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -316,7 +323,8 @@ static bool bind_params(fe_lower *l, const fe_func *fn, const fe_args *args, fe_
   kwdict = fe_new_dict(l);
   int p = 0;
   for (int a = 0; a < args->n; a++) {
-    while (p < np && (fn->params[p].kind != FE_PARAM_PLAIN || fn->params[p].kwonly)) p++;
+    while (p < np && (fn->params[p].kind != FE_PARAM_PLAIN || fn->params[p].kwonly))
+      p++;
     if (p < np && (varargs < 0 || p < varargs)) {
       vals[p] = args->pos[a];
       locs[p] = args->pos_loc[a];
@@ -358,10 +366,14 @@ static bool bind_params(fe_lower *l, const fe_func *fn, const fe_args *args, fe_
     const fe_param_decl *pd = &fn->params[i];
     fe_val v;
     ir_loc vloc = given[i] ? locs[i] : args->loc;
-    if (i == varargs) v = extra;
-    else if (i == kwargs) v = kwdict;
-    else if (given[i]) v = vals[i];
-    else if (pd->dflt) v = fe_eval_in_unit(l, fn->unit ? fn->unit : l->user, pd->dflt);
+    if (i == varargs)
+      v = extra;
+    else if (i == kwargs)
+      v = kwdict;
+    else if (given[i])
+      v = vals[i];
+    else if (pd->dflt)
+      v = fe_eval_in_unit(l, fn->unit ? fn->unit : l->user, pd->dflt);
     else {
       fe_error(l, args->loc, "missing argument '%s' in call to '%s'", pd->name, fn->name);
       return false;
@@ -387,12 +399,16 @@ static fe_val call_host(fe_lower *l, const fe_val *callee, const fe_args *args) 
   const fe_func *fn = callee->fn;
   for (int i = 0; i < args->n; i++)
     if (args->pos[i].kind == FE_V_TENSOR)
-      return fe_error(l, args->pos_loc[i], "'%s' runs at compile time: its arguments must be "
-                      "constexprs, found '%s'", fn->name, fe_val_type_str(l, &args->pos[i]));
+      return fe_error(l, args->pos_loc[i],
+                      "'%s' runs at compile time: its arguments must be "
+                      "constexprs, found '%s'",
+                      fn->name, fe_val_type_str(l, &args->pos[i]));
   for (int i = 0; i < args->nkw; i++)
     if (args->kw[i].kind == FE_V_TENSOR)
-      return fe_error(l, args->kw_loc[i], "'%s' runs at compile time: its arguments must be "
-                      "constexprs, found '%s'", fn->name, fe_val_type_str(l, &args->kw[i]));
+      return fe_error(l, args->kw_loc[i],
+                      "'%s' runs at compile time: its arguments must be "
+                      "constexprs, found '%s'",
+                      fn->name, fe_val_type_str(l, &args->kw[i]));
   if (l->depth >= FE_MAX_INLINE_DEPTH)
     return fe_error(l, args->loc, "call depth exceeds %d when calling '%s' (recursion?)",
                     FE_MAX_INLINE_DEPTH, fn->name);
@@ -475,8 +491,10 @@ fe_val fe_call_func(fe_lower *l, const fe_val *callee, const fe_args *args) {
     if (fe_in_host(l) || fn->is_lambda) return call_host(l, callee, args);
     break;
   }
-  fe_error(l, args->loc, "'%s' is not a @triton.jit function (a kernel can call only jit "
-           "functions and @triton.constexpr_function helpers)", fn->name);
+  fe_error(l, args->loc,
+           "'%s' is not a @triton.jit function (a kernel can call only jit "
+           "functions and @triton.constexpr_function helpers)",
+           fn->name);
   if (!l->quiet) ir_note(l->ctx, fn->loc, "'%s' is defined here", fn->name);
   return fe_val_error();
 }
@@ -588,7 +606,8 @@ static const char *module_name(fe_lower *l, const char *path) {
 static const fe_func *find_kernel(fe_lower *l, const char *kernel) {
   const fe_modindex *ix = l->user->ix;
   int b = fe_modindex_find(ix, kernel);
-  while (b >= 0 && ix->binds[b].kind != FE_BIND_FUNC) b = ix->binds[b].prev;
+  while (b >= 0 && ix->binds[b].kind != FE_BIND_FUNC)
+    b = ix->binds[b].prev;
   if (b < 0) {
     ir_loc loc = {ix->src, 1, 1};
     ir_error(l->ctx, loc, "no function named '%s' in '%s'", kernel, ix->src->name);

@@ -15,7 +15,7 @@ typedef struct kw_value {
 
 static const kw_value sems[] = {{"relaxed", 1}, {"acquire", 2}, {"release", 3}, {"acq_rel", 4}};
 static const kw_value scopes[] = {{"gpu", 1}, {"cta", 2}, {"sys", 3}};
-static const kw_value rmw_ops[] = {{"and", 1}, {"or", 2},  {"xor", 3},  {"add", 4}, {"fadd", 5},
+static const kw_value rmw_ops[] = {{"and", 1}, {"or", 2},  {"xor", 3},  {"add", 4},  {"fadd", 5},
                                    {"max", 6}, {"min", 7}, {"umax", 8}, {"umin", 9}, {"exch", 10}};
 
 /* Sets enum attribute `name` from a string argument (or the default). */
@@ -41,7 +41,8 @@ static bool atomic_operand(fe_lower *l, const fe_val *ptr, fe_val *v, ir_loc loc
   *v = fe_cast(l, *v, pointee, ptr->is_unsigned, loc);
   if (v->kind == FE_V_ERROR) return false;
   const ir_type *pt = ptr->v->type;
-  if (ir_type_is_tensor(pt)) *v = fe_broadcast_to(l, *v, pt->rank, pt->shape, loc);
+  if (ir_type_is_tensor(pt))
+    *v = fe_broadcast_to(l, *v, pt->rank, pt->shape, loc);
   else if (ir_type_is_tensor(v->v->type)) {
     fe_error(l, loc, "value of an atomic on a scalar pointer must be a scalar");
     return false;
@@ -101,8 +102,10 @@ fe_val fe_build_atomic(fe_lower *l, const char *name, const fe_val *a, const ir_
                        ir_loc loc) {
   fe_val ptr = a[0];
   if (ptr.kind != FE_V_TENSOR || !ir_type_is_ptr(ptr.v->type))
-    return fe_error(l, locs[0], "'pointer' argument of '%s' must be a pointer or a tensor of "
-                    "pointers, found '%s'", name, fe_val_type_str(l, &ptr));
+    return fe_error(l, locs[0],
+                    "'pointer' argument of '%s' must be a pointer or a tensor of "
+                    "pointers, found '%s'",
+                    name, fe_val_type_str(l, &ptr));
   const ir_type *pointee = ir_type_scalar(ptr.v->type)->elem;
   bool is_float = pointee->kind == IR_TY_FLOAT;
   /* rmw: (pointer, val, mask, sem, scope); cas: (pointer, cmp, val, sem, scope) */
@@ -122,8 +125,10 @@ fe_val fe_build_atomic(fe_lower *l, const char *name, const fe_val *a, const ir_
   const char *kind = name + strlen("tl.atomic_");
   const char *kw = kind;
   bool is_minmax = strcmp(kind, "max") == 0 || strcmp(kind, "min") == 0;
-  if (strcmp(kind, "add") == 0) kw = is_float ? "fadd" : "add";
-  else if (strcmp(kind, "xchg") == 0) kw = "exch";
+  if (strcmp(kind, "add") == 0)
+    kw = is_float ? "fadd" : "add";
+  else if (strcmp(kind, "xchg") == 0)
+    kw = "exch";
   else if (is_float && !is_minmax)
     return fe_error(l, loc, "'%s' needs an integer pointee, found '%s'", name,
                     fe_type_str(l, pointee, false));

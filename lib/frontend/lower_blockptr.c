@@ -158,7 +158,8 @@ static fe_val block_pointers(fe_lower *l, fe_val base, const fe_val *shape, cons
 
 /* The dims a boundary_check names (None or () checks none). */
 static bool checked_dims(fe_lower *l, fe_val v, ir_loc loc, int rank, bool *checked) {
-  for (int d = 0; d < rank; d++) checked[d] = false;
+  for (int d = 0; d < rank; d++)
+    checked[d] = false;
   if (v.kind == FE_V_NONE) return true;
   fe_val *items = &v;
   int n = 1;
@@ -180,9 +181,12 @@ static bool checked_dims(fe_lower *l, fe_val v, ir_loc loc, int rank, bool *chec
 static bool padding_other(fe_lower *l, fe_val pad, ir_loc loc, fe_val *other) {
   *other = fe_val_none();
   if (pad.kind == FE_V_NONE || (pad.kind == FE_V_STR && !pad.path[0])) return true;
-  if (pad.kind == FE_V_STR && !strcmp(pad.path, "zero")) *other = fe_val_int(0);
-  else if (pad.kind == FE_V_STR && !strcmp(pad.path, "nan")) *other = fe_val_float(NAN);
-  else return fe_error(l, loc, "padding_option must be \"zero\" or \"nan\""), false;
+  if (pad.kind == FE_V_STR && !strcmp(pad.path, "zero"))
+    *other = fe_val_int(0);
+  else if (pad.kind == FE_V_STR && !strcmp(pad.path, "nan"))
+    *other = fe_val_float(NAN);
+  else
+    return fe_error(l, loc, "padding_option must be \"zero\" or \"nan\""), false;
   return true;
 }
 
@@ -199,8 +203,9 @@ fe_val fe_blockptr_load(fe_lower *l, fe_val *a, ir_loc *locs, const fe_args *arg
   if (!checked_dims(l, a[3], locs[3], bp->items[BP_BLOCK].n, checked) ||
       !padding_other(l, a[4], locs[4], &other))
     return fe_val_error();
-  fe_val ptr = block_pointers(l, bp->items[BP_BASE], &bp->items[BP_SHAPE], &bp->items[BP_STRIDES],
-                              &bp->items[BP_OFFSETS], &bp->items[BP_BLOCK], checked, &mask, args->loc);
+  fe_val ptr =
+      block_pointers(l, bp->items[BP_BASE], &bp->items[BP_SHAPE], &bp->items[BP_STRIDES],
+                     &bp->items[BP_OFFSETS], &bp->items[BP_BLOCK], checked, &mask, args->loc);
   if (ptr.kind == FE_V_ERROR) return ptr;
   a[0] = ptr;
   a[1] = mask;
@@ -219,8 +224,9 @@ fe_val fe_blockptr_store(fe_lower *l, fe_val *a, ir_loc *locs, const fe_args *ar
   bool checked[IR_MAX_RANK];
   fe_val mask;
   if (!checked_dims(l, a[3], locs[3], bp->items[BP_BLOCK].n, checked)) return fe_val_error();
-  fe_val ptr = block_pointers(l, bp->items[BP_BASE], &bp->items[BP_SHAPE], &bp->items[BP_STRIDES],
-                              &bp->items[BP_OFFSETS], &bp->items[BP_BLOCK], checked, &mask, args->loc);
+  fe_val ptr =
+      block_pointers(l, bp->items[BP_BASE], &bp->items[BP_SHAPE], &bp->items[BP_STRIDES],
+                     &bp->items[BP_OFFSETS], &bp->items[BP_BLOCK], checked, &mask, args->loc);
   if (ptr.kind == FE_V_ERROR) return ptr;
   a[0] = ptr;
   a[2] = mask;
@@ -273,7 +279,8 @@ static fe_val b_desc_access(fe_lower *l, const char *name, fe_val *a, ir_loc *lo
   int rank = td->items[TD_BLOCK].n;
   if (!seq_arg(l, a[1], locs[1], "offsets", rank, &offs)) return fe_val_error();
   bool checked[IR_MAX_RANK];
-  for (int d = 0; d < rank; d++) checked[d] = true;
+  for (int d = 0; d < rank; d++)
+    checked[d] = true;
   fe_val mask, other;
   if (!padding_other(l, td->items[TD_PADDING], locs[0], &other)) return fe_val_error();
   fe_val ptr = block_pointers(l, td->items[TD_BASE], &td->items[TD_SHAPE], &td->items[TD_STRIDES],
@@ -281,7 +288,8 @@ static fe_val b_desc_access(fe_lower *l, const char *name, fe_val *a, ir_loc *lo
   if (ptr.kind == FE_V_ERROR) return ptr;
   fe_val b[FE_MAXP];
   ir_loc bl[FE_MAXP];
-  for (int i = 0; i < FE_MAXP; i++) b[i] = fe_val_none(), bl[i] = args->loc;
+  for (int i = 0; i < FE_MAXP; i++)
+    b[i] = fe_val_none(), bl[i] = args->loc;
   b[0] = ptr;
   if (is_store) {
     b[1] = a[2];
@@ -319,7 +327,8 @@ fe_val fe_struct_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
   return fe_error(l, loc, "'%s' has no attribute '%s'", v.path, name);
 }
 
-#define P(...) {__VA_ARGS__}
+#define P(...)                                                                                     \
+  { __VA_ARGS__ }
 const fe_builtin fe_blockptr_builtins[] = {
     {"tl.make_block_ptr", b_make_block_ptr, 6,
      P("base", "shape", "strides", "offsets", "block_shape", "order")},

@@ -120,7 +120,8 @@ static fe_val b_program_id(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
   if (axis < 0 || axis > 2)
     return fe_error(l, locs[0], "%s axis must be 0, 1 or 2, got %lld", name, (long long)axis);
   l->b.loc = args->loc;
-  if (strcmp(name, "tl.program_id") == 0) return fe_val_tensor(ir_build_program_id(&l->b, (int)axis), false);
+  if (strcmp(name, "tl.program_id") == 0)
+    return fe_val_tensor(ir_build_program_id(&l->b, (int)axis), false);
   const ir_type *i32 = ir_type_i32(l->ctx);
   ir_value *r = ir_build1(&l->b, IR_OP_TT_GET_NUM_PROGRAMS, i32, 0, NULL);
   ir_op_set_attr(l->m, r->def, "axis", ir_attr_int(l->ctx, i32, axis));
@@ -129,7 +130,8 @@ static fe_val b_program_id(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
 
 /* tl.arange(start, end): constexpr bounds; the length must be a power of two
  * because every block dimension is (layouts split it over threads evenly). */
-static fe_val b_arange(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+static fe_val b_arange(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                       const fe_args *args) {
   int64_t start, end;
   if (!const_int(l, &a[0], locs[0], "arange start", &start) ||
       !const_int(l, &a[1], locs[1], "arange end", &end))
@@ -191,8 +193,10 @@ static fe_val b_zeros(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
 static const ir_type *check_pointer(fe_lower *l, fe_val *p, ir_loc loc, const char *fname) {
   if (p->kind == FE_V_ERROR) return NULL;
   if (p->kind != FE_V_TENSOR || !ir_type_is_ptr(p->v->type)) {
-    fe_error(l, loc, "'pointer' argument of '%s' must be a pointer or a tensor of pointers, "
-             "found '%s'", fname, fe_val_type_str(l, p));
+    fe_error(l, loc,
+             "'pointer' argument of '%s' must be a pointer or a tensor of pointers, "
+             "found '%s'",
+             fname, fe_val_type_str(l, p));
     return NULL;
   }
   const ir_type *pointee = ir_type_scalar(p->v->type)->elem;
@@ -242,14 +246,16 @@ static bool set_cache_attrs(fe_lower *l, ir_op *op, const fe_val *cache, ir_loc 
     const char *m = cache->path[0] == '.' ? cache->path + 1 : cache->path;
     const char *const *ok = is_store ? stores : loads;
     int nok = is_store ? 4 : 3, found = 0;
-    for (int i = 0; i < nok; i++) found |= strcmp(ok[i], m) == 0;
+    for (int i = 0; i < nok; i++)
+      found |= strcmp(ok[i], m) == 0;
     if (!found) {
       fe_error(l, cloc, "cache_modifier '%s' is not valid for %s", cache->path,
                is_store ? "tl.store (use .wb, .cg, .cs or .wt)" : "tl.load (use .ca, .cg or .cv)");
       return false;
     }
     for (int i = 2; i < 8; i++)
-      if (strcmp(cnames[i], m) == 0) ir_op_set_attr(l->m, op, "cache", ir_attr_enum(l->ctx, cnames[i], i));
+      if (strcmp(cnames[i], m) == 0)
+        ir_op_set_attr(l->m, op, "cache", ir_attr_enum(l->ctx, cnames[i], i));
   } else if (cache->kind != FE_V_NONE && cache->kind != FE_V_STR) {
     fe_error(l, cloc, "cache_modifier must be a string, found '%s'", fe_val_type_str(l, cache));
     return false;
@@ -260,8 +266,10 @@ static bool set_cache_attrs(fe_lower *l, ir_op *op, const fe_val *cache, ir_loc 
         if (i > 1) ir_op_set_attr(l->m, op, "evict", ir_attr_enum(l->ctx, enames[i], i));
         return true;
       }
-    fe_error(l, eloc, "unknown eviction_policy '%s' (use evict_first, evict_last or "
-             "evict_normal)", evict->path);
+    fe_error(l, eloc,
+             "unknown eviction_policy '%s' (use evict_first, evict_last or "
+             "evict_normal)",
+             evict->path);
     return false;
   } else if (evict->kind != FE_V_NONE && evict->kind != FE_V_STR) {
     fe_error(l, eloc, "eviction_policy must be a string, found '%s'", fe_val_type_str(l, evict));
@@ -289,11 +297,13 @@ static fe_val b_load(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, con
     ops[nops++] = mask.v;
     if (!is_none(&a[2])) {
       /* A constant `other` becomes one dense constant rather than a splat. */
-      fe_val other = fe_is_const(&a[2])
-                         ? (l->b.loc = locs[2], fe_val_tensor(fe_const_of(l, rty, &a[2]), ptr.is_unsigned))
-                         : fe_cast(l, a[2], pointee, ptr.is_unsigned, locs[2]);
+      fe_val other =
+          fe_is_const(&a[2])
+              ? (l->b.loc = locs[2], fe_val_tensor(fe_const_of(l, rty, &a[2]), ptr.is_unsigned))
+              : fe_cast(l, a[2], pointee, ptr.is_unsigned, locs[2]);
       if (other.kind == FE_V_ERROR) return other;
-      if (ir_type_is_tensor(pt)) other = fe_broadcast_to(l, other, pt->rank, pt->shape, locs[2]);
+      if (ir_type_is_tensor(pt))
+        other = fe_broadcast_to(l, other, pt->rank, pt->shape, locs[2]);
       else if (ir_type_is_tensor(other.v->type))
         return fe_error(l, locs[2], "'other' of a scalar load must be a scalar");
       if (other.kind == FE_V_ERROR) return other;
@@ -371,7 +381,8 @@ static fe_val b_static_assert(fe_lower *l, const char *name, fe_val *a, ir_loc *
   if (t < 0 && a[0].kind == FE_V_TENSOR)
     return fe_error(l, locs[0], "static_assert condition must be a constexpr");
   if (t == 0) {
-    if (a[1].kind == FE_V_STR) return fe_error(l, args->loc, "static assertion failed: %s", a[1].path);
+    if (a[1].kind == FE_V_STR)
+      return fe_error(l, args->loc, "static assertion failed: %s", a[1].path);
     return fe_error(l, args->loc, "static assertion failed");
   }
   fe_val none = fe_val_error();
@@ -407,13 +418,13 @@ static fe_val b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const
   if (!fe_want_tensor(l, &x, locs[0])) return fe_val_error();
   const ir_type *s = ir_type_scalar(x.v->type);
   if (ir_type_bytes(s) != ir_type_bytes(a[1].ty) || s->width != a[1].ty->width)
-    return fe_error(l, locs[1], "cannot bitcast '%s' to '%s': sizes differ",
-                    fe_val_type_str(l, &x), fe_type_str(l, a[1].ty, a[1].is_unsigned));
+    return fe_error(l, locs[1], "cannot bitcast '%s' to '%s': sizes differ", fe_val_type_str(l, &x),
+                    fe_type_str(l, a[1].ty, a[1].is_unsigned));
   /* int32 <-> uint32 differ only in signedness, which the IR does not carry. */
   if (s == a[1].ty) return fe_val_tensor(x.v, a[1].is_unsigned);
   l->b.loc = args->loc;
-  const ir_type *rty = ir_type_is_tensor(x.v->type) ? ir_type_with_elem(l->ctx, x.v->type, a[1].ty)
-                                                    : a[1].ty;
+  const ir_type *rty =
+      ir_type_is_tensor(x.v->type) ? ir_type_with_elem(l->ctx, x.v->type, a[1].ty) : a[1].ty;
   return fe_val_tensor(ir_build_unary(&l->b, IR_OP_TT_BITCAST, rty, x.v), a[1].is_unsigned);
 }
 
@@ -458,7 +469,8 @@ fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
     }
     if (strcmp(name, "scalar") == 0) return base;
     if (!ir_type_is_ptr(t))
-      return fe_error(l, loc, "'element_ty' of non-pointer dtype '%s'", fe_type_str(l, t, base.is_unsigned));
+      return fe_error(l, loc, "'element_ty' of non-pointer dtype '%s'",
+                      fe_type_str(l, t, base.is_unsigned));
     base.ty = t->elem;
     return base;
   }
@@ -467,13 +479,16 @@ fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
     s.kind = FE_V_TUPLE;
     s.n = t->rank;
     s.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(s.n + 1));
-    for (int i = 0; i < s.n; i++) s.items[i] = fe_val_int(t->shape[i]);
+    for (int i = 0; i < s.n; i++)
+      s.items[i] = fe_val_int(t->shape[i]);
     return s;
   }
   const ir_type *sc = ir_type_scalar(t);
   if ((strcmp(name, "primitive_bitwidth") == 0 || strcmp(name, "int_bitwidth") == 0 ||
-       strcmp(name, "fp_mantissa_width") == 0) && !ir_type_is_ptr(sc)) {
-    if (name[0] == 'f') return fe_val_int(sc->width == 64 ? 52 : sc->width == 32 ? 23 : sc->is_bf16 ? 7 : 10);
+       strcmp(name, "fp_mantissa_width") == 0) &&
+      !ir_type_is_ptr(sc)) {
+    if (name[0] == 'f')
+      return fe_val_int(sc->width == 64 ? 52 : sc->width == 32 ? 23 : sc->is_bf16 ? 7 : 10);
     return fe_val_int(sc->width);
   }
   if (strcmp(name, "itemsize") == 0) return fe_val_int(ir_type_bytes(sc));
@@ -496,7 +511,8 @@ fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
 static fe_val b_pointer_type(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                              const fe_args *args) {
   if (a[0].kind != FE_V_DTYPE || ir_type_is_tensor(a[0].ty))
-    return fe_error(l, locs[0], "element_ty must be a tl dtype, found '%s'", fe_val_type_str(l, &a[0]));
+    return fe_error(l, locs[0], "element_ty must be a tl dtype, found '%s'",
+                    fe_val_type_str(l, &a[0]));
   fe_val d = a[0];
   d.ty = ir_type_ptr(l->ctx, a[0].ty, 1);
   return d;
@@ -505,8 +521,8 @@ static fe_val b_pointer_type(fe_lower *l, const char *name, fe_val *a, ir_loc *l
 /* tl.core.get_int_dtype(bitwidth, signed): int8 ... int64 or their unsigned kin. */
 static fe_val b_get_int_dtype(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                               const fe_args *args) {
-  if (a[0].kind != FE_V_INT || (a[0].ival != 1 && a[0].ival != 8 && a[0].ival != 16 &&
-                                a[0].ival != 32 && a[0].ival != 64))
+  if (a[0].kind != FE_V_INT ||
+      (a[0].ival != 1 && a[0].ival != 8 && a[0].ival != 16 && a[0].ival != 32 && a[0].ival != 64))
     return fe_error(l, locs[0], "bitwidth must be 1, 8, 16, 32 or 64, found '%s'",
                     fe_val_type_str(l, &a[0]));
   fe_val d = fe_val_error();
@@ -531,8 +547,8 @@ static fe_val b_dtype_ctor(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
     fe_val d = fe_resolve_path(l, path);
     if (d.kind == FE_V_DTYPE) return d;
   }
-  return fe_error(l, locs[0], "not a Triton dtype name: '%s'", a[0].kind == FE_V_STR ? a[0].path
-                                                               : fe_val_type_str(l, &a[0]));
+  return fe_error(l, locs[0], "not a Triton dtype name: '%s'",
+                  a[0].kind == FE_V_STR ? a[0].path : fe_val_type_str(l, &a[0]));
 }
 
 /* Shape ops live in lower_shape.c. */
@@ -544,7 +560,8 @@ static fe_val b_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
 /* tl.reduce(input, axis, combine_fn, keep_dims) and
  * tl.associative_scan(input, axis, combine_fn, reverse): the primitives the
  * prelude's sum / max / argmax / cumsum ... are written with. */
-static fe_val b_reduce(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+static fe_val b_reduce(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                       const fe_args *args) {
   if (strcmp(name, "tl.reduce") == 0)
     return fe_build_reduce(l, a[0], a[1], a[2], fe_const_truth(&a[3]) > 0, args->loc);
   return fe_build_scan(l, a[0], a[1], a[2], fe_const_truth(&a[3]) > 0, args->loc);
@@ -555,7 +572,8 @@ static fe_val b_dot(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, cons
   return fe_build_dot(l, a, locs, args->loc);
 }
 
-static fe_val b_atomic(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+static fe_val b_atomic(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                       const fe_args *args) {
   return fe_build_atomic(l, name, a, locs, args->loc);
 }
 
@@ -572,15 +590,16 @@ static fe_val b_py_minmax(fe_lower *l, const char *name, fe_val *a, ir_loc *locs
   }
   if (n < 1) return fe_error(l, args->loc, "'%s' needs at least one argument", name + 3);
   fe_val r = items[0];
-  for (int i = 1; i < n; i++) r = fe_minmax(l, strcmp(name, "py.max") == 0, r, items[i], args->loc);
+  for (int i = 1; i < n; i++)
+    r = fe_minmax(l, strcmp(name, "py.max") == 0, r, items[i], args->loc);
   return r;
 }
 
 static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                         const fe_args *args) {
   if (!fe_is_const(&a[0]))
-    return fe_error(l, locs[0], "'%s' needs a constexpr argument, found '%s' (use .to())",
-                    name + 3, fe_val_type_str(l, &a[0]));
+    return fe_error(l, locs[0], "'%s' needs a constexpr argument, found '%s' (use .to())", name + 3,
+                    fe_val_type_str(l, &a[0]));
   double f = a[0].kind == FE_V_FLOAT ? a[0].fval : (double)a[0].ival;
   if (strcmp(name, "py.int") == 0)
     return a[0].kind == FE_V_FLOAT ? fe_float_to_int(l, f, locs[0], "int") : fe_val_int(a[0].ival);
@@ -589,7 +608,8 @@ static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
 }
 
 /* len() of a tuple, or of a tensor's first dimension, as Python. */
-static fe_val b_py_len(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+static fe_val b_py_len(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                       const fe_args *args) {
   if (a[0].kind == FE_V_TUPLE) return fe_val_int(a[0].n);
   if (a[0].kind == FE_V_TENSOR && ir_type_is_tensor(a[0].v->type))
     return fe_val_int(a[0].v->type->shape[0]);
@@ -604,14 +624,16 @@ static fe_val b_py_float(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
     char buf[128];
     size_t n = 0;
     for (const char *p = s; *p && n + 1 < sizeof buf; p++)
-      if (*p != '_' && *p != ' ' && *p != '\t' && *p != '\n') buf[n++] = (char)tolower((unsigned char)*p);
+      if (*p != '_' && *p != ' ' && *p != '\t' && *p != '\n')
+        buf[n++] = (char)tolower((unsigned char)*p);
     buf[n] = '\0';
     const char *b = buf + (buf[0] == '+' || buf[0] == '-');
     double sign = buf[0] == '-' ? -1.0 : 1.0;
     if (!strcmp(b, "inf") || !strcmp(b, "infinity")) return fe_val_float(sign * __builtin_inf());
     if (!strcmp(b, "nan")) return fe_val_float(__builtin_nan(""));
     char *end = NULL;
-    double d = n && (isdigit((unsigned char)*b) || *b == '.') && !strchr(buf, 'x') ? strtod(buf, &end) : 0;
+    double d =
+        n && (isdigit((unsigned char)*b) || *b == '.') && !strchr(buf, 'x') ? strtod(buf, &end) : 0;
     if (end && *end == '\0' && end != buf) return fe_val_float(d);
     return fe_error(l, locs[0], "could not convert string to float: '%s'", s);
   }
@@ -624,16 +646,18 @@ static fe_val b_py_float(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
  * bind the same way; the first `nreq` are required. Entries mapped to
  * b_unsupported name real Triton functions ttc does not lower yet, so they
  * get "unsupported" rather than "unknown function". */
-#define P(...) {__VA_ARGS__}
+#define P(...)                                                                                     \
+  { __VA_ARGS__ }
 static const builtin builtins[] = {
     {"tl.program_id", b_program_id, 1, P("axis")},
     {"tl.num_programs", b_program_id, 1, P("axis")},
     {"tl.arange", b_arange, 2, P("start", "end")},
     {"tl.full", b_zeros, 3, P("shape", "value", "dtype")},
-    {"tl.load", b_load, 1, P("pointer", "mask", "other", "boundary_check", "padding_option",
-                             "cache_modifier", "eviction_policy", "volatile")},
-    {"tl.store", b_store, 2, P("pointer", "value", "mask", "boundary_check", "cache_modifier",
-                               "eviction_policy")},
+    {"tl.load", b_load, 1,
+     P("pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
+       "eviction_policy", "volatile")},
+    {"tl.store", b_store, 2,
+     P("pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy")},
     {"tl.multiple_of", b_identity, 2, P("input", "values")},
     {"tl.max_contiguous", b_identity, 2, P("input", "values")},
     {"tl.max_constancy", b_identity, 2, P("input", "values")},
@@ -656,8 +680,9 @@ static const builtin builtins[] = {
     {"tl.split", b_shape_op, 1, P("a")},
     {"tl.reduce", b_reduce, 3, P("input", "axis", "combine_fn", "keep_dims")},
     {"tl.associative_scan", b_reduce, 3, P("input", "axis", "combine_fn", "reverse")},
-    {"tl.dot", b_dot, 2, P("input", "other", "acc", "input_precision", "allow_tf32",
-                           "max_num_imprecise_acc", "out_dtype")},
+    {"tl.dot", b_dot, 2,
+     P("input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
+       "out_dtype")},
     {"tl.range", b_unsupported, 0, P("a", "b", "c", "d", "e", "f", "g", "h")},
     {"tl.static_range", b_unsupported, 0, P("a", "b", "c", "d")},
     {"tl.atomic_add", b_atomic, 2, P("pointer", "val", "mask", "sem", "scope")},
@@ -738,7 +763,8 @@ bool fe_is_tl_builtin(const char *name) {
 /* tl builtins that need no kernel (constexpr folding and checks). */
 static bool works_in_host(const char *name) {
   static const char *const ok[] = {"tl.constexpr", "tl.static_assert", "tl.static_print",
-                                   "tl.cdiv", "tl.pointer_type", "tl.get_int_dtype", "tl.dtype"};
+                                   "tl.cdiv",      "tl.pointer_type",  "tl.get_int_dtype",
+                                   "tl.dtype"};
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
     if (strcmp(ok[i], name) == 0) return true;
   return strncmp(name, "tl.", 3) != 0 && strncmp(name, "ld.", 3) != 0;
@@ -757,7 +783,8 @@ fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
   if (!b) return fe_error(l, args->loc, "unknown function '%s'", name);
   if (b->fn == b_unsupported) return b_unsupported(l, name, NULL, NULL, args);
   int nparams = 0;
-  while (nparams < MAXP && b->params[nparams]) nparams++;
+  while (nparams < MAXP && b->params[nparams])
+    nparams++;
   fe_args packed = *args;
   if (b->fn == b_shape_op && strcmp(name, "tl.expand_dims") != 0 &&
       strcmp(name, "tl.broadcast") != 0 && strcmp(name, "tl.join") != 0 &&
@@ -766,9 +793,11 @@ fe_val fe_call_builtin(fe_lower *l, const char *name, const fe_args *args) {
   fe_val a[MAXP];
   ir_loc locs[MAXP];
   char fname[96];
-  snprintf(fname, sizeof fname, "%s", strncmp(name, "py.", 3) == 0 || strncmp(name, "m.", 2) == 0 ||
-                                          strncmp(name, "d.", 2) == 0
-                                          ? strchr(name, '.') + 1 : name);
+  snprintf(fname, sizeof fname, "%s",
+           strncmp(name, "py.", 3) == 0 || strncmp(name, "m.", 2) == 0 ||
+                   strncmp(name, "d.", 2) == 0
+               ? strchr(name, '.') + 1
+               : name);
   if (!fe_bind_args(l, &packed, fname, b->params, nparams, b->nreq, a, locs)) return fe_val_error();
   return b->fn(l, name, a, locs, &packed);
 }
@@ -790,7 +819,8 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
     s.kind = FE_V_TUPLE;
     s.n = ir_type_is_tensor(t) ? t->rank : 0;
     s.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(s.n + 1));
-    for (int i = 0; i < s.n; i++) s.items[i] = fe_val_int(t->shape[i]);
+    for (int i = 0; i < s.n; i++)
+      s.items[i] = fe_val_int(t->shape[i]);
     return s;
   }
   if (strcmp(name, "numel") == 0) return fe_val_int(ir_type_numel(t));
@@ -813,12 +843,49 @@ fe_val fe_tensor_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
 
 /* Triton's tensor member functions (core._tensor_member_fn), and dtype. */
 bool fe_is_tensor_member(const char *name) {
-  static const char *const methods[] = {
-      "reshape", "broadcast_to", "expand_dims", "trans", "permute", "view", "cast", "to",
-      "split", "reduce", "associative_scan", "sum", "max", "min", "argmax", "argmin",
-      "xor_sum", "cumsum", "cumprod", "sort", "flip", "ravel", "cdiv", "sigmoid", "softmax",
-      "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "abs", "erf", "floor", "ceil",
-      "fma", "umulhi", "logical_and", "logical_or", "dtype", "type"};
+  static const char *const methods[] = {"reshape",
+                                        "broadcast_to",
+                                        "expand_dims",
+                                        "trans",
+                                        "permute",
+                                        "view",
+                                        "cast",
+                                        "to",
+                                        "split",
+                                        "reduce",
+                                        "associative_scan",
+                                        "sum",
+                                        "max",
+                                        "min",
+                                        "argmax",
+                                        "argmin",
+                                        "xor_sum",
+                                        "cumsum",
+                                        "cumprod",
+                                        "sort",
+                                        "flip",
+                                        "ravel",
+                                        "cdiv",
+                                        "sigmoid",
+                                        "softmax",
+                                        "exp",
+                                        "exp2",
+                                        "log",
+                                        "log2",
+                                        "sqrt",
+                                        "rsqrt",
+                                        "sin",
+                                        "cos",
+                                        "abs",
+                                        "erf",
+                                        "floor",
+                                        "ceil",
+                                        "fma",
+                                        "umulhi",
+                                        "logical_and",
+                                        "logical_or",
+                                        "dtype",
+                                        "type"};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
     if (strcmp(methods[i], name) == 0) return true;
   return false;

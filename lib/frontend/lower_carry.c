@@ -35,7 +35,8 @@ static void collect_target(name_set *s, const fe_expr *t) {
   if (t->kind == FE_EX_NAME) names_add(s, t->name);
   if (t->kind == FE_EX_STARRED) collect_target(s, t->a);
   if (t->kind == FE_EX_TUPLE || t->kind == FE_EX_LIST)
-    for (int i = 0; i < t->n; i++) collect_target(s, t->items[i]);
+    for (int i = 0; i < t->n; i++)
+      collect_target(s, t->items[i]);
 }
 
 static bool is_static_range(const fe_expr *it) {
@@ -49,8 +50,11 @@ static void collect_assigned(name_set *s, const fe_body *b) {
   for (int i = 0; i < b->n; i++) {
     const fe_stmt *st = b->stmts[i];
     switch (st->kind) {
-    case FE_ST_ASSIGN: case FE_ST_AUGASSIGN: case FE_ST_ANNASSIGN:
-      for (int k = 0; k < st->ntargets; k++) collect_target(s, st->targets[k]);
+    case FE_ST_ASSIGN:
+    case FE_ST_AUGASSIGN:
+    case FE_ST_ANNASSIGN:
+      for (int k = 0; k < st->ntargets; k++)
+        collect_target(s, st->targets[k]);
       break;
     case FE_ST_IF:
       collect_assigned(s, &st->body);
@@ -63,9 +67,15 @@ static void collect_assigned(name_set *s, const fe_body *b) {
       collect_assigned(s, &st->body);
       break;
     case FE_ST_WHILE: collect_assigned(s, &st->body); break;
-    case FE_ST_EXPR: case FE_ST_BREAK: case FE_ST_CONTINUE: case FE_ST_PASS:
-    case FE_ST_RETURN: case FE_ST_ASSERT: case FE_ST_RAISE: case FE_ST_GLOBAL: case FE_ST_DEF:
-      break;
+    case FE_ST_EXPR:
+    case FE_ST_BREAK:
+    case FE_ST_CONTINUE:
+    case FE_ST_PASS:
+    case FE_ST_RETURN:
+    case FE_ST_ASSERT:
+    case FE_ST_RAISE:
+    case FE_ST_GLOBAL:
+    case FE_ST_DEF: break;
     }
   }
 }
@@ -77,7 +87,8 @@ static void collect_assigned(name_set *s, const fe_body *b) {
 static fe_val deep_copy(fe_lower *l, fe_val v) {
   if (v.kind != FE_V_TUPLE && v.kind != FE_V_STRUCT) return v;
   fe_val *items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(v.n + 1));
-  for (int i = 0; i < v.n; i++) items[i] = deep_copy(l, v.items[i]);
+  for (int i = 0; i < v.n; i++)
+    items[i] = deep_copy(l, v.items[i]);
   v.items = items;
   return v;
 }
@@ -87,7 +98,10 @@ static fe_val deep_copy(fe_lower *l, fe_val v) {
  * false when v holds something a loop cannot carry. */
 static bool leaves_of(fe_val *v, fe_val **out, int *n) {
   switch (v->kind) {
-  case FE_V_TENSOR: case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL:
+  case FE_V_TENSOR:
+  case FE_V_INT:
+  case FE_V_FLOAT:
+  case FE_V_BOOL:
     if (*n == FE_MAX_CARRIED) return false;
     out[(*n)++] = v;
     return true;
@@ -99,13 +113,11 @@ static bool leaves_of(fe_val *v, fe_val **out, int *n) {
     for (int i = 0; i < v->ival && i < v->n; i++)
       if (!leaves_of(&v->items[i], out, n)) return false;
     return true;
-  default:
-    return false;
+  default: return false;
   }
 }
 
-bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_carry *c,
-                      ir_loc loc) {
+bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_carry *c, ir_loc loc) {
   memset(c, 0, sizeof *c);
   name_set set = {0};
   collect_assigned(&set, body);
@@ -165,9 +177,10 @@ bool fe_carry_yield(fe_lower *l, const fe_carry *c, ir_value **ys, const char *w
     bool composite = v.kind == FE_V_TUPLE || v.kind == FE_V_STRUCT ||
                      c->tmpl[i].kind == FE_V_TUPLE || c->tmpl[i].kind == FE_V_STRUCT;
     if (!leaves_of(&v, slots, &n) || n != c->count[i] || (composite && v.kind != c->tmpl[i].kind)) {
-      fe_error(l, loc, "%s: variable '%s' has a different structure after the loop body "
-               "('%s' before, '%s' after)", what, c->names[i], fe_val_type_str(l, &c->tmpl[i]),
-               fe_val_type_str(l, &v));
+      fe_error(l, loc,
+               "%s: variable '%s' has a different structure after the loop body "
+               "('%s' before, '%s' after)",
+               what, c->names[i], fe_val_type_str(l, &c->tmpl[i]), fe_val_type_str(l, &v));
       ok = false;
       continue;
     }
@@ -177,9 +190,10 @@ bool fe_carry_yield(fe_lower *l, const fe_carry *c, ir_value **ys, const char *w
       if (fe_is_const(&cur)) cur = fe_cast(l, cur, init->v->type, init->is_unsigned, loc);
       if (cur.kind != FE_V_TENSOR || cur.v->type != init->v->type) {
         if (cur.kind != FE_V_ERROR)
-          fe_error(l, loc, "%s: variable '%s' has type '%s' before and '%s' after; its type must "
-                   "stay the same", what, c->names[i], fe_val_type_str(l, init),
-                   fe_val_type_str(l, &cur));
+          fe_error(l, loc,
+                   "%s: variable '%s' has type '%s' before and '%s' after; its type must "
+                   "stay the same",
+                   what, c->names[i], fe_val_type_str(l, init), fe_val_type_str(l, &cur));
         ok = false;
         continue;
       }

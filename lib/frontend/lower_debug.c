@@ -39,8 +39,10 @@ static fe_val b_device_print(fe_lower *l, const char *name, const fe_args *args)
   bool hex = false;
   for (int k = 0; k < args->nkw; k++) {
     if (strcmp(args->kwnames[k], "hex") != 0)
-      return fe_error(l, args->kw_loc[k], "unexpected keyword argument '%s' in call to "
-                      "'device_print'", args->kwnames[k]);
+      return fe_error(l, args->kw_loc[k],
+                      "unexpected keyword argument '%s' in call to "
+                      "'device_print'",
+                      args->kwnames[k]);
     hex = fe_const_truth(&args->kw[k]) > 0;
   }
   int n = args->n - 1;
@@ -77,8 +79,7 @@ fe_val fe_build_assert(fe_lower *l, fe_val cond, fe_val msg, fe_val mask, ir_loc
   }
   l->b.loc = loc;
   ir_op *op = ir_build(&l->b, IR_OP_TT_ASSERT, 0, NULL, 1, &cond.v, 0);
-  ir_op_set_attr(l->m, op, "message",
-                 ir_attr_string(l->ctx, msg.kind == FE_V_STR ? msg.path : ""));
+  ir_op_set_attr(l->m, op, "message", ir_attr_string(l->ctx, msg.kind == FE_V_STR ? msg.path : ""));
   return fe_val_none();
 }
 
@@ -90,8 +91,8 @@ static fe_val b_device_assert(fe_lower *l, const char *name, fe_val *a, ir_loc *
                     fe_val_type_str(l, &a[1]));
   if (fe_is_const(&a[0])) { /* a constant condition is checked now */
     if (!fe_const_truth(&a[0]))
-      return fe_error(l, args->loc, "device assertion failed%s%s", a[1].kind == FE_V_STR ? ": " : "",
-                      a[1].kind == FE_V_STR ? a[1].path : "");
+      return fe_error(l, args->loc, "device assertion failed%s%s",
+                      a[1].kind == FE_V_STR ? ": " : "", a[1].kind == FE_V_STR ? a[1].path : "");
     return fe_val_none();
   }
   return fe_build_assert(l, a[0], a[1], a[2], args->loc);
@@ -109,7 +110,8 @@ static fe_val b_barrier(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   return fe_val_none();
 }
 
-#define P(...) {__VA_ARGS__}
+#define P(...)                                                                                     \
+  { __VA_ARGS__ }
 const fe_builtin fe_debug_builtins[] = {
     {"tl.device_assert", b_device_assert, 1, P("cond", "msg", "mask")},
     {"tl.debug_barrier", b_barrier, 0, P(NULL)},

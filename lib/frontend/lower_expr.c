@@ -46,18 +46,27 @@ fe_val fe_get_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
   case FE_V_TENSOR: return fe_tensor_attr(l, base, name, loc);
   case FE_V_DTYPE: return fe_dtype_attr(l, base, name, loc);
   case FE_V_STRUCT: return fe_struct_attr(l, base, name, loc);
-  case FE_V_LIST: case FE_V_DICT: case FE_V_CONFIG: case FE_V_STR: case FE_V_FUNC: {
+  case FE_V_LIST:
+  case FE_V_DICT:
+  case FE_V_CONFIG:
+  case FE_V_STR:
+  case FE_V_FUNC: {
     fe_val v = fe_host_attr(l, base, name, loc);
     if (v.kind != FE_V_ERROR) return v;
     break;
   }
-  case FE_V_INT: case FE_V_FLOAT: case FE_V_BOOL:
+  case FE_V_INT:
+  case FE_V_FLOAT:
+  case FE_V_BOOL:
     /* `x = 0` then x.to(tl.int64): Triton makes a plain assigned number a
      * scalar tensor; here it stays a constant until a tensor method needs one */
     if (fe_is_tensor_member(name)) return fe_tensor_attr(l, fe_to_tensor(l, base, loc), name, loc);
     break;
-  case FE_V_TUPLE: case FE_V_NONE: case FE_V_BUILTIN: case FE_V_METHOD: case FE_V_SLICE:
-    break;
+  case FE_V_TUPLE:
+  case FE_V_NONE:
+  case FE_V_BUILTIN:
+  case FE_V_METHOD:
+  case FE_V_SLICE: break;
   }
   return fe_error(l, loc, "'%s' has no attribute '%s'", fe_val_type_str(l, &base), name);
 }
@@ -127,7 +136,8 @@ static bool expand_args(fe_lower *l, const fe_expr *e, fe_args *args) {
     if (v.kind == FE_V_ERROR) return false;
     if (v.kind != FE_V_DICT)
       return fe_error(l, e->kwvals[i]->loc, "argument after ** must be a dict, found '%s'",
-                      fe_val_type_str(l, &v)), false;
+                      fe_val_type_str(l, &v)),
+             false;
     for (int j = 0; j < v.obj->n && nkw < 256; j++) {
       if (v.obj->keys[j].kind != FE_V_STR)
         return fe_error(l, e->kwvals[i]->loc, "keywords must be strings"), false;
@@ -153,8 +163,10 @@ static fe_val lower_call(fe_lower *l, const fe_expr *e) {
   args.pos = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)args.cap);
   args.pos_loc = ir_arena_alloc(l->arena, sizeof(ir_loc) * (size_t)args.cap);
   bool failed = callee.kind == FE_V_ERROR || !expand_args(l, e, &args);
-  for (int i = 0; i < args.n && !failed; i++) failed |= args.pos[i].kind == FE_V_ERROR;
-  for (int i = 0; i < args.nkw && !failed; i++) failed |= args.kw[i].kind == FE_V_ERROR;
+  for (int i = 0; i < args.n && !failed; i++)
+    failed |= args.pos[i].kind == FE_V_ERROR;
+  for (int i = 0; i < args.nkw && !failed; i++)
+    failed |= args.kw[i].kind == FE_V_ERROR;
   if (failed) return fe_val_error();
   char spell[256];
   if (!dotted_spelling(e->a, spell, sizeof spell)) snprintf(spell, sizeof spell, "<expression>");
@@ -185,8 +197,8 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
       return fe_error(l, args->loc, "unsupported: method '%s' of '%s'", callee.path + 5,
                       fe_val_type_str(l, &callee.items[0]));
     }
-    const fe_func *pf = strncmp(callee.path, "tl.", 3) == 0 ? fe_prelude_func(l, callee.path + 3)
-                                                            : NULL;
+    const fe_func *pf =
+        strncmp(callee.path, "tl.", 3) == 0 ? fe_prelude_func(l, callee.path + 3) : NULL;
     if (pf) {
       fe_val f = fe_val_error();
       f.kind = FE_V_FUNC;
@@ -198,9 +210,10 @@ fe_val fe_call(fe_lower *l, fe_val callee, const fe_args *args, const char *what
   case FE_V_ERROR: return callee;
   case FE_V_DTYPE: /* tl.float32(x): x as a scalar or tensor of that type */
     if (args->n == 1 && args->nkw == 0 && !fe_in_host(l) && !ir_type_is_tensor(callee.ty) &&
-        !ir_type_is_ptr(callee.ty) && (fe_is_const(&args->pos[0]) || args->pos[0].kind == FE_V_TENSOR))
-      return fe_cast(l, fe_to_tensor(l, args->pos[0], args->pos_loc[0]), callee.ty, callee.is_unsigned,
-                     args->loc);
+        !ir_type_is_ptr(callee.ty) &&
+        (fe_is_const(&args->pos[0]) || args->pos[0].kind == FE_V_TENSOR))
+      return fe_cast(l, fe_to_tensor(l, args->pos[0], args->pos_loc[0]), callee.ty,
+                     callee.is_unsigned, args->loc);
     /* fall through */
   default:
     return fe_error(l, args->loc, "'%s' is not callable (it is a '%s')", what,
@@ -237,8 +250,10 @@ static fe_val tuple_slice(fe_lower *l, fe_val t, const fe_expr *sl) {
   if (sl->c) {
     fe_val s = fe_lower_expr(l, sl->c);
     if (s.kind != FE_V_INT || s.ival == 0)
-      return s.kind == FE_V_ERROR ? s : fe_error(l, sl->c->loc, "slice step must be a non-zero "
-                                                 "constant integer");
+      return s.kind == FE_V_ERROR ? s
+                                  : fe_error(l, sl->c->loc,
+                                             "slice step must be a non-zero "
+                                             "constant integer");
     step = s.ival;
   }
   if (step < 0) return fe_error(l, sl->loc, "unsupported: negative slice step");
@@ -247,7 +262,8 @@ static fe_val tuple_slice(fe_lower *l, fe_val t, const fe_expr *sl) {
   fe_val r = fe_val_error();
   r.kind = FE_V_TUPLE;
   r.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(t.n + 1));
-  for (int64_t i = lo; i < hi; i += step) r.items[r.n++] = t.items[i];
+  for (int64_t i = lo; i < hi; i += step)
+    r.items[r.n++] = t.items[i];
   return r;
 }
 
@@ -279,12 +295,15 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
       return fe_val_error();
     }
     fe_val r = idx->kind == FE_EX_SLICE ? tuple_slice(l, t, idx) : fe_val_error();
-    if (idx->kind != FE_EX_SLICE) base = t;
-    else if (r.kind == FE_V_TUPLE && base.kind == FE_V_LIST) return fe_new_list(l, r.n, r.items);
+    if (idx->kind != FE_EX_SLICE)
+      base = t;
+    else if (r.kind == FE_V_TUPLE && base.kind == FE_V_LIST)
+      return fe_new_list(l, r.n, r.items);
     else if (r.kind == FE_V_TUPLE) { /* a string slice */
       ir_strbuf sb;
       ir_sb_init(&sb);
-      for (int i = 0; i < r.n; i++) ir_sb_puts(&sb, r.items[i].path);
+      for (int i = 0; i < r.n; i++)
+        ir_sb_puts(&sb, r.items[i].path);
       fe_val sv = fe_val_error();
       sv.kind = FE_V_STR;
       sv.path = ir_intern(l->ctx, sb.data ? sb.data : "", sb.len);
@@ -310,7 +329,8 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
   if (base.kind != FE_V_TENSOR)
     return fe_error(l, e->loc, "'%s' is not subscriptable", fe_val_type_str(l, &base));
   int n = idx->kind == FE_EX_TUPLE ? idx->n : 1;
-  const fe_expr *const *items = idx->kind == FE_EX_TUPLE ? (const fe_expr *const *)idx->items : &idx;
+  const fe_expr *const *items =
+      idx->kind == FE_EX_TUPLE ? (const fe_expr *const *)idx->items : &idx;
   const ir_type *t = base.v->type;
   int rank = ir_type_is_tensor(t) ? t->rank : 0;
   int nslices = 0;
@@ -318,7 +338,8 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
     const fe_expr *it = items[i];
     if (it->kind == FE_EX_SLICE) {
       if (it->a || it->b || it->c) /* Triton rejects them as well */
-        return fe_error(l, it->loc, "unsupported: tensor slice with bounds (only ':' and None "
+        return fe_error(l, it->loc,
+                        "unsupported: tensor slice with bounds (only ':' and None "
                         "index tensors)");
       nslices++;
     } else if (it->kind != FE_EX_NONE) {
@@ -339,7 +360,8 @@ static fe_val lower_subscript(fe_lower *l, const fe_expr *e) {
     int vr = ir_type_is_tensor(vt) ? vt->rank : 0;
     int64_t shape[IR_MAX_RANK];
     int r = 0;
-    for (int k = 0; k < vr + 1; k++) shape[k] = k == i ? 1 : vt->shape[r++];
+    for (int k = 0; k < vr + 1; k++)
+      shape[k] = k == i ? 1 : vt->shape[r++];
     if (vr == 0) {
       const ir_type *nt = ir_type_tensor(l->ctx, 1, shape, vt, NULL);
       v = ir_build_splat(&l->b, v, nt);
@@ -381,7 +403,8 @@ static fe_val make_tuple(fe_lower *l, const fe_expr *e) {
     int k = 0;
     for (int i = 0; i < t.n; i++) {
       bool dup = false;
-      for (int j = 0; j < k && !dup; j++) dup = fe_py_equal(&t.items[j], &t.items[i]) == 1;
+      for (int j = 0; j < k && !dup; j++)
+        dup = fe_py_equal(&t.items[j], &t.items[i]) == 1;
       if (!dup) t.items[k++] = t.items[i];
     }
     t.n = k;
@@ -399,7 +422,8 @@ static fe_val make_dict(fe_lower *l, const fe_expr *e) {
     if (!e->items[i]) { /* **other */
       if (v.kind != FE_V_DICT)
         return fe_error(l, e->items[i + 1]->loc, "'%s' is not a mapping", fe_val_type_str(l, &v));
-      for (int k = 0; k < v.obj->n; k++) fe_dict_set(l, &d, v.obj->keys[k], v.obj->items[k]);
+      for (int k = 0; k < v.obj->n; k++)
+        fe_dict_set(l, &d, v.obj->keys[k], v.obj->items[k]);
       continue;
     }
     fe_val k = fe_lower_expr(l, e->items[i]);
@@ -418,11 +442,16 @@ static fe_val lower_is(fe_lower *l, const fe_expr *e) {
   fe_val b = fe_lower_expr(l, e->items[1]);
   if (a.kind == FE_V_ERROR || b.kind == FE_V_ERROR) return fe_val_error();
   bool same;
-  if (a.kind == FE_V_NONE || b.kind == FE_V_NONE) same = a.kind == b.kind;
-  else if (fe_is_const(&a) && fe_is_const(&b)) same = a.kind == b.kind && a.ival == b.ival && a.fval == b.fval;
-  else if (a.kind == FE_V_DTYPE && b.kind == FE_V_DTYPE) same = a.ty == b.ty && a.is_unsigned == b.is_unsigned;
-  else if (a.kind == FE_V_TENSOR && b.kind == FE_V_TENSOR) same = a.v == b.v;
-  else same = false;
+  if (a.kind == FE_V_NONE || b.kind == FE_V_NONE)
+    same = a.kind == b.kind;
+  else if (fe_is_const(&a) && fe_is_const(&b))
+    same = a.kind == b.kind && a.ival == b.ival && a.fval == b.fval;
+  else if (a.kind == FE_V_DTYPE && b.kind == FE_V_DTYPE)
+    same = a.ty == b.ty && a.is_unsigned == b.is_unsigned;
+  else if (a.kind == FE_V_TENSOR && b.kind == FE_V_TENSOR)
+    same = a.v == b.v;
+  else
+    same = false;
   return fe_val_bool(e->cmpops[0] == FE_OP_IS ? same : !same);
 }
 
@@ -473,8 +502,10 @@ static fe_val lower_ifexp_runtime(fe_lower *l, const fe_expr *e, fe_val cond) {
   cond = fe_to_bool(l, cond, e->b->loc);
   if (cond.kind == FE_V_ERROR) return cond;
   if (ir_type_is_tensor(cond.v->type))
-    return fe_error(l, e->b->loc, "condition of a conditional expression must be a scalar, "
-                    "found '%s' (use tl.where)", fe_val_type_str(l, &cond));
+    return fe_error(l, e->b->loc,
+                    "condition of a conditional expression must be a scalar, "
+                    "found '%s' (use tl.where)",
+                    fe_val_type_str(l, &cond));
   ir_block *outer = l->b.block;
   ir_block *blocks[2];
   fe_val vals[2];
@@ -499,8 +530,10 @@ static fe_val lower_ifexp_runtime(fe_lower *l, const fe_expr *e, fe_val cond) {
   }
   if (vals[0].kind == FE_V_ERROR || vals[1].kind == FE_V_ERROR) goto out;
   if (vals[0].v->type != vals[1].v->type) {
-    res = fe_error(l, e->loc, "arms of a conditional expression have different types: '%s' "
-                   "and '%s'", fe_val_type_str(l, &vals[0]), fe_val_type_str(l, &vals[1]));
+    res = fe_error(l, e->loc,
+                   "arms of a conditional expression have different types: '%s' "
+                   "and '%s'",
+                   fe_val_type_str(l, &vals[0]), fe_val_type_str(l, &vals[1]));
     goto out;
   }
   for (int k = 0; k < 2; k++) {
@@ -546,7 +579,9 @@ fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
   case FE_EX_CALL: return lower_call(l, e);
   case FE_EX_SUBSCRIPT: return lower_subscript(l, e);
   case FE_EX_SLICE: return fe_error(l, e->loc, "unsupported: slice outside a subscript");
-  case FE_EX_TUPLE: case FE_EX_LIST: case FE_EX_SET: return make_tuple(l, e);
+  case FE_EX_TUPLE:
+  case FE_EX_LIST:
+  case FE_EX_SET: return make_tuple(l, e);
   case FE_EX_DICT: return make_dict(l, e);
   case FE_EX_LAMBDA:
     e->fn->unit = fe_cur_unit(l);
@@ -561,7 +596,8 @@ fe_val fe_lower_expr(fe_lower *l, const fe_expr *e) {
     return x;
   }
   case FE_EX_FSTR: return fe_lower_fstring(l, e);
-  case FE_EX_FORMAT: case FE_EX_COMP_FOR: return fe_error(l, e->loc, "unsupported expression");
+  case FE_EX_FORMAT:
+  case FE_EX_COMP_FOR: return fe_error(l, e->loc, "unsupported expression");
   case FE_EX_COMP: return fe_lower_comp(l, e);
   case FE_EX_UNARY: {
     fe_val a = fe_lower_expr(l, e->a);

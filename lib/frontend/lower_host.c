@@ -84,7 +84,8 @@ int fe_py_equal(const fe_val *a, const fe_val *b) {
   case FE_V_NONE: return 1;
   case FE_V_STR: return strcmp(a->path, b->path) == 0;
   case FE_V_DTYPE: return a->ty == b->ty && a->is_unsigned == b->is_unsigned;
-  case FE_V_TUPLE: case FE_V_LIST: {
+  case FE_V_TUPLE:
+  case FE_V_LIST: {
     int n = a->kind == FE_V_TUPLE ? a->n : a->obj->n, m = b->kind == FE_V_TUPLE ? b->n : b->obj->n;
     const fe_val *x = a->kind == FE_V_TUPLE ? a->items : a->obj->items;
     const fe_val *y = b->kind == FE_V_TUPLE ? b->items : b->obj->items;
@@ -95,9 +96,11 @@ int fe_py_equal(const fe_val *a, const fe_val *b) {
     }
     return 1;
   }
-  case FE_V_BUILTIN: case FE_V_MODULE: return a->path == b->path && a->unit == b->unit;
+  case FE_V_BUILTIN:
+  case FE_V_MODULE: return a->path == b->path && a->unit == b->unit;
   case FE_V_FUNC: return a->fn == b->fn;
-  case FE_V_DICT: case FE_V_CONFIG: return a->obj == b->obj;
+  case FE_V_DICT:
+  case FE_V_CONFIG: return a->obj == b->obj;
   default: return -1;
   }
 }
@@ -127,7 +130,8 @@ bool fe_iterate(fe_lower *l, fe_val v, ir_loc loc, fe_val **items, int *n) {
     *items = v.items;
     *n = v.n;
     return true;
-  case FE_V_LIST: case FE_V_DICT: { /* a snapshot, so that the body may mutate v */
+  case FE_V_LIST:
+  case FE_V_DICT: { /* a snapshot, so that the body may mutate v */
     *n = v.obj->n;
     *items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(*n + 1));
     memcpy(*items, v.kind == FE_V_DICT ? v.obj->keys : v.obj->items, sizeof(fe_val) * (size_t)*n);
@@ -157,10 +161,9 @@ bool fe_iterate(fe_lower *l, fe_val v, ir_loc loc, fe_val **items, int *n) {
  * starred item), subscripts of lists and dicts. */
 static void host_assign(fe_lower *l, const fe_expr *t, fe_val v) {
   switch (t->kind) {
-  case FE_EX_NAME:
-    fe_scope_set(&l->frame->scope, t->name, v);
-    return;
-  case FE_EX_TUPLE: case FE_EX_LIST: {
+  case FE_EX_NAME: fe_scope_set(&l->frame->scope, t->name, v); return;
+  case FE_EX_TUPLE:
+  case FE_EX_LIST: {
     fe_val *items;
     int n;
     if (!fe_iterate(l, v, t->loc, &items, &n)) return;
@@ -202,9 +205,7 @@ static void host_assign(fe_lower *l, const fe_expr *t, fe_val v) {
     fe_error(l, t->loc, "'%s' does not support item assignment", fe_val_type_str(l, &base));
     return;
   }
-  default:
-    fe_error(l, t->loc, "unsupported assignment target in host code");
-    return;
+  default: fe_error(l, t->loc, "unsupported assignment target in host code"); return;
   }
 }
 
@@ -307,11 +308,14 @@ bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
   case FE_V_FLOAT: put_float(sb, v->fval); return true;
   case FE_V_NONE: ir_sb_puts(sb, "None"); return true;
   case FE_V_STR:
-    if (repr) ir_sb_printf(sb, "'%s'", v->path);
-    else ir_sb_puts(sb, v->path);
+    if (repr)
+      ir_sb_printf(sb, "'%s'", v->path);
+    else
+      ir_sb_puts(sb, v->path);
     return true;
   case FE_V_DTYPE: ir_sb_puts(sb, fe_type_str(l, v->ty, v->is_unsigned)); return true;
-  case FE_V_TUPLE: case FE_V_LIST: {
+  case FE_V_TUPLE:
+  case FE_V_LIST: {
     int n = v->kind == FE_V_TUPLE ? v->n : v->obj->n;
     const fe_val *items = v->kind == FE_V_TUPLE ? v->items : v->obj->items;
     ir_sb_putc(sb, v->kind == FE_V_TUPLE ? '(' : '[');
@@ -347,15 +351,19 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   char fill = ' ', align = 0, sign = 0, type = 0;
   int width = 0, prec = -1;
   const char *p = spec;
-  if (p[0] && strchr("<>^=", p[1]) && p[1]) fill = p[0], align = p[1], p += 2;
-  else if (strchr("<>^=", *p) && *p) align = *p++;
+  if (p[0] && strchr("<>^=", p[1]) && p[1])
+    fill = p[0], align = p[1], p += 2;
+  else if (strchr("<>^=", *p) && *p)
+    align = *p++;
   if (*p && strchr("+- ", *p)) sign = *p++;
   if (*p == '0') fill = '0', align = align ? align : '=', p++;
-  while (*p >= '0' && *p <= '9') width = width * 10 + (*p++ - '0');
+  while (*p >= '0' && *p <= '9')
+    width = width * 10 + (*p++ - '0');
   if (*p == ',' || *p == '_') p++;
   if (*p == '.') {
     prec = 0;
-    for (p++; *p >= '0' && *p <= '9';) prec = prec * 10 + (*p++ - '0');
+    for (p++; *p >= '0' && *p <= '9';)
+      prec = prec * 10 + (*p++ - '0');
   }
   if (*p) type = *p++;
   if (*p) {
@@ -373,17 +381,20 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     snprintf(fmt, sizeof fmt, "%%%s.*%c", sign == '+' ? "+" : "", t);
     snprintf(body, sizeof body, fmt, prec < 0 ? 6 : prec, x);
     if (type == '%') strncat(body, "%", sizeof body - strlen(body) - 1);
-  } else if (num && (type == 'd' || type == 'x' || type == 'X' || type == 'o' || type == 'b' || !type)) {
+  } else if (num &&
+             (type == 'd' || type == 'x' || type == 'X' || type == 'o' || type == 'b' || !type)) {
     long long x = v->kind == FE_V_FLOAT ? (long long)v->fval : (long long)v->ival;
     if (type == 'b') {
       char bits[72];
       int n = 0;
       unsigned long long u = x < 0 ? (unsigned long long)-x : (unsigned long long)x;
-      do bits[n++] = (char)('0' + (u & 1)), u >>= 1;
+      do
+        bits[n++] = (char)('0' + (u & 1)), u >>= 1;
       while (u);
       size_t k = 0;
       if (x < 0) body[k++] = '-';
-      while (n) body[k++] = bits[--n];
+      while (n)
+        body[k++] = bits[--n];
       body[k] = '\0';
     } else if (v->kind == FE_V_FLOAT && !type) {
       ir_strbuf t;
@@ -395,7 +406,8 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
       snprintf(body, sizeof body, "%s", x ? "True" : "False");
     } else {
       char fmt[16];
-      snprintf(fmt, sizeof fmt, "%%%sll%c", sign == '+' ? "+" : "", type && type != 'd' ? type : 'd');
+      snprintf(fmt, sizeof fmt, "%%%sll%c", sign == '+' ? "+" : "",
+               type && type != 'd' ? type : 'd');
       snprintf(body, sizeof body, fmt, x);
     }
   } else if (!type || type == 's') {
@@ -419,13 +431,16 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   int right = pad <= 0 ? 0 : pad - left;
   if (align == '=' && (body[0] == '-' || body[0] == '+')) {
     ir_sb_putc(sb, body[0]);
-    for (int i = 0; i < left; i++) ir_sb_putc(sb, fill);
+    for (int i = 0; i < left; i++)
+      ir_sb_putc(sb, fill);
     ir_sb_puts(sb, body + 1);
     return true;
   }
-  for (int i = 0; i < left; i++) ir_sb_putc(sb, fill);
+  for (int i = 0; i < left; i++)
+    ir_sb_putc(sb, fill);
   ir_sb_puts(sb, body);
-  for (int i = 0; i < right; i++) ir_sb_putc(sb, fill);
+  for (int i = 0; i < right; i++)
+    ir_sb_putc(sb, fill);
   return true;
 }
 
@@ -463,8 +478,10 @@ fe_val fe_lower_fstring(fe_lower *l, const fe_expr *e) {
       s.kind = FE_V_STR;
       s.path = ir_intern_cstr(l->ctx, t.data ? t.data : "");
       ir_sb_free(&t);
-      if (ok) ok = format_spec(l, &s, spec, &sb, piece->loc);
-      else fe_error(l, piece->a->loc, "cannot format '%s' at compile time", fe_val_type_str(l, &v));
+      if (ok)
+        ok = format_spec(l, &s, spec, &sb, piece->loc);
+      else
+        fe_error(l, piece->a->loc, "cannot format '%s' at compile time", fe_val_type_str(l, &v));
     } else {
       ok = format_spec(l, &v, spec, &sb, piece->loc);
     }
@@ -496,13 +513,16 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
   *handled = true;
   if (op == FE_OP_IN || op == FE_OP_NOTIN) {
     int found = 0;
-    if (b.kind == FE_V_STR && a.kind == FE_V_STR) found = strstr(b.path, a.path) != NULL;
-    else if (b.kind == FE_V_DICT) found = fe_dict_get(&b, &a) != NULL;
+    if (b.kind == FE_V_STR && a.kind == FE_V_STR)
+      found = strstr(b.path, a.path) != NULL;
+    else if (b.kind == FE_V_DICT)
+      found = fe_dict_get(&b, &a) != NULL;
     else if (is_seq(&b)) {
       for (int i = 0; i < seq_len(&b) && !found; i++) {
         int e = fe_py_equal(&seq_items(&b)[i], &a);
-        if (e < 0) return fe_error(l, loc, "'in' needs compile-time values, found '%s'",
-                                   fe_val_type_str(l, &a));
+        if (e < 0)
+          return fe_error(l, loc, "'in' needs compile-time values, found '%s'",
+                          fe_val_type_str(l, &a));
         found = e;
       }
     } else {
@@ -519,11 +539,14 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
       is_seq(&b)) { /* lexicographic, as Python: (3, 12) >= (3, 8) */
     int n = seq_len(&a), m = seq_len(&b), i = 0;
     const fe_val *x = seq_items(&a), *y = seq_items(&b);
-    while (i < n && i < m && fe_py_equal(&x[i], &y[i]) == 1) i++;
+    while (i < n && i < m && fe_py_equal(&x[i], &y[i]) == 1)
+      i++;
     if (i < n && i < m) return fe_binary(l, op, x[i], y[i], loc);
     int c = (n > m) - (n < m);
-    return fe_val_bool(op == FE_OP_LT ? c < 0 : op == FE_OP_LE ? c <= 0 : op == FE_OP_GT ? c > 0
-                                                                        : c >= 0);
+    return fe_val_bool(op == FE_OP_LT   ? c < 0
+                       : op == FE_OP_LE ? c <= 0
+                       : op == FE_OP_GT ? c > 0
+                                        : c >= 0);
   }
   if (a.kind == FE_V_STR && b.kind == FE_V_STR) {
     int c = strcmp(a.path, b.path);
@@ -561,7 +584,8 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
     if (a.kind == FE_V_STR) {
       ir_strbuf sb;
       ir_sb_init(&sb);
-      for (int64_t i = 0; i < k && sb.len < (1u << 20); i++) ir_sb_puts(&sb, a.path);
+      for (int64_t i = 0; i < k && sb.len < (1u << 20); i++)
+        ir_sb_puts(&sb, a.path);
       fe_val r = str_of(l, sb.data ? sb.data : "", sb.len);
       ir_sb_free(&sb);
       return r;
@@ -569,7 +593,8 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
     int n = seq_len(&a);
     if (k * n > MAX_HOST_ITERATIONS) return fe_error(l, loc, "sequence too long");
     fe_val *items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(k * n + 1));
-    for (int64_t i = 0; i < k; i++) memcpy(items + i * n, seq_items(&a), sizeof(fe_val) * (size_t)n);
+    for (int64_t i = 0; i < k; i++)
+      memcpy(items + i * n, seq_items(&a), sizeof(fe_val) * (size_t)n);
     if (a.kind == FE_V_LIST) return fe_new_list(l, (int)(k * n), items);
     fe_val t = fe_val_error();
     t.kind = FE_V_TUPLE;
@@ -595,7 +620,8 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
         p = q;
         continue;
       }
-      while (*q && !strchr("sdifgexXr", *q)) q++;
+      while (*q && !strchr("sdifgexXr", *q))
+        q++;
       if (!*q || k >= nargs) break;
       char spec[32];
       char conv = *q == 'i' ? 'd' : *q == 'r' ? 's' : *q;
@@ -619,13 +645,12 @@ static void host_stmts(fe_lower *l, const fe_body *b);
 static void host_stmt(fe_lower *l, const fe_stmt *s) {
   fe_frame *f = l->frame;
   switch (s->kind) {
-  case FE_ST_EXPR:
-    (void)fe_lower_expr(l, s->value);
-    return;
+  case FE_ST_EXPR: (void)fe_lower_expr(l, s->value); return;
   case FE_ST_ASSIGN: {
     fe_val v = fe_lower_expr(l, s->value);
     if (v.kind == FE_V_ERROR) return;
-    for (int i = 0; i < s->ntargets; i++) host_assign(l, s->targets[i], v);
+    for (int i = 0; i < s->ntargets; i++)
+      host_assign(l, s->targets[i], v);
     return;
   }
   case FE_ST_ANNASSIGN:
@@ -643,7 +668,8 @@ static void host_stmt(fe_lower *l, const fe_stmt *s) {
       fe_val *items;
       int n;
       if (!fe_iterate(l, rhs, s->value->loc, &items, &n)) return;
-      for (int i = 0; i < n; i++) fe_list_append(l, &cur, items[i]);
+      for (int i = 0; i < n; i++)
+        fe_list_append(l, &cur, items[i]);
       return;
     }
     fe_val v = fe_binary(l, s->op, cur, rhs, s->loc);
@@ -684,7 +710,8 @@ static void host_stmt(fe_lower *l, const fe_stmt *s) {
       fe_val c = fe_lower_expr(l, s->cond);
       int t = c.kind == FE_V_ERROR ? -1 : fe_const_truth(&c);
       if (t < 0) {
-        if (c.kind != FE_V_ERROR) fe_error(l, s->cond->loc, "condition must be a compile-time value");
+        if (c.kind != FE_V_ERROR)
+          fe_error(l, s->cond->loc, "condition must be a compile-time value");
         return;
       }
       if (!t) return;
@@ -696,7 +723,8 @@ static void host_stmt(fe_lower *l, const fe_stmt *s) {
     return;
   case FE_ST_BREAK: f->jump = FE_JUMP_BREAK; return;
   case FE_ST_CONTINUE: f->jump = FE_JUMP_CONTINUE; return;
-  case FE_ST_PASS: case FE_ST_GLOBAL: return;
+  case FE_ST_PASS:
+  case FE_ST_GLOBAL: return;
   case FE_ST_RETURN:
     f->ret = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
     f->returned = true;
@@ -705,15 +733,19 @@ static void host_stmt(fe_lower *l, const fe_stmt *s) {
     fe_val c = fe_lower_expr(l, s->cond);
     if (c.kind != FE_V_ERROR && fe_const_truth(&c) == 0) {
       fe_val m = s->msg ? fe_lower_expr(l, s->msg) : fe_val_none();
-      if (m.kind == FE_V_STR) fe_error(l, s->loc, "assertion failed: %s", m.path);
-      else fe_error(l, s->loc, "assertion failed");
+      if (m.kind == FE_V_STR)
+        fe_error(l, s->loc, "assertion failed: %s", m.path);
+      else
+        fe_error(l, s->loc, "assertion failed");
     }
     return;
   }
   case FE_ST_RAISE: {
     fe_val m = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
-    if (m.kind == FE_V_STR) fe_error(l, s->loc, "raised at compile time: %s", m.path);
-    else if (m.kind != FE_V_ERROR) fe_error(l, s->loc, "raised at compile time");
+    if (m.kind == FE_V_STR)
+      fe_error(l, s->loc, "raised at compile time: %s", m.path);
+    else if (m.kind != FE_V_ERROR)
+      fe_error(l, s->loc, "raised at compile time");
     f->returned = true;
     f->ret = fe_val_error();
     return;
@@ -732,7 +764,8 @@ static void host_stmt(fe_lower *l, const fe_stmt *s) {
 
 static void host_stmts(fe_lower *l, const fe_body *b) {
   fe_frame *f = l->frame;
-  for (int i = 0; i < b->n && !f->returned && f->jump == FE_JUMP_NONE; i++) host_stmt(l, b->stmts[i]);
+  for (int i = 0; i < b->n && !f->returned && f->jump == FE_JUMP_NONE; i++)
+    host_stmt(l, b->stmts[i]);
 }
 
 void fe_host_body(fe_lower *l, const fe_body *body) { host_stmts(l, body); }

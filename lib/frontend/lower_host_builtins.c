@@ -76,7 +76,8 @@ static fe_val py_zip(fe_lower *l, const fe_args *a) {
   fe_val *rows = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(n + 1));
   for (int r = 0; r < n; r++) {
     fe_val row[16];
-    for (int i = 0; i < a->n; i++) row[i] = its[i][r];
+    for (int i = 0; i < a->n; i++)
+      row[i] = its[i][r];
     rows[r] = tuple_of(l, a->n, row);
   }
   return seq_result(l, n, rows);
@@ -128,9 +129,10 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
   *handled = true;
   const fe_val *x = a->n ? &a->pos[0] : NULL;
   if (!strcmp(name, "range")) { /* in a kernel: over constexprs, a compile-time list
-                                  * ([f(i) for i in range(N)]); `for` loops never get here */
+                                 * ([f(i) for i in range(N)]); `for` loops never get here */
     bool consts = a->n > 0 && a->nkw == 0;
-    for (int i = 0; i < a->n; i++) consts &= a->pos[i].kind == FE_V_INT;
+    for (int i = 0; i < a->n; i++)
+      consts &= a->pos[i].kind == FE_V_INT;
     return fe_in_host(l) || consts ? py_range(l, a) : pass(handled);
   }
   if (!strcmp(name, "len")) {
@@ -167,7 +169,8 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
       int k = 0;
       for (int i = 0; i < n; i++) {
         bool dup = false;
-        for (int j = 0; j < k && !dup; j++) dup = fe_py_equal(&copy[j], &copy[i]) == 1;
+        for (int j = 0; j < k && !dup; j++)
+          dup = fe_py_equal(&copy[j], &copy[i]) == 1;
         if (!dup) copy[k++] = copy[i];
       }
       n = k;
@@ -179,7 +182,8 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     fe_val d = fe_new_dict(l);
     if (x) {
       if (x->kind == FE_V_DICT) {
-        for (int i = 0; i < x->obj->n; i++) fe_dict_set(l, &d, x->obj->keys[i], x->obj->items[i]);
+        for (int i = 0; i < x->obj->n; i++)
+          fe_dict_set(l, &d, x->obj->keys[i], x->obj->items[i]);
       } else {
         fe_val *items;
         int n;
@@ -193,7 +197,8 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
         }
       }
     }
-    for (int i = 0; i < a->nkw; i++) fe_dict_set(l, &d, fe_val_str(l, a->kwnames[i]), a->kw[i]);
+    for (int i = 0; i < a->nkw; i++)
+      fe_dict_set(l, &d, fe_val_str(l, a->kwnames[i]), a->kw[i]);
     return d;
   }
   if (!strcmp(name, "zip")) return py_zip(l, a);
@@ -217,7 +222,8 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     if (!fe_iterate(l, *x, a->pos_loc[0], &items, &n)) return fe_val_error();
     if (name[0] == 's') {
       fe_val acc = a->n > 1 ? a->pos[1] : fe_val_int(0);
-      for (int i = 0; i < n; i++) acc = fe_binary(l, FE_OP_ADD, acc, items[i], a->loc);
+      for (int i = 0; i < n; i++)
+        acc = fe_binary(l, FE_OP_ADD, acc, items[i], a->loc);
       return acc;
     }
     bool is_any = name[1] == 'n';
@@ -236,14 +242,17 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     if (!fe_iterate(l, *x, a->pos_loc[0], &items, &n)) return fe_val_error();
     if (n == 0) return fe_error(l, a->loc, "%s() of an empty sequence", name);
     fe_val r = items[0];
-    for (int i = 1; i < n; i++) r = fe_minmax(l, name[1] == 'a', r, items[i], a->loc);
+    for (int i = 1; i < n; i++)
+      r = fe_minmax(l, name[1] == 'a', r, items[i], a->loc);
     return r;
   }
   if (!strcmp(name, "str") || !strcmp(name, "repr")) {
     ir_strbuf sb;
     ir_sb_init(&sb);
     bool ok = !x || fe_val_to_str(l, x, &sb, name[0] == 'r');
-    fe_val r = ok ? fe_val_str(l, sb.data ? sb.data : "") : fe_error(l, a->loc, "cannot convert '%s' to str at compile time", fe_val_type_str(l, x));
+    fe_val r = ok ? fe_val_str(l, sb.data ? sb.data : "")
+                  : fe_error(l, a->loc, "cannot convert '%s' to str at compile time",
+                             fe_val_type_str(l, x));
     ir_sb_free(&sb);
     return r;
   }
@@ -264,7 +273,8 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     }
     return fe_float_to_int(l, nearbyint(num(x)), a->loc, "round");
   }
-  if (!strcmp(name, "pow") && a->n == 2) return fe_binary(l, FE_OP_POW, a->pos[0], a->pos[1], a->loc);
+  if (!strcmp(name, "pow") && a->n == 2)
+    return fe_binary(l, FE_OP_POW, a->pos[0], a->pos[1], a->loc);
   if (!strcmp(name, "divmod") && a->n == 2) {
     fe_val r[2] = {fe_binary(l, FE_OP_FLOORDIV, a->pos[0], a->pos[1], a->loc),
                    fe_binary(l, FE_OP_MOD, a->pos[0], a->pos[1], a->loc)};
@@ -274,10 +284,12 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     if (!want_args(l, a, 2, 2, name)) return fe_val_error();
     return fe_val_bool(instance_of(x, &a->pos[1]));
   }
-  if (!strcmp(name, "callable") && x) return fe_val_bool(x->kind == FE_V_FUNC || x->kind == FE_V_BUILTIN);
+  if (!strcmp(name, "callable") && x)
+    return fe_val_bool(x->kind == FE_V_FUNC || x->kind == FE_V_BUILTIN);
   if (!strcmp(name, "getattr") || !strcmp(name, "hasattr")) {
     if (!want_args(l, a, 2, 3, name)) return fe_val_error();
-    if (a->pos[1].kind != FE_V_STR) return fe_error(l, a->pos_loc[1], "attribute name must be a string");
+    if (a->pos[1].kind != FE_V_STR)
+      return fe_error(l, a->pos_loc[1], "attribute name must be a string");
     l->quiet++;
     int before = l->nquiet;
     fe_val v = fe_get_attr(l, a->pos[0], a->pos[1].path, a->loc);
@@ -289,12 +301,21 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     if (a->n == 3) return a->pos[2];
     return fe_error(l, a->loc, "'%s' has no attribute '%s'", fe_val_type_str(l, x), a->pos[1].path);
   }
-  if (!strcmp(name, "print")) return fe_in_host(l) ? fe_val_none() : fe_error(l, a->loc, "unsupported: 'print' in a kernel (use tl.static_print or tl.device_print)");
+  if (!strcmp(name, "print"))
+    return fe_in_host(l)
+               ? fe_val_none()
+               : fe_error(
+                     l, a->loc,
+                     "unsupported: 'print' in a kernel (use tl.static_print or tl.device_print)");
   if (!strcmp(name, "type") && x) {
-    const char *t = x->kind == FE_V_INT ? "py.int" : x->kind == FE_V_FLOAT ? "py.float"
-                    : x->kind == FE_V_BOOL ? "py.bool" : x->kind == FE_V_STR ? "py.str"
-                    : x->kind == FE_V_TUPLE ? "py.tuple" : x->kind == FE_V_LIST ? "py.list"
-                    : x->kind == FE_V_DICT ? "py.dict" : NULL;
+    const char *t = x->kind == FE_V_INT     ? "py.int"
+                    : x->kind == FE_V_FLOAT ? "py.float"
+                    : x->kind == FE_V_BOOL  ? "py.bool"
+                    : x->kind == FE_V_STR   ? "py.str"
+                    : x->kind == FE_V_TUPLE ? "py.tuple"
+                    : x->kind == FE_V_LIST  ? "py.list"
+                    : x->kind == FE_V_DICT  ? "py.dict"
+                                            : NULL;
     if (!t) return pass(handled);
     fe_val v = fe_val_error();
     v.kind = FE_V_BUILTIN;
@@ -315,8 +336,10 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
       one.pos_loc = &a->pos_loc[1];
       fe_val r = fe_call(l, a->pos[0], &one, name);
       if (r.kind == FE_V_ERROR) return r;
-      if (name[0] == 'm') fe_list_append(l, &out, r);
-      else if (fe_const_truth(&r) > 0) fe_list_append(l, &out, items[i]);
+      if (name[0] == 'm')
+        fe_list_append(l, &out, r);
+      else if (fe_const_truth(&r) > 0)
+        fe_list_append(l, &out, items[i]);
     }
     return fe_in_host(l) ? out : tuple_of(l, out.obj->n, out.obj->items);
   }
@@ -338,13 +361,15 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
   if (!strcmp(fn, "isqrt")) {
     if (x < 0) return fe_error(l, a->loc, "math.isqrt of a negative number");
     /* exact for every int64: correct the double square root by one step */
-    fe_val nv = a->pos[0].kind == FE_V_FLOAT ? fe_float_to_int(l, x, a->loc, "math.isqrt")
-                                              : a->pos[0];
+    fe_val nv =
+        a->pos[0].kind == FE_V_FLOAT ? fe_float_to_int(l, x, a->loc, "math.isqrt") : a->pos[0];
     if (nv.kind == FE_V_ERROR) return nv;
     int64_t n = nv.ival;
     int64_t s = (int64_t)sqrt((double)n);
-    while (s > 0 && (s > 3037000499 || s * s > n)) s--;
-    while (s < 3037000499 && (s + 1) * (s + 1) <= n) s++;
+    while (s > 0 && (s > 3037000499 || s * s > n))
+      s--;
+    while (s < 3037000499 && (s + 1) * (s + 1) <= n)
+      s++;
     return fe_val_int(s);
   }
   if (!strcmp(fn, "gcd") || !strcmp(fn, "lcm")) {
@@ -361,12 +386,14 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
   }
   if (!strcmp(fn, "factorial")) {
     int64_t r = 1;
-    for (int64_t i = 2; i <= (int64_t)x && i < 21; i++) r *= i;
+    for (int64_t i = 2; i <= (int64_t)x && i < 21; i++)
+      r *= i;
     return fe_val_int(r);
   }
   if (!strcmp(fn, "comb")) {
     int64_t n = (int64_t)x, k = (int64_t)y, r = 1;
-    for (int64_t i = 1; i <= k && i < 64; i++) r = r * (n - k + i) / i;
+    for (int64_t i = 1; i <= k && i < 64; i++)
+      r = r * (n - k + i) / i;
     return fe_val_int(r);
   }
   if (!strcmp(fn, "prod")) {
@@ -374,7 +401,8 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
     int n;
     if (!fe_iterate(l, a->pos[0], a->pos_loc[0], &items, &n)) return fe_val_error();
     fe_val acc = fe_val_int(1);
-    for (int i = 0; i < n; i++) acc = fe_binary(l, FE_OP_MUL, acc, items[i], a->loc);
+    for (int i = 0; i < n; i++)
+      acc = fe_binary(l, FE_OP_MUL, acc, items[i], a->loc);
     return acc;
   }
   if (!strcmp(fn, "isinf")) return fe_val_bool(isinf(x));
@@ -384,10 +412,10 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
     const char *name;
     double (*f1)(double);
     double (*f2)(double, double);
-  } fns[] = {{"log2", log2, NULL}, {"log10", log10, NULL}, {"log1p", log1p, NULL},
-             {"exp", exp, NULL},   {"exp2", exp2, NULL},   {"sqrt", sqrt, NULL},
-             {"fabs", fabs, NULL}, {"sin", sin, NULL},     {"cos", cos, NULL},
-             {"tanh", tanh, NULL}, {"erf", erf, NULL},     {"pow", NULL, pow},
+  } fns[] = {{"log2", log2, NULL},        {"log10", log10, NULL}, {"log1p", log1p, NULL},
+             {"exp", exp, NULL},          {"exp2", exp2, NULL},   {"sqrt", sqrt, NULL},
+             {"fabs", fabs, NULL},        {"sin", sin, NULL},     {"cos", cos, NULL},
+             {"tanh", tanh, NULL},        {"erf", erf, NULL},     {"pow", NULL, pow},
              {"copysign", NULL, copysign}};
   double r;
   if (!strcmp(fn, "log")) {
@@ -395,7 +423,8 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
     return fe_val_float(r);
   }
   size_t i = 0;
-  while (i < sizeof fns / sizeof fns[0] && strcmp(fns[i].name, fn) != 0) i++;
+  while (i < sizeof fns / sizeof fns[0] && strcmp(fns[i].name, fn) != 0)
+    i++;
   if (i == sizeof fns / sizeof fns[0]) return fe_error(l, a->loc, "unsupported: math.%s", fn);
   r = fns[i].f1 ? fns[i].f1(x) : fns[i].f2(x, y);
   return fe_val_float(r);
@@ -414,7 +443,8 @@ static fe_val product(fe_lower *l, const fe_args *a) {
     int k = i % (a->n ? a->n : 1);
     if (!fe_iterate(l, a->pos[k], a->pos_loc[k], &its[i], &ns[i])) return fe_val_error();
     total *= ns[i];
-    if (total > MAX_ITEMS) return fe_error(l, a->loc, "itertools.product too large at compile time");
+    if (total > MAX_ITEMS)
+      return fe_error(l, a->loc, "itertools.product too large at compile time");
   }
   fe_val *rows = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(total + 1));
   for (int64_t r = 0; r < total; r++) {
@@ -437,16 +467,19 @@ static fe_val config(fe_lower *l, const fe_args *a) {
   c.kind = FE_V_CONFIG;
   c.n = 4;
   c.items = ir_arena_alloc(l->arena, sizeof(fe_val) * 4);
-  for (int i = 0; i < 4; i++) c.items[i] = fe_val_none();
+  for (int i = 0; i < 4; i++)
+    c.items[i] = fe_val_none();
   const fe_val *kw = a->n > 0 ? &a->pos[0] : kwarg(a, "kwargs");
   fe_val d = fe_new_dict(l);
   if (kw && kw->kind == FE_V_DICT)
-    for (int i = 0; i < kw->obj->n; i++) fe_dict_set(l, &d, kw->obj->keys[i], kw->obj->items[i]);
+    for (int i = 0; i < kw->obj->n; i++)
+      fe_dict_set(l, &d, kw->obj->keys[i], kw->obj->items[i]);
   else if (kw && kw->kind != FE_V_NONE)
     return fe_error(l, a->loc, "triton.Config needs a dict of constexprs, found '%s'",
                     fe_val_type_str(l, kw));
   c.obj = d.obj;
-  for (int i = 1; i < a->n && i <= 4; i++) c.items[i - 1] = a->pos[i];
+  for (int i = 1; i < a->n && i <= 4; i++)
+    c.items[i - 1] = a->pos[i];
   for (int k = 0; k < a->nkw; k++)
     for (int i = 0; i < 4; i++)
       if (a->kwnames[k] && !strcmp(a->kwnames[k], opts[i])) c.items[i] = a->kw[k];
@@ -455,7 +488,8 @@ static fe_val config(fe_lower *l, const fe_args *a) {
 
 /* ---- methods ------------------------------------------------------------------------------ */
 
-static fe_val list_method(fe_lower *l, const char *m, fe_val self, const fe_args *a, bool *handled) {
+static fe_val list_method(fe_lower *l, const char *m, fe_val self, const fe_args *a,
+                          bool *handled) {
   *handled = true;
   if (!strcmp(m, "append")) {
     if (!want_args(l, a, 1, 1, "append")) return fe_val_error();
@@ -467,7 +501,8 @@ static fe_val list_method(fe_lower *l, const char *m, fe_val self, const fe_args
     int n;
     if (!want_args(l, a, 1, 1, "extend") || !fe_iterate(l, a->pos[0], a->pos_loc[0], &items, &n))
       return fe_val_error();
-    for (int i = 0; i < n; i++) fe_list_append(l, &self, items[i]);
+    for (int i = 0; i < n; i++)
+      fe_list_append(l, &self, items[i]);
     return fe_val_none();
   }
   if (!strcmp(m, "insert") && a->n == 2 && a->pos[0].kind == FE_V_INT) {
@@ -475,7 +510,8 @@ static fe_val list_method(fe_lower *l, const char *m, fe_val self, const fe_args
     int64_t i = a->pos[0].ival < 0 ? a->pos[0].ival + self.obj->n - 1 : a->pos[0].ival;
     if (i < 0) i = 0;
     if (i > self.obj->n - 1) i = self.obj->n - 1;
-    memmove(&self.obj->items[i + 1], &self.obj->items[i], sizeof(fe_val) * (size_t)(self.obj->n - 1 - i));
+    memmove(&self.obj->items[i + 1], &self.obj->items[i],
+            sizeof(fe_val) * (size_t)(self.obj->n - 1 - i));
     self.obj->items[i] = a->pos[1];
     return fe_val_none();
   }
@@ -485,7 +521,8 @@ static fe_val list_method(fe_lower *l, const char *m, fe_val self, const fe_args
     if (i < 0) i += self.obj->n;
     if (i < 0 || i >= self.obj->n) return fe_error(l, a->loc, "pop index out of range");
     fe_val r = self.obj->items[i];
-    memmove(&self.obj->items[i], &self.obj->items[i + 1], sizeof(fe_val) * (size_t)(self.obj->n - 1 - i));
+    memmove(&self.obj->items[i], &self.obj->items[i + 1],
+            sizeof(fe_val) * (size_t)(self.obj->n - 1 - i));
     self.obj->n--;
     return r;
   }
@@ -504,7 +541,8 @@ static fe_val list_method(fe_lower *l, const char *m, fe_val self, const fe_args
   return fe_val_error();
 }
 
-static fe_val dict_method(fe_lower *l, const char *m, fe_val self, const fe_args *a, bool *handled) {
+static fe_val dict_method(fe_lower *l, const char *m, fe_val self, const fe_args *a,
+                          bool *handled) {
   *handled = true;
   if (!strcmp(m, "get") || !strcmp(m, "setdefault") || !strcmp(m, "pop")) {
     if (!want_args(l, a, 1, 2, m)) return fe_val_error();
@@ -517,9 +555,12 @@ static fe_val dict_method(fe_lower *l, const char *m, fe_val self, const fe_args
   if (!strcmp(m, "keys") || !strcmp(m, "values") || !strcmp(m, "items")) {
     fe_val *rows = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(self.obj->n + 1));
     for (int i = 0; i < self.obj->n; i++) {
-      if (m[0] == 'k') rows[i] = self.obj->keys[i];
-      else if (m[0] == 'v') rows[i] = self.obj->items[i];
-      else rows[i] = tuple_of(l, 2, (fe_val[]){self.obj->keys[i], self.obj->items[i]});
+      if (m[0] == 'k')
+        rows[i] = self.obj->keys[i];
+      else if (m[0] == 'v')
+        rows[i] = self.obj->items[i];
+      else
+        rows[i] = tuple_of(l, 2, (fe_val[]){self.obj->keys[i], self.obj->items[i]});
     }
     return seq_result(l, self.obj->n, rows);
   }
@@ -527,12 +568,14 @@ static fe_val dict_method(fe_lower *l, const char *m, fe_val self, const fe_args
     if (a->n == 1 && a->pos[0].kind == FE_V_DICT)
       for (int i = 0; i < a->pos[0].obj->n; i++)
         fe_dict_set(l, &self, a->pos[0].obj->keys[i], a->pos[0].obj->items[i]);
-    for (int i = 0; i < a->nkw; i++) fe_dict_set(l, &self, fe_val_str(l, a->kwnames[i]), a->kw[i]);
+    for (int i = 0; i < a->nkw; i++)
+      fe_dict_set(l, &self, fe_val_str(l, a->kwnames[i]), a->kw[i]);
     return fe_val_none();
   }
   if (!strcmp(m, "copy")) {
     fe_val d = fe_new_dict(l);
-    for (int i = 0; i < self.obj->n; i++) fe_dict_set(l, &d, self.obj->keys[i], self.obj->items[i]);
+    for (int i = 0; i < self.obj->n; i++)
+      fe_dict_set(l, &d, self.obj->keys[i], self.obj->items[i]);
     return d;
   }
   *handled = false;
@@ -550,15 +593,18 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
                                   : (s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]));
     return fe_val_str(l, buf);
   }
-  if ((!strcmp(m, "startswith") || !strcmp(m, "endswith")) && a->n == 1 && a->pos[0].kind == FE_V_STR) {
+  if ((!strcmp(m, "startswith") || !strcmp(m, "endswith")) && a->n == 1 &&
+      a->pos[0].kind == FE_V_STR) {
     size_t k = strlen(a->pos[0].path);
     if (k > n) return fe_val_bool(false);
     return fe_val_bool(memcmp(m[0] == 's' ? s : s + n - k, a->pos[0].path, k) == 0);
   }
   if (!strcmp(m, "strip")) {
     size_t b = 0, e = n;
-    while (b < e && (s[b] == ' ' || s[b] == '\n' || s[b] == '\t')) b++;
-    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\n' || s[e - 1] == '\t')) e--;
+    while (b < e && (s[b] == ' ' || s[b] == '\n' || s[b] == '\t'))
+      b++;
+    while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\n' || s[e - 1] == '\t'))
+      e--;
     fe_val v = fe_val_error();
     v.kind = FE_V_STR;
     v.path = ir_intern(l->ctx, s + b, e - b);
@@ -587,9 +633,20 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
     ir_sb_init(&sb);
     int next = 0;
     for (const char *p = s; *p; p++) {
-      if (p[0] == '{' && p[1] == '{') { ir_sb_putc(&sb, '{'); p++; continue; }
-      if (p[0] == '}' && p[1] == '}') { ir_sb_putc(&sb, '}'); p++; continue; }
-      if (*p != '{') { ir_sb_putc(&sb, *p); continue; }
+      if (p[0] == '{' && p[1] == '{') {
+        ir_sb_putc(&sb, '{');
+        p++;
+        continue;
+      }
+      if (p[0] == '}' && p[1] == '}') {
+        ir_sb_putc(&sb, '}');
+        p++;
+        continue;
+      }
+      if (*p != '{') {
+        ir_sb_putc(&sb, *p);
+        continue;
+      }
       const char *q = strchr(p, '}');
       if (!q) break;
       int idx = p[1] >= '0' && p[1] <= '9' ? atoi(p + 1) : next++;
@@ -612,7 +669,8 @@ fe_val fe_call_host_builtin(fe_lower *l, const char *name, const fe_args *a, boo
   if (!strncmp(name, "math.", 5)) return math_fn(l, name + 5, a);
   if (!strcmp(name, "itertools.product")) return product(l, a);
   if (!strcmp(name, "os.getenv")) {
-    if (a->n < 1 || a->pos[0].kind != FE_V_STR) return fe_error(l, a->loc, "os.getenv needs a name");
+    if (a->n < 1 || a->pos[0].kind != FE_V_STR)
+      return fe_error(l, a->loc, "os.getenv needs a name");
     const char *v = getenv(a->pos[0].path);
     return v ? fe_val_str(l, v) : a->n > 1 ? a->pos[1] : fe_val_none();
   }
@@ -621,7 +679,8 @@ fe_val fe_call_host_builtin(fe_lower *l, const char *name, const fe_args *a, boo
     if (a->n != 1 || (a->pos[0].kind != FE_V_INT && a->pos[0].kind != FE_V_BOOL))
       return fe_error(l, a->loc, "triton.next_power_of_2 needs a constexpr integer");
     int64_t n = a->pos[0].ival, p = 1;
-    while (p < n && p < ((int64_t)1 << 62)) p <<= 1;
+    while (p < n && p < ((int64_t)1 << 62))
+      p <<= 1;
     return fe_val_int(p);
   }
   if (!strncmp(name, "exc.", 4)) { /* an exception object: its message */
@@ -658,11 +717,12 @@ fe_val fe_call_host_method(fe_lower *l, const char *path, const fe_args *a, bool
 }
 
 fe_val fe_host_attr(fe_lower *l, fe_val v, const char *name, ir_loc loc) {
-  static const char *const list_m[] = {"append", "extend", "insert", "pop", "copy", "index", "count"};
-  static const char *const dict_m[] = {"get", "setdefault", "pop", "keys", "values", "items",
-                                       "update", "copy"};
-  static const char *const str_m[] = {"upper", "lower", "startswith", "endswith", "strip", "join",
-                                      "format"};
+  static const char *const list_m[] = {"append", "extend", "insert", "pop",
+                                       "copy",   "index",  "count"};
+  static const char *const dict_m[] = {"get",    "setdefault", "pop",    "keys",
+                                       "values", "items",      "update", "copy"};
+  static const char *const str_m[] = {"upper", "lower", "startswith", "endswith",
+                                      "strip", "join",  "format"};
   const char *const *ms = NULL;
   size_t nm = 0;
   if (v.kind == FE_V_LIST) ms = list_m, nm = sizeof list_m / sizeof *list_m;

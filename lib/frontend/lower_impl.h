@@ -83,8 +83,8 @@ typedef struct fe_scope {
  * evaluated once. */
 typedef struct fe_bstate {
   bool parsed, busy, done;
-  fe_func *fn;     /* FUNC */
-  fe_expr *value;  /* VALUE */
+  fe_func *fn;    /* FUNC */
+  fe_expr *value; /* VALUE */
   fe_val val;
   const char *why; /* VALUE: why it has no value (when val is ERROR) */
 } fe_bstate;
@@ -94,13 +94,13 @@ typedef struct fe_bstate {
  * unit's bindings, so prelude helpers never see the user's names. */
 typedef struct fe_unit {
   const fe_modindex *ix;
-  fe_bstate *st;         /* one per ix->binds, in the lowering's arena */
-  signed char *conds;    /* per ix->conds: 0 not evaluated, 1 holds, 2 does not, 3 unknown,
-                            4 taken as false (a test depends on host state) */
-  const char *path;      /* the file ("" when unknown): relative imports start here */
-  const char *name;      /* the module's dotted name for messages */
+  fe_bstate *st;      /* one per ix->binds, in the lowering's arena */
+  signed char *conds; /* per ix->conds: 0 not evaluated, 1 holds, 2 does not, 3 unknown,
+                         4 taken as false (a test depends on host state) */
+  const char *path;   /* the file ("" when unknown): relative imports start here */
+  const char *name;   /* the module's dotted name for messages */
   bool is_prelude, is_package;
-  struct fe_unit *next;  /* every loaded module, in load order */
+  struct fe_unit *next; /* every loaded module, in load order */
 } fe_unit;
 
 /* What follows the statement being lowered, innermost body first: the rest
@@ -121,35 +121,35 @@ typedef enum fe_jump { FE_JUMP_NONE, FE_JUMP_BREAK, FE_JUMP_CONTINUE } fe_jump;
  * @triton.constexpr_function). */
 typedef struct fe_frame {
   const fe_func *fn;
-  fe_unit *unit;    /* the file `fn` was defined in */
-  ir_loc call_loc;  /* the call being inlined (the kernel: its def) */
+  fe_unit *unit;   /* the file `fn` was defined in */
+  ir_loc call_loc; /* the call being inlined (the kernel: its def) */
   fe_scope scope;
-  bool returned;    /* a `return` ended the body */
-  fe_val ret;       /* the returned value (NONE by default) */
-  int runtime_cf;   /* > 0 inside an scf region: `return` is unsupported there */
-  int static_loops; /* enclosing tl.static_range loops (unrolled) */
-  int loops;        /* enclosing runtime loops (scf.for / scf.while) */
-  fe_jump jump;     /* a `break` / `continue` of a static_range or host loop is pending */
-  int static_cf_base; /* runtime_cf when the innermost static_range loop began */
+  bool returned;       /* a `return` ended the body */
+  fe_val ret;          /* the returned value (NONE by default) */
+  int runtime_cf;      /* > 0 inside an scf region: `return` is unsupported there */
+  int static_loops;    /* enclosing tl.static_range loops (unrolled) */
+  int loops;           /* enclosing runtime loops (scf.for / scf.while) */
+  fe_jump jump;        /* a `break` / `continue` of a static_range or host loop is pending */
+  int static_cf_base;  /* runtime_cf when the innermost static_range loop began */
   const fe_cont *cont; /* the continuation of the current statement */
-  bool is_host;     /* statements run as Python at compile time */
+  bool is_host;        /* statements run as Python at compile time */
   struct fe_frame *parent;
 } fe_frame;
 
 typedef struct fe_lower {
   ir_context *ctx;
-  ir_module *m;          /* NULL when evaluating host code only */
+  ir_module *m; /* NULL when evaluating host code only */
   ir_builder b;
-  fe_unit *user;         /* the kernel file */
-  fe_unit *units;        /* every module loaded (user, prelude, imports) */
-  fe_unit **prelude;     /* the prelude files (nprelude) */
+  fe_unit *user;     /* the kernel file */
+  fe_unit *units;    /* every module loaded (user, prelude, imports) */
+  fe_unit **prelude; /* the prelude files (nprelude) */
   int nprelude;
   fe_search_path search;
-  ir_arena *arena;       /* AST and lowering scratch (freed after lowering) */
+  ir_arena *arena; /* AST and lowering scratch (freed after lowering) */
   const fe_func *kernel;
-  bool debug;            /* @triton.jit(debug=True): device_assert is emitted */
+  bool debug; /* @triton.jit(debug=True): device_assert is emitted */
   fe_frame *frame;
-  int depth;             /* inlining depth */
+  int depth; /* inlining depth */
   int nerrors;
   /* Quiet evaluation (decorators, module-level conditions): errors are
    * counted and the first one kept, nothing is reported. */
@@ -177,7 +177,8 @@ typedef struct fe_args {
 /* lower.c */
 /* Reports a located error with the note "in kernel 'NAME'"; returns an ERROR
  * value. While the lowering is quiet, records it instead (fe_quiet_fail). */
-fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+fe_val fe_error(fe_lower *l, ir_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A remark (nothing while quiet). */
 void fe_remark(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Value constructors (plain structs, nothing owned). */
@@ -238,7 +239,8 @@ bool fe_prelude_load(fe_lower *l);
  * language), parsed on first use; NULL if there is none. */
 const fe_func *fe_prelude_func(fe_lower *l, const char *name);
 /* Records the first failure of a quiet evaluation. */
-void fe_quiet_fail(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void fe_quiet_fail(fe_lower *l, ir_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* `name` in module u (its bindings, then star imports), for a use at loc:
  * an error there when the binding cannot be used; *found false (no
  * diagnostic) when u does not bind it. */
@@ -425,10 +427,10 @@ bool fe_if_condition(fe_lower *l, const fe_stmt *s, fe_val *cond);
 #define FE_MAX_CARRIED 128
 typedef struct fe_carry {
   int nvars, nleaves;
-  const char *names[FE_MAX_CARRIED]; /* per variable */
-  fe_val tmpl[FE_MAX_CARRIED];       /* per variable: its value before the loop */
+  const char *names[FE_MAX_CARRIED];                /* per variable */
+  fe_val tmpl[FE_MAX_CARRIED];                      /* per variable: its value before the loop */
   int first[FE_MAX_CARRIED], count[FE_MAX_CARRIED]; /* its leaves */
-  fe_val leaves[FE_MAX_CARRIED];     /* the initial leaf values (tensors) */
+  fe_val leaves[FE_MAX_CARRIED];                    /* the initial leaf values (tensors) */
   const char *leaf_name[FE_MAX_CARRIED];
 } fe_carry;
 /* The variables `body` assigns that are bound now (except `skip`); their
@@ -447,6 +449,5 @@ bool fe_has_return(const fe_body *b);
  * function (no enclosing loop): both arms continue with the continuation
  * and end in a return, so the scf.if yields the returned value. */
 void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond);
-
 
 #endif /* TTC_FRONTEND_LOWER_IMPL_H */

@@ -30,57 +30,157 @@ typedef struct ld_fn {
 
 static const ld_fn ld_fns[] = {
     /* one float argument */
-    {"abs", LD_F, 1}, {"fabs", LD_F, 1}, {"ceil", LD_F, 1}, {"floor", LD_F, 1},
-    {"trunc", LD_F, 1}, {"round", LD_F, 1}, {"rint", LD_F, 1}, {"nearbyint", LD_F, 1},
-    {"sqrt", LD_F, 1}, {"rsqrt", LD_F, 1}, {"cbrt", LD_F, 1}, {"rcbrt", LD_F, 1},
-    {"exp", LD_F, 1}, {"exp2", LD_F, 1}, {"exp10", LD_F, 1}, {"expm1", LD_F, 1},
-    {"log", LD_F, 1}, {"log2", LD_F, 1}, {"log10", LD_F, 1}, {"log1p", LD_F, 1},
-    {"logb", LD_F, 1}, {"sin", LD_F, 1}, {"cos", LD_F, 1}, {"tan", LD_F, 1},
-    {"sinpi", LD_F, 1}, {"cospi", LD_F, 1}, {"asin", LD_F, 1}, {"acos", LD_F, 1},
-    {"atan", LD_F, 1}, {"sinh", LD_F, 1}, {"cosh", LD_F, 1}, {"tanh", LD_F, 1},
-    {"asinh", LD_F, 1}, {"acosh", LD_F, 1}, {"atanh", LD_F, 1}, {"erf", LD_F, 1},
-    {"erfc", LD_F, 1}, {"erfinv", LD_F, 1}, {"erfcinv", LD_F, 1}, {"erfcx", LD_F, 1},
-    {"normcdf", LD_F, 1}, {"normcdfinv", LD_F, 1}, {"lgamma", LD_F, 1}, {"tgamma", LD_F, 1},
-    {"j0", LD_F, 1}, {"j1", LD_F, 1}, {"y0", LD_F, 1}, {"y1", LD_F, 1},
-    {"cyl_bessel_i0", LD_F, 1}, {"cyl_bessel_i1", LD_F, 1}, {"saturate", LD_F, 1},
+    {"abs", LD_F, 1},
+    {"fabs", LD_F, 1},
+    {"ceil", LD_F, 1},
+    {"floor", LD_F, 1},
+    {"trunc", LD_F, 1},
+    {"round", LD_F, 1},
+    {"rint", LD_F, 1},
+    {"nearbyint", LD_F, 1},
+    {"sqrt", LD_F, 1},
+    {"rsqrt", LD_F, 1},
+    {"cbrt", LD_F, 1},
+    {"rcbrt", LD_F, 1},
+    {"exp", LD_F, 1},
+    {"exp2", LD_F, 1},
+    {"exp10", LD_F, 1},
+    {"expm1", LD_F, 1},
+    {"log", LD_F, 1},
+    {"log2", LD_F, 1},
+    {"log10", LD_F, 1},
+    {"log1p", LD_F, 1},
+    {"logb", LD_F, 1},
+    {"sin", LD_F, 1},
+    {"cos", LD_F, 1},
+    {"tan", LD_F, 1},
+    {"sinpi", LD_F, 1},
+    {"cospi", LD_F, 1},
+    {"asin", LD_F, 1},
+    {"acos", LD_F, 1},
+    {"atan", LD_F, 1},
+    {"sinh", LD_F, 1},
+    {"cosh", LD_F, 1},
+    {"tanh", LD_F, 1},
+    {"asinh", LD_F, 1},
+    {"acosh", LD_F, 1},
+    {"atanh", LD_F, 1},
+    {"erf", LD_F, 1},
+    {"erfc", LD_F, 1},
+    {"erfinv", LD_F, 1},
+    {"erfcinv", LD_F, 1},
+    {"erfcx", LD_F, 1},
+    {"normcdf", LD_F, 1},
+    {"normcdfinv", LD_F, 1},
+    {"lgamma", LD_F, 1},
+    {"tgamma", LD_F, 1},
+    {"j0", LD_F, 1},
+    {"j1", LD_F, 1},
+    {"y0", LD_F, 1},
+    {"y1", LD_F, 1},
+    {"cyl_bessel_i0", LD_F, 1},
+    {"cyl_bessel_i1", LD_F, 1},
+    {"saturate", LD_F, 1},
     {"rcp", LD_F, 1},
     /* two and three float arguments */
-    {"pow", LD_F, 2}, {"atan2", LD_F, 2}, {"hypot", LD_F, 2}, {"rhypot", LD_F, 2},
-    {"fmod", LD_F, 2}, {"remainder", LD_F, 2}, {"fmax", LD_F, 2}, {"fmin", LD_F, 2},
-    {"fdim", LD_F, 2}, {"copysign", LD_F, 2}, {"nextafter", LD_F, 2}, {"fma", LD_F, 3},
-    {"norm3d", LD_F, 3}, {"rnorm3d", LD_F, 3},
+    {"pow", LD_F, 2},
+    {"atan2", LD_F, 2},
+    {"hypot", LD_F, 2},
+    {"rhypot", LD_F, 2},
+    {"fmod", LD_F, 2},
+    {"remainder", LD_F, 2},
+    {"fmax", LD_F, 2},
+    {"fmin", LD_F, 2},
+    {"fdim", LD_F, 2},
+    {"copysign", LD_F, 2},
+    {"nextafter", LD_F, 2},
+    {"fma", LD_F, 3},
+    {"norm3d", LD_F, 3},
+    {"rnorm3d", LD_F, 3},
     /* predicates and (float, int) */
-    {"isnan", LD_PRED, 1}, {"isinf", LD_PRED, 1}, {"signbit", LD_PRED, 1},
-    {"finite", LD_PRED, 1}, {"isfinited", LD_PRED, 1}, {"ilogb", LD_PRED, 1},
-    {"ldexp", LD_FI, 2}, {"scalbn", LD_FI, 2}, {"powi", LD_FI, 2},
+    {"isnan", LD_PRED, 1},
+    {"isinf", LD_PRED, 1},
+    {"signbit", LD_PRED, 1},
+    {"finite", LD_PRED, 1},
+    {"isfinited", LD_PRED, 1},
+    {"ilogb", LD_PRED, 1},
+    {"ldexp", LD_FI, 2},
+    {"scalbn", LD_FI, 2},
+    {"powi", LD_FI, 2},
     /* fp32 fast approximations */
-    {"fast_expf", LD_FAST, 1}, {"fast_exp10f", LD_FAST, 1}, {"fast_logf", LD_FAST, 1},
-    {"fast_log2f", LD_FAST, 1}, {"fast_log10f", LD_FAST, 1}, {"fast_sinf", LD_FAST, 1},
-    {"fast_cosf", LD_FAST, 1}, {"fast_tanf", LD_FAST, 1}, {"fast_tanhf", LD_FAST, 1},
-    {"fast_powf", LD_FAST, 2}, {"fast_fdividef", LD_FAST, 2},
+    {"fast_expf", LD_FAST, 1},
+    {"fast_exp10f", LD_FAST, 1},
+    {"fast_logf", LD_FAST, 1},
+    {"fast_log2f", LD_FAST, 1},
+    {"fast_log10f", LD_FAST, 1},
+    {"fast_sinf", LD_FAST, 1},
+    {"fast_cosf", LD_FAST, 1},
+    {"fast_tanf", LD_FAST, 1},
+    {"fast_tanhf", LD_FAST, 1},
+    {"fast_powf", LD_FAST, 2},
+    {"fast_fdividef", LD_FAST, 2},
     /* integers */
-    {"clz", LD_INT, 1}, {"popc", LD_INT, 1}, {"ffs", LD_INT, 1}, {"brev", LD_INT, 1},
-    {"mulhi", LD_INT, 2}, {"umulhi", LD_INT, 2}, {"mul24", LD_INT, 2}, {"umul24", LD_INT, 2},
-    {"hadd", LD_INT, 2}, {"rhadd", LD_INT, 2}, {"uhadd", LD_INT, 2}, {"urhadd", LD_INT, 2},
+    {"clz", LD_INT, 1},
+    {"popc", LD_INT, 1},
+    {"ffs", LD_INT, 1},
+    {"brev", LD_INT, 1},
+    {"mulhi", LD_INT, 2},
+    {"umulhi", LD_INT, 2},
+    {"mul24", LD_INT, 2},
+    {"umul24", LD_INT, 2},
+    {"hadd", LD_INT, 2},
+    {"rhadd", LD_INT, 2},
+    {"uhadd", LD_INT, 2},
+    {"urhadd", LD_INT, 2},
     /* rounded arithmetic */
-    {"div_rn", LD_ROUND, 2}, {"div_rz", LD_ROUND, 2}, {"div_rd", LD_ROUND, 2},
-    {"div_ru", LD_ROUND, 2}, {"add_rn", LD_ROUND, 2}, {"add_rz", LD_ROUND, 2},
-    {"add_rd", LD_ROUND, 2}, {"add_ru", LD_ROUND, 2}, {"mul_rn", LD_ROUND, 2},
-    {"mul_rz", LD_ROUND, 2}, {"mul_rd", LD_ROUND, 2}, {"mul_ru", LD_ROUND, 2},
-    {"sqrt_rn", LD_ROUND, 1}, {"sqrt_rz", LD_ROUND, 1}, {"sqrt_rd", LD_ROUND, 1},
-    {"sqrt_ru", LD_ROUND, 1}, {"rcp_rn", LD_ROUND, 1}, {"rcp_rz", LD_ROUND, 1},
-    {"rcp_rd", LD_ROUND, 1}, {"rcp_ru", LD_ROUND, 1},
+    {"div_rn", LD_ROUND, 2},
+    {"div_rz", LD_ROUND, 2},
+    {"div_rd", LD_ROUND, 2},
+    {"div_ru", LD_ROUND, 2},
+    {"add_rn", LD_ROUND, 2},
+    {"add_rz", LD_ROUND, 2},
+    {"add_rd", LD_ROUND, 2},
+    {"add_ru", LD_ROUND, 2},
+    {"mul_rn", LD_ROUND, 2},
+    {"mul_rz", LD_ROUND, 2},
+    {"mul_rd", LD_ROUND, 2},
+    {"mul_ru", LD_ROUND, 2},
+    {"sqrt_rn", LD_ROUND, 1},
+    {"sqrt_rz", LD_ROUND, 1},
+    {"sqrt_rd", LD_ROUND, 1},
+    {"sqrt_ru", LD_ROUND, 1},
+    {"rcp_rn", LD_ROUND, 1},
+    {"rcp_rz", LD_ROUND, 1},
+    {"rcp_rd", LD_ROUND, 1},
+    {"rcp_ru", LD_ROUND, 1},
     /* conversions and reinterpretations */
-    {"float2int_rn", LD_CONV, 1}, {"float2int_rz", LD_CONV, 1}, {"float2int_rd", LD_CONV, 1},
-    {"float2int_ru", LD_CONV, 1}, {"float2uint_rn", LD_CONV, 1}, {"float2uint_rz", LD_CONV, 1},
-    {"float2ll_rn", LD_CONV, 1}, {"float2ll_rz", LD_CONV, 1}, {"int2float_rn", LD_CONV, 1},
-    {"int2float_rz", LD_CONV, 1}, {"uint2float_rn", LD_CONV, 1}, {"ll2float_rn", LD_CONV, 1},
-    {"double2float_rn", LD_CONV, 1}, {"double2float_rz", LD_CONV, 1},
-    {"double2int_rn", LD_CONV, 1}, {"double2int_rz", LD_CONV, 1}, {"double2ll_rn", LD_CONV, 1},
-    {"int2double_rn", LD_CONV, 1}, {"ll2double_rn", LD_CONV, 1}, {"float_as_int", LD_CONV, 1},
-    {"int_as_float", LD_CONV, 1}, {"float_as_uint", LD_CONV, 1}, {"uint_as_float", LD_CONV, 1},
-    {"double_as_longlong", LD_CONV, 1}, {"longlong_as_double", LD_CONV, 1},
-    {"llrint", LD_CONV, 1}, {"llround", LD_CONV, 1},
+    {"float2int_rn", LD_CONV, 1},
+    {"float2int_rz", LD_CONV, 1},
+    {"float2int_rd", LD_CONV, 1},
+    {"float2int_ru", LD_CONV, 1},
+    {"float2uint_rn", LD_CONV, 1},
+    {"float2uint_rz", LD_CONV, 1},
+    {"float2ll_rn", LD_CONV, 1},
+    {"float2ll_rz", LD_CONV, 1},
+    {"int2float_rn", LD_CONV, 1},
+    {"int2float_rz", LD_CONV, 1},
+    {"uint2float_rn", LD_CONV, 1},
+    {"ll2float_rn", LD_CONV, 1},
+    {"double2float_rn", LD_CONV, 1},
+    {"double2float_rz", LD_CONV, 1},
+    {"double2int_rn", LD_CONV, 1},
+    {"double2int_rz", LD_CONV, 1},
+    {"double2ll_rn", LD_CONV, 1},
+    {"int2double_rn", LD_CONV, 1},
+    {"ll2double_rn", LD_CONV, 1},
+    {"float_as_int", LD_CONV, 1},
+    {"int_as_float", LD_CONV, 1},
+    {"float_as_uint", LD_CONV, 1},
+    {"uint_as_float", LD_CONV, 1},
+    {"double_as_longlong", LD_CONV, 1},
+    {"longlong_as_double", LD_CONV, 1},
+    {"llrint", LD_CONV, 1},
+    {"llround", LD_CONV, 1},
 };
 
 static const ld_fn *find_ld(const char *name) {
@@ -128,8 +228,10 @@ fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args) {
     const ir_type *ct = et->kind == IR_TY_FLOAT && et->width == 64 ? et : f32;
     if (fn->kind == LD_FAST) ct = f32;
     for (int i = 0; i < fn->nargs; i++) {
-      if (fn->kind == LD_FI && i == 1) v[i] = fe_cast(l, v[i], ir_type_i32(l->ctx), false, args->loc);
-      else v[i] = fe_cast(l, v[i], ct, false, args->loc);
+      if (fn->kind == LD_FI && i == 1)
+        v[i] = fe_cast(l, v[i], ir_type_i32(l->ctx), false, args->loc);
+      else
+        v[i] = fe_cast(l, v[i], ct, false, args->loc);
       if (v[i].kind == FE_V_ERROR) return v[i];
     }
     et = ct;
@@ -138,9 +240,8 @@ fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args) {
   bool is64 = et->width == 64, uns = false;
   const ir_type *rt = et;
   switch (fn->kind) {
-  case LD_F: case LD_FI:
-    snprintf(sym, sizeof sym, "__nv_%s%s", name, is64 ? "" : "f");
-    break;
+  case LD_F:
+  case LD_FI: snprintf(sym, sizeof sym, "__nv_%s%s", name, is64 ? "" : "f"); break;
   case LD_PRED:
     if (!strcmp(name, "finite") || !strcmp(name, "isfinited"))
       snprintf(sym, sizeof sym, is64 ? "__nv_isfinited" : "__nv_finitef");
@@ -150,13 +251,12 @@ fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args) {
       snprintf(sym, sizeof sym, "__nv_%s%s", name, is64 ? "d" : "f");
     rt = ir_type_i32(l->ctx);
     break;
-  case LD_FAST:
-    snprintf(sym, sizeof sym, "__nv_%s", name);
-    break;
+  case LD_FAST: snprintf(sym, sizeof sym, "__nv_%s", name); break;
   case LD_INT:
     if (et->kind != IR_TY_INT || (et->width != 32 && et->width != 64))
-      return fe_error(l, args->pos_loc[0], "libdevice '%s' needs 32- or 64-bit integers, found '%s'",
-                      name, fe_val_type_str(l, &v[0]));
+      return fe_error(l, args->pos_loc[0],
+                      "libdevice '%s' needs 32- or 64-bit integers, found '%s'", name,
+                      fe_val_type_str(l, &v[0]));
     if (!strcmp(name, "mulhi") || !strcmp(name, "umulhi"))
       snprintf(sym, sizeof sym, "__nv_%s", is64 ? (name[0] == 'u' ? "umul64hi" : "mul64hi") : name);
     else
@@ -175,7 +275,8 @@ fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args) {
     rt = conv_result(l, name, &uns);
     break;
   }
-  const ir_type *rty = ir_type_is_tensor(v[0].v->type) ? ir_type_with_elem(l->ctx, v[0].v->type, rt) : rt;
+  const ir_type *rty =
+      ir_type_is_tensor(v[0].v->type) ? ir_type_with_elem(l->ctx, v[0].v->type, rt) : rt;
   ir_value *ops[3] = {v[0].v, fn->nargs > 1 ? v[1].v : NULL, fn->nargs > 2 ? v[2].v : NULL};
   l->b.loc = args->loc;
   ir_value *r = ir_build1(&l->b, IR_OP_TT_EXTERN_ELEMENTWISE, rty, fn->nargs, ops);
@@ -185,7 +286,8 @@ fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args) {
   ir_op_set_attr(l->m, r->def, "symbol", ir_attr_string(l->ctx, sym));
   fe_val res = fe_val_tensor(r, uns);
   /* fp16 / bf16 in, the same type out */
-  if (rt->kind == IR_TY_FLOAT && orig->kind == IR_TY_FLOAT && orig->width < 32 && fn->kind != LD_CONV)
+  if (rt->kind == IR_TY_FLOAT && orig->kind == IR_TY_FLOAT && orig->width < 32 &&
+      fn->kind != LD_CONV)
     res = fe_cast(l, res, orig, false, args->loc);
   return res;
 }

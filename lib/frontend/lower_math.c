@@ -38,9 +38,12 @@ fe_val fe_minmax(fe_lower *l, bool is_max, fe_val x, fe_val y, ir_loc loc) {
   if (!fe_promote_pair(l, &x, &y, is_max ? FE_OP_GT : FE_OP_LT, loc)) return fe_val_error();
   const ir_type *s = ir_type_scalar(x.v->type);
   ir_op_kind k;
-  if (s->kind == IR_TY_FLOAT) k = is_max ? IR_OP_ARITH_MAXNUMF : IR_OP_ARITH_MINNUMF;
-  else if (x.is_unsigned) k = is_max ? IR_OP_ARITH_MAXUI : IR_OP_ARITH_MINUI;
-  else k = is_max ? IR_OP_ARITH_MAXSI : IR_OP_ARITH_MINSI;
+  if (s->kind == IR_TY_FLOAT)
+    k = is_max ? IR_OP_ARITH_MAXNUMF : IR_OP_ARITH_MINNUMF;
+  else if (x.is_unsigned)
+    k = is_max ? IR_OP_ARITH_MAXUI : IR_OP_ARITH_MINUI;
+  else
+    k = is_max ? IR_OP_ARITH_MAXSI : IR_OP_ARITH_MINSI;
   l->b.loc = loc;
   return fe_val_tensor(ir_build_binary(&l->b, k, x.v, y.v), x.is_unsigned);
 }
@@ -64,7 +67,8 @@ static fe_val b_maximum(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
 static bool want_float(fe_lower *l, fe_val *v, ir_loc loc) {
   if (!fe_want_tensor(l, v, loc)) return false;
   const ir_type *s = ir_type_scalar(v->v->type);
-  if (s->kind == IR_TY_INT) *v = fe_cast(l, *v, ir_type_f32(l->ctx), false, loc);
+  if (s->kind == IR_TY_INT)
+    *v = fe_cast(l, *v, ir_type_f32(l->ctx), false, loc);
   else if (s->kind != IR_TY_FLOAT) {
     fe_error(l, loc, "expected a floating-point operand, found '%s'", fe_val_type_str(l, v));
     return false;
@@ -78,11 +82,12 @@ typedef struct math_op {
 } math_op;
 
 static const math_op math_ops[] = {
-    {"tl.exp", IR_OP_MATH_EXP},     {"tl.exp2", IR_OP_MATH_EXP2},   {"tl.log", IR_OP_MATH_LOG},
-    {"tl.log2", IR_OP_MATH_LOG2},   {"tl.sqrt", IR_OP_MATH_SQRT},   {"tl.rsqrt", IR_OP_MATH_RSQRT},
-    {"tl.sin", IR_OP_MATH_SIN},     {"tl.cos", IR_OP_MATH_COS},     {"tl.erf", IR_OP_MATH_ERF},
-    {"tl.floor", IR_OP_MATH_FLOOR}, {"tl.ceil", IR_OP_MATH_CEIL},
-    {"tl.sqrt_rn", IR_OP_TT_PRECISE_SQRT},
+    {"tl.exp", IR_OP_MATH_EXP},   {"tl.exp2", IR_OP_MATH_EXP2},
+    {"tl.log", IR_OP_MATH_LOG},   {"tl.log2", IR_OP_MATH_LOG2},
+    {"tl.sqrt", IR_OP_MATH_SQRT}, {"tl.rsqrt", IR_OP_MATH_RSQRT},
+    {"tl.sin", IR_OP_MATH_SIN},   {"tl.cos", IR_OP_MATH_COS},
+    {"tl.erf", IR_OP_MATH_ERF},   {"tl.floor", IR_OP_MATH_FLOOR},
+    {"tl.ceil", IR_OP_MATH_CEIL}, {"tl.sqrt_rn", IR_OP_TT_PRECISE_SQRT},
 };
 
 static fe_val b_math1(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
@@ -100,7 +105,8 @@ static fe_val b_abs(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, cons
   if (fe_is_const(&x)) {
     if (x.kind == FE_V_FLOAT) return fe_val_float(x.fval < 0 ? -x.fval : x.fval);
     if (x.ival == INT64_MIN)
-      return fe_error(l, locs[0], "integer overflow in constant expression: 'abs' does not fit "
+      return fe_error(l, locs[0],
+                      "integer overflow in constant expression: 'abs' does not fit "
                       "in 64 bits");
     return fe_val_int(x.ival < 0 ? -x.ival : x.ival);
   }
@@ -109,7 +115,8 @@ static fe_val b_abs(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, cons
   l->b.loc = args->loc;
   if (s->kind == IR_TY_FLOAT)
     return fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_ABSF, x.v->type, x.v), false);
-  if (s->kind != IR_TY_INT) return fe_error(l, locs[0], "bad operand for abs: '%s'", fe_val_type_str(l, &x));
+  if (s->kind != IR_TY_INT)
+    return fe_error(l, locs[0], "bad operand for abs: '%s'", fe_val_type_str(l, &x));
   if (x.is_unsigned) return x;
   return fe_val_tensor(ir_build_unary(&l->b, IR_OP_MATH_ABSI, x.v->type, x.v), false);
 }
@@ -127,16 +134,16 @@ static fe_val b_fma(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, cons
 
 /* tl.div_rn: IEEE division; tl.fdiv(x, y, ieee_rounding): IEEE only when
  * asked, else the fast division of `/`. */
-static fe_val b_div_rn(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
+static fe_val b_div_rn(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                       const fe_args *args) {
   fe_val x = a[0], y = a[1];
   if (!want_float(l, &x, locs[0]) || !fe_promote_pair(l, &x, &y, FE_OP_DIV, args->loc))
     return fe_val_error();
   bool ieee = strcmp(name, "tl.div_rn") == 0 || fe_const_truth(&a[2]) > 0;
   l->b.loc = args->loc;
-  return fe_val_tensor(ir_build_binary(&l->b, ieee ? IR_OP_TT_PRECISE_DIVF : IR_OP_ARITH_DIVF,
-                                       x.v, y.v), false);
+  return fe_val_tensor(
+      ir_build_binary(&l->b, ieee ? IR_OP_TT_PRECISE_DIVF : IR_OP_ARITH_DIVF, x.v, y.v), false);
 }
-
 
 /* tl.umulhi(x, y): the high 32 (or 64) bits of the full product of two
  * unsigned or signed integers of one width (tt.mulhiui). */
@@ -175,18 +182,25 @@ static fe_val b_clamp(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
   return fe_val_tensor(r, false);
 }
 
-#define P(...) {__VA_ARGS__}
+#define P(...)                                                                                     \
+  { __VA_ARGS__ }
 const fe_builtin fe_math_builtins[] = {
     {"tl.where", b_where, 3, P("condition", "x", "y")},
     {"tl.maximum", b_maximum, 2, P("x", "y", "propagate_nan")},
     {"tl.minimum", b_maximum, 2, P("x", "y", "propagate_nan")},
     {"tl.clamp", b_clamp, 3, P("x", "min", "max", "propagate_nan")},
-    {"tl.exp", b_math1, 1, P("x")},     {"tl.exp2", b_math1, 1, P("x")},
-    {"tl.log", b_math1, 1, P("x")},     {"tl.log2", b_math1, 1, P("x")},
-    {"tl.sqrt", b_math1, 1, P("x")},    {"tl.rsqrt", b_math1, 1, P("x")},
-    {"tl.sin", b_math1, 1, P("x")},     {"tl.cos", b_math1, 1, P("x")},
-    {"tl.erf", b_math1, 1, P("x")},     {"tl.floor", b_math1, 1, P("x")},
-    {"tl.ceil", b_math1, 1, P("x")},    {"tl.sqrt_rn", b_math1, 1, P("x")},
+    {"tl.exp", b_math1, 1, P("x")},
+    {"tl.exp2", b_math1, 1, P("x")},
+    {"tl.log", b_math1, 1, P("x")},
+    {"tl.log2", b_math1, 1, P("x")},
+    {"tl.sqrt", b_math1, 1, P("x")},
+    {"tl.rsqrt", b_math1, 1, P("x")},
+    {"tl.sin", b_math1, 1, P("x")},
+    {"tl.cos", b_math1, 1, P("x")},
+    {"tl.erf", b_math1, 1, P("x")},
+    {"tl.floor", b_math1, 1, P("x")},
+    {"tl.ceil", b_math1, 1, P("x")},
+    {"tl.sqrt_rn", b_math1, 1, P("x")},
     {"tl.abs", b_abs, 1, P("x")},
     {"tl.fma", b_fma, 3, P("x", "y", "z")},
     {"tl.div_rn", b_div_rn, 2, P("x", "y")},

@@ -31,7 +31,8 @@ fe_unit *fe_unit_new(fe_lower *l, const fe_modindex *ix, const char *path, const
   u->path = path ? path : "";
   u->name = name ? name : "";
   fe_unit **tail = &l->units;
-  while (*tail) tail = &(*tail)->next;
+  while (*tail)
+    tail = &(*tail)->next;
   *tail = u;
   return u;
 }
@@ -68,8 +69,10 @@ static fe_func *unit_func(fe_lower *l, fe_unit *u, int b) {
     return NULL;
   }
   st->parsed = true;
-  if (st->fn) st->fn->unit = u;
-  else l->nerrors++;
+  if (st->fn)
+    st->fn->unit = u;
+  else
+    l->nerrors++;
   return st->fn;
 }
 
@@ -96,9 +99,12 @@ static bool is_file(const char *path) {
 /* The directory part of a path into buf ("." when there is none). */
 static void dir_of(const char *path, char *buf, size_t cap) {
   const char *slash = strrchr(path, '/');
-  if (!slash) snprintf(buf, cap, ".");
-  else if (slash == path) snprintf(buf, cap, "/");
-  else snprintf(buf, cap, "%.*s", (int)(slash - path), path);
+  if (!slash)
+    snprintf(buf, cap, ".");
+  else if (slash == path)
+    snprintf(buf, cap, "/");
+  else
+    snprintf(buf, cap, "%.*s", (int)(slash - path), path);
 }
 
 /* DIR/a/b/c.py or DIR/a/b/c/__init__.py for the dotted name a.b.c ("" means
@@ -106,7 +112,8 @@ static void dir_of(const char *path, char *buf, size_t cap) {
 static bool module_file(const char *dir, const char *dotted, char *out, size_t cap, bool *is_pkg) {
   char rel[1024];
   size_t n = 0;
-  for (const char *p = dotted; *p && n + 1 < sizeof rel; p++) rel[n++] = *p == '.' ? '/' : *p;
+  for (const char *p = dotted; *p && n + 1 < sizeof rel; p++)
+    rel[n++] = *p == '.' ? '/' : *p;
   rel[n] = '\0';
   if (n) {
     snprintf(out, cap, "%s/%s.py", dir, rel);
@@ -152,7 +159,8 @@ static fe_unit *load_module(fe_lower *l, const char *path, const char *name, boo
   ir_sb_init(&sb);
   char buf[65536];
   size_t got;
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0) ir_sb_append(&sb, buf, got);
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+    ir_sb_append(&sb, buf, got);
   fclose(f);
   const ir_source *src = ir_context_add_source(l->ctx, path, sb.data ? sb.data : "", sb.len);
   ir_sb_free(&sb);
@@ -251,12 +259,15 @@ static int cond_holds(fe_lower *l, fe_unit *u, int ci) {
     if (t < 0) {
       t = 0;
       if (!assumed) /* once per condition (cached), even during a quiet evaluation */
-        ir_emit(l->ctx, IR_SEV_REMARK, u->ix->toks.toks[at].loc, "this module-level condition "
+        ir_emit(l->ctx, IR_SEV_REMARK, u->ix->toks.toks[at].loc,
+                "this module-level condition "
                 "depends on host state ttc cannot evaluate at compile time: taken as false");
       assumed = true;
     }
-    if (k < c->clause && t) r = 0;   /* an earlier clause runs */
-    else if (k == c->clause && !t) r = 0; /* this one does not */
+    if (k < c->clause && t)
+      r = 0; /* an earlier clause runs */
+    else if (k == c->clause && !t)
+      r = 0; /* this one does not */
   }
   *cache = r == 1 ? 1 : r == 0 ? (assumed ? 4 : 2) : 3;
   return r;
@@ -307,8 +318,7 @@ static fe_val binding_value(fe_lower *l, fe_unit *u, int bi, ir_loc loc) {
     st->val = resolve_import(l, u, b, loc);
     st->done = st->val.kind != FE_V_ERROR;
     return st->val;
-  case FE_BIND_VALUE:
-    break;
+  case FE_BIND_VALUE: break;
   }
   if (st->done) {
     if (st->val.kind == FE_V_ERROR) fe_quiet_fail(l, b->loc, "%s", st->why ? st->why : "");
@@ -340,7 +350,8 @@ static fe_val binding_value(fe_lower *l, fe_unit *u, int bi, ir_loc loc) {
       fe_quiet_fail(l, value->loc, "a module-level value must be a constant expression");
       v = fe_val_error();
     }
-    if (v.kind == FE_V_ERROR && l->nquiet == before) fe_quiet_fail(l, value->loc, "it has no value");
+    if (v.kind == FE_V_ERROR && l->nquiet == before)
+      fe_quiet_fail(l, value->loc, "it has no value");
   }
   (void)ann; /* `N: tl.constexpr = 4` and `N = 4` bind the same constant */
   st->busy = false;
@@ -427,8 +438,10 @@ fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, boo
         fe_quiet_fail(l, loc, "'%s' is bound under a condition ttc cannot evaluate", name);
         return fe_val_error();
       }
-      fe_error(l, loc, "cannot use '%s' in a kernel: it is bound under a module-level condition "
-               "ttc cannot evaluate at compile time", name);
+      fe_error(l, loc,
+               "cannot use '%s' in a kernel: it is bound under a module-level condition "
+               "ttc cannot evaluate at compile time",
+               name);
       ir_note(l->ctx, cd->loc, "the condition is here");
       ir_note(l->ctx, b->loc, "'%s' is bound here", name);
       return fe_val_error();
@@ -463,7 +476,8 @@ fe_val fe_unit_lookup(fe_lower *l, fe_unit *u, const char *name, ir_loc loc, boo
     return report_binding(l, u, fallbacks[0], loc);
   }
   if (assumed >= 0) { /* bound only where an undecidable condition was taken as false */
-    snprintf(l->quiet_msg, sizeof l->quiet_msg, "it is bound only under a module-level condition "
+    snprintf(l->quiet_msg, sizeof l->quiet_msg,
+             "it is bound only under a module-level condition "
              "ttc cannot evaluate at compile time (taken as false)");
     if (l->quiet) l->nquiet = l->nquiet ? l->nquiet : 1;
     return report_binding(l, u, assumed, loc);
@@ -496,8 +510,8 @@ static fe_val module_val(fe_unit *u) {
 /* Modules ttc models itself: Triton's language (and its namespaces), and
  * the host modules decorator arguments use. */
 static bool is_builtin_module(const char *mod) {
-  static const char *const mods[] = {"triton", "math", "itertools", "typing", "functools", "os",
-                                     "sys"};
+  static const char *const mods[] = {"triton",    "math", "itertools", "typing",
+                                     "functools", "os",   "sys"};
   for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
     size_t n = strlen(mods[i]);
     if (strncmp(mod, mods[i], n) == 0 && (mod[n] == '\0' || mod[n] == '.')) return true;
@@ -509,8 +523,10 @@ static fe_val resolve_import(fe_lower *l, fe_unit *u, const fe_bind *b, ir_loc l
   const fe_import_spec *im = &b->imp;
   if (im->level == 0 && is_builtin_module(im->module)) {
     char path[512];
-    if (im->attr && strcmp(im->attr, "*") != 0) snprintf(path, sizeof path, "%s.%s", im->module, im->attr);
-    else snprintf(path, sizeof path, "%s", im->module);
+    if (im->attr && strcmp(im->attr, "*") != 0)
+      snprintf(path, sizeof path, "%s.%s", im->module, im->attr);
+    else
+      snprintf(path, sizeof path, "%s", im->module);
     fe_val v = fe_resolve_path(l, path);
     if (v.kind == FE_V_ERROR)
       fe_quiet_fail(l, b->loc, "'%s' is not part of the Triton language that ttc compiles", path);
@@ -522,11 +538,14 @@ static fe_val resolve_import(fe_lower *l, fe_unit *u, const fe_bind *b, ir_loc l
   }
   fe_unit *m = find_module(l, u, im->level, im->module, loc);
   char dots[8] = "";
-  for (int i = 0; i < im->level && i < 7; i++) dots[i] = '.';
+  for (int i = 0; i < im->level && i < 7; i++)
+    dots[i] = '.';
   if (!im->attr || strcmp(im->attr, "*") == 0) {
     if (!m) {
-      fe_quiet_fail(l, b->loc, "module '%s%s' is not found (ttc reads kernel modules from the "
-                    "importing file's package and the -I search path)", dots, im->module);
+      fe_quiet_fail(l, b->loc,
+                    "module '%s%s' is not found (ttc reads kernel modules from the "
+                    "importing file's package and the -I search path)",
+                    dots, im->module);
       return fe_val_error();
     }
     return module_val(m);
@@ -544,8 +563,10 @@ static fe_val resolve_import(fe_lower *l, fe_unit *u, const fe_bind *b, ir_loc l
   fe_unit *sm = find_module(l, u, im->level, sub, loc);
   if (sm) return module_val(sm);
   if (!m)
-    fe_quiet_fail(l, b->loc, "module '%s%s' is not found (ttc reads kernel modules from the "
-                  "importing file's package and the -I search path)", dots, im->module);
+    fe_quiet_fail(l, b->loc,
+                  "module '%s%s' is not found (ttc reads kernel modules from the "
+                  "importing file's package and the -I search path)",
+                  dots, im->module);
   else
     fe_quiet_fail(l, b->loc, "cannot import name '%s' from '%s%s'", im->attr, dots, im->module);
   return fe_val_error();
@@ -566,9 +587,7 @@ fe_val fe_module_attr(fe_lower *l, fe_unit *m, const char *name, ir_loc loc) {
 /* ---- lookup -------------------------------------------------------------------------------- */
 
 /* The unit of the innermost frame (the kernel file outside any frame). */
-fe_unit *fe_cur_unit(fe_lower *l) {
-  return l->frame && l->frame->unit ? l->frame->unit : l->user;
-}
+fe_unit *fe_cur_unit(fe_lower *l) { return l->frame && l->frame->unit ? l->frame->unit : l->user; }
 
 /* Python's lookup order: locals, the module's bindings, then builtins. */
 fe_val fe_lookup(fe_lower *l, const char *name, ir_loc loc) {

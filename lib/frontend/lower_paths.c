@@ -19,11 +19,11 @@ typedef struct dtype_name {
 } dtype_name;
 
 static const dtype_name dtype_names[] = {
-    {"int1", 0, 1},     {"int8", 0, 8},      {"int16", 0, 16},    {"int32", 0, 32},
-    {"int64", 0, 64},   {"uint8", 1, 8},     {"uint16", 1, 16},   {"uint32", 1, 32},
-    {"uint64", 1, 64},  {"float16", 2, 16},  {"float32", 2, 32},  {"float64", 2, 64},
-    {"bfloat16", 3, 16}, {"fp16", 2, 16},    {"fp32", 2, 32},     {"fp64", 2, 64},
-    {"bf16", 3, 16},    {"float", 2, 32},    {"bool", 0, 1},
+    {"int1", 0, 1},      {"int8", 0, 8},     {"int16", 0, 16},   {"int32", 0, 32},
+    {"int64", 0, 64},    {"uint8", 1, 8},    {"uint16", 1, 16},  {"uint32", 1, 32},
+    {"uint64", 1, 64},   {"float16", 2, 16}, {"float32", 2, 32}, {"float64", 2, 64},
+    {"bfloat16", 3, 16}, {"fp16", 2, 16},    {"fp32", 2, 32},    {"fp64", 2, 64},
+    {"bf16", 3, 16},     {"float", 2, 32},   {"bool", 0, 1},
 };
 
 /* tl.float32 and friends; `float` and `bool` are accepted spellings too. */
@@ -34,10 +34,14 @@ static fe_val resolve_dtype(fe_lower *l, const char *name) {
     fe_val v = fe_val_error();
     v.kind = FE_V_DTYPE;
     v.is_unsigned = d->kind == 1;
-    if (d->kind == 3) v.ty = ir_type_bf16(l->ctx);
-    else if (d->kind == 2) v.ty = d->width == 16 ? ir_type_f16(l->ctx)
-                                  : d->width == 32 ? ir_type_f32(l->ctx) : ir_type_f64(l->ctx);
-    else v.ty = ir_type_int(l->ctx, d->width);
+    if (d->kind == 3)
+      v.ty = ir_type_bf16(l->ctx);
+    else if (d->kind == 2)
+      v.ty = d->width == 16   ? ir_type_f16(l->ctx)
+             : d->width == 32 ? ir_type_f32(l->ctx)
+                              : ir_type_f64(l->ctx);
+    else
+      v.ty = ir_type_int(l->ctx, d->width);
     return v;
   }
   return fe_val_error();
@@ -59,10 +63,16 @@ static fe_val module_path_val(fe_lower *l, const char *path) {
 
 /* Namespaces whose last path component is a tl name. */
 static const char *const tl_namespaces[] = {
-    "triton.language", "triton.language.math", "triton.language.core",
-    "triton.language.standard", "triton.language.semantic", "triton.language.extra",
-    "triton.language.extra.cuda", "triton.language.extra.cuda.libdevice",
-    "triton.language.extra.libdevice", "triton.language.random",
+    "triton.language",
+    "triton.language.math",
+    "triton.language.core",
+    "triton.language.standard",
+    "triton.language.semantic",
+    "triton.language.extra",
+    "triton.language.extra.cuda",
+    "triton.language.extra.cuda.libdevice",
+    "triton.language.extra.libdevice",
+    "triton.language.random",
 };
 
 static const char *const other_namespaces[] = {
@@ -91,17 +101,20 @@ static bool math_path(fe_lower *l, const char *name, fe_val *out) {
   static const struct {
     const char *name;
     double v;
-  } consts[] = {{"pi", M_PI}, {"e", M_E}, {"tau", 2 * M_PI}, {"inf", __builtin_inf()},
+  } consts[] = {{"pi", M_PI},
+                {"e", M_E},
+                {"tau", 2 * M_PI},
+                {"inf", __builtin_inf()},
                 {"nan", __builtin_nan("")}};
   for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
     if (str_eq(name, consts[i].name)) {
       *out = fe_val_float(consts[i].v);
       return true;
     }
-  static const char *const fns[] = {"log", "log2", "log10", "log1p", "exp", "exp2", "sqrt",
-                                    "ceil", "floor", "pow", "fabs", "isqrt", "gcd", "lcm",
-                                    "prod", "sin", "cos", "tanh", "erf", "trunc", "isinf",
-                                    "isnan", "isfinite", "copysign", "comb", "factorial"};
+  static const char *const fns[] = {
+      "log", "log2",  "log10", "log1p", "exp",      "exp2",     "sqrt", "ceil",     "floor",
+      "pow", "fabs",  "isqrt", "gcd",   "lcm",      "prod",     "sin",  "cos",      "tanh",
+      "erf", "trunc", "isinf", "isnan", "isfinite", "copysign", "comb", "factorial"};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
     if (str_eq(name, fns[i])) {
       char buf[64];
@@ -117,9 +130,9 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
     if (str_eq(path, tl_namespaces[i])) return module_path_val(l, path);
   for (size_t i = 0; i < sizeof other_namespaces / sizeof other_namespaces[0]; i++)
     if (str_eq(path, other_namespaces[i])) return module_path_val(l, path);
-  static const char *const triton_fns[] = {"triton.jit", "triton.autotune", "triton.heuristics",
-                                           "triton.Config", "triton.next_power_of_2",
-                                           "triton.constexpr_function"};
+  static const char *const triton_fns[] = {
+      "triton.jit",    "triton.autotune",        "triton.heuristics",
+      "triton.Config", "triton.next_power_of_2", "triton.constexpr_function"};
   for (size_t i = 0; i < sizeof triton_fns / sizeof triton_fns[0]; i++)
     if (str_eq(path, triton_fns[i])) return builtin_val(l, path);
   if (str_eq(path, "triton.cdiv")) return fe_resolve_path(l, "triton.language.cdiv");
@@ -195,10 +208,12 @@ fe_val fe_resolve_path(fe_lower *l, const char *path) {
  * classes make `raise ValueError(...)` a compile-time error message. */
 fe_val fe_py_builtin(fe_lower *l, const char *name) {
   static const char *const fns[] = {
-      "min", "max", "range", "int", "float", "bool", "len", "abs", "print", "isinstance",
-      "getattr", "hasattr", "list", "tuple", "dict", "set", "zip", "enumerate", "sorted",
-      "reversed", "sum", "any", "all", "str", "round", "pow", "divmod", "type", "repr", "map",
-      "filter", "callable", "frozenset", "object", "staticmethod", "classmethod", "property"};
+      "min",         "max",     "range",      "int",       "float",     "bool",     "len",
+      "abs",         "print",   "isinstance", "getattr",   "hasattr",   "list",     "tuple",
+      "dict",        "set",     "zip",        "enumerate", "sorted",    "reversed", "sum",
+      "any",         "all",     "str",        "round",     "pow",       "divmod",   "type",
+      "repr",        "map",     "filter",     "callable",  "frozenset", "object",   "staticmethod",
+      "classmethod", "property"};
   char buf[64];
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
     if (str_eq(name, fns[i])) {

@@ -32,7 +32,8 @@ static int combine_operands(fe_lower *l, fe_val input, ir_loc loc, fe_val *ops) 
     }
     const ir_type *t0 = ops[0].v->type, *t = ops[i].v->type;
     bool same = t->rank == t0->rank;
-    for (int d = 0; same && d < t->rank; d++) same = t->shape[d] == t0->shape[d];
+    for (int d = 0; same && d < t->rank; d++)
+      same = t->shape[d] == t0->shape[d];
     if (!same) {
       fe_error(l, loc, "reduce and scan operands must have the same shape, found '%s' and '%s'",
                fe_val_type_str(l, &ops[0]), fe_val_type_str(l, &ops[i]));
@@ -51,7 +52,8 @@ static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_
   /* Block arguments: the scalar element types, lhs operands then rhs. */
   const ir_type *tys[2 * MAX_COMBINE] = {0};
   IR_ASSERT(n >= 1 && n <= MAX_COMBINE);
-  for (int i = 0; i < 2 * n; i++) tys[i] = ir_type_scalar(ops[i % n].v->type);
+  for (int i = 0; i < 2 * n; i++)
+    tys[i] = ir_type_scalar(ops[i % n].v->type);
   ir_block *body = ir_block_create(l->m, 2 * n, tys);
   ir_region_append_block(&op->regions[0], body);
   ir_block *outer = l->b.block;
@@ -69,7 +71,7 @@ static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_
   args.pos = vals;
   args.pos_loc = locs;
   args.loc = loc;
-/* The combine function is inlined into the region like any @jit call. */
+  /* The combine function is inlined into the region like any @jit call. */
   fe_val r = fe_call(l, fn, &args, "combine_fn");
   bool ok = r.kind != FE_V_ERROR;
   ir_value *rets[MAX_COMBINE];
@@ -94,7 +96,7 @@ static bool build_combiner(fe_lower *l, ir_op *op, const fe_val *ops, int n, fe_
     l->b.loc = loc;
     ir_build(&l->b, ret_kind, 0, NULL, n, rets, 0);
   }
-/* Back to where the reduce / scan op was inserted. */
+  /* Back to where the reduce / scan op was inserted. */
   l->b.block = outer;
   l->b.before = before;
   return ok;
@@ -155,7 +157,7 @@ fe_val fe_build_reduce(fe_lower *l, fe_val input, fe_val axis_v, fe_val fn, bool
     in[i] = ops[i].v;
   }
   l->b.loc = loc;
-/* The op first, then its region, so ops of the combiner land inside it. */
+  /* The op first, then its region, so ops of the combiner land inside it. */
   ir_op *op = ir_build(&l->b, IR_OP_TT_REDUCE, n, rtys, n, in, 1);
   ir_op_set_attr(l->m, op, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
   if (!build_combiner(l, op, ops, n, fn, IR_OP_TT_REDUCE_RETURN, loc)) {
@@ -199,7 +201,8 @@ fe_val fe_build_scan(fe_lower *l, fe_val input, fe_val axis_v, fe_val fn, bool r
     return fe_val_error();
   }
   fe_val res[MAX_COMBINE];
-  for (int i = 0; i < n; i++) res[i] = fe_val_tensor(ir_op_result(op, i), ops[i].is_unsigned);
+  for (int i = 0; i < n; i++)
+    res[i] = fe_val_tensor(ir_op_result(op, i), ops[i].is_unsigned);
   return pack(l, res, n);
 }
 
@@ -218,26 +221,32 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
     return fe_error(l, loc, "dot operands have different ranks: '%s' and '%s'",
                     fe_val_type_str(l, &x), fe_val_type_str(l, &y));
   int rk = tx->rank;
-  int64_t m = tx->shape[rk - 2], k = tx->shape[rk - 1], k2 = ty->shape[rk - 2], n = ty->shape[rk - 1];
+  int64_t m = tx->shape[rk - 2], k = tx->shape[rk - 1], k2 = ty->shape[rk - 2],
+          n = ty->shape[rk - 1];
   if (k != k2)
-    return fe_error(l, loc, "dot shapes do not match: '%s' and '%s' (inner dimensions %lld and "
-                    "%lld)", fe_val_type_str(l, &x), fe_val_type_str(l, &y), (long long)k,
-                    (long long)k2);
+    return fe_error(l, loc,
+                    "dot shapes do not match: '%s' and '%s' (inner dimensions %lld and "
+                    "%lld)",
+                    fe_val_type_str(l, &x), fe_val_type_str(l, &y), (long long)k, (long long)k2);
   if (m < 16 || n < 16 || k < 16)
     return fe_error(l, loc, "dot dimensions must be at least 16, got M=%lld N=%lld K=%lld",
                     (long long)m, (long long)n, (long long)k);
   const ir_type *ex = ir_type_scalar(tx), *ey = ir_type_scalar(ty);
-/* Triton requires equal operand types; the accumulator type follows
- * out_dtype (int8 dot accumulates in int32). */
+  /* Triton requires equal operand types; the accumulator type follows
+   * out_dtype (int8 dot accumulates in int32). */
   if (ex != ey)
     return fe_error(l, loc, "dot operands must have the same element type, found '%s' and '%s'",
                     fe_val_type_str(l, &x), fe_val_type_str(l, &y));
   const ir_type *out;
-  if (ex->kind == IR_TY_INT) out = ir_type_i32(l->ctx);
-  else if (a[6].kind == FE_V_DTYPE) out = a[6].ty;
-  else out = ir_type_f32(l->ctx);
+  if (ex->kind == IR_TY_INT)
+    out = ir_type_i32(l->ctx);
+  else if (a[6].kind == FE_V_DTYPE)
+    out = a[6].ty;
+  else
+    out = ir_type_f32(l->ctx);
   int64_t shape[3];
-  for (int i = 0; i < rk - 2; i++) shape[i] = tx->shape[i];
+  for (int i = 0; i < rk - 2; i++)
+    shape[i] = tx->shape[i];
   shape[rk - 2] = m;
   shape[rk - 1] = n;
   const ir_type *rty = ir_type_tensor(l->ctx, rk, shape, out, NULL);
@@ -252,12 +261,14 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
                       fe_type_str(l, rty, false), fe_val_type_str(l, &a[2]));
     acc = a[2].v;
   }
-/* input_precision as Triton's InputPrecision enum: tf32 0, tf32x3 1, ieee 2;
- * allow_tf32=False means ieee. */
+  /* input_precision as Triton's InputPrecision enum: tf32 0, tf32x3 1, ieee 2;
+   * allow_tf32=False means ieee. */
   int precision = 0; /* tf32 */
   if (a[3].kind == FE_V_STR) {
-    if (strcmp(a[3].path, "ieee") == 0) precision = 2;
-    else if (strcmp(a[3].path, "tf32x3") == 0) precision = 1;
+    if (strcmp(a[3].path, "ieee") == 0)
+      precision = 2;
+    else if (strcmp(a[3].path, "tf32x3") == 0)
+      precision = 1;
     else if (strcmp(a[3].path, "tf32") != 0)
       return fe_error(l, locs[3], "unknown input_precision '%s'", a[3].path);
   } else if (a[4].kind == FE_V_BOOL && !a[4].ival) {

@@ -21,8 +21,7 @@ bool fe_has_return(const fe_body *b) {
   for (int i = 0; i < b->n; i++) {
     const fe_stmt *s = b->stmts[i];
     if (s->kind == FE_ST_RETURN) return true;
-    if (s->kind == FE_ST_IF && (fe_has_return(&s->body) || fe_has_return(&s->orelse)))
-      return true;
+    if (s->kind == FE_ST_IF && (fe_has_return(&s->body) || fe_has_return(&s->orelse))) return true;
   }
   return false;
 }
@@ -48,7 +47,8 @@ static fe_val unflatten(fe_lower *l, const fe_val *like, const fe_val *res, int 
   if (like->kind != FE_V_TUPLE) return res[(*k)++];
   fe_val t = *like;
   t.items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(like->n + 1));
-  for (int i = 0; i < like->n; i++) t.items[i] = unflatten(l, &like->items[i], res, k);
+  for (int i = 0; i < like->n; i++)
+    t.items[i] = unflatten(l, &like->items[i], res, k);
   return t;
 }
 
@@ -94,9 +94,10 @@ void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond) {
             flatten(&rets[1], leaves[1], &nleaves[1]) && nleaves[0] == nleaves[1] &&
             (rets[0].kind == FE_V_TUPLE) == (rets[1].kind == FE_V_TUPLE);
   if (!ok) {
-    fe_error(l, s->loc, "unsupported: the branches of this runtime 'if' return values of "
-             "different kinds ('%s' and '%s')", fe_val_type_str(l, &rets[0]),
-             fe_val_type_str(l, &rets[1]));
+    fe_error(l, s->loc,
+             "unsupported: the branches of this runtime 'if' return values of "
+             "different kinds ('%s' and '%s')",
+             fe_val_type_str(l, &rets[0]), fe_val_type_str(l, &rets[1]));
     return;
   }
   /* Unify each pair of leaves inside its arm: constants adopt the other's type. */
@@ -114,15 +115,18 @@ void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond) {
     ir_builder_set_end(&l->b, outer);
     if (leaves[0][i].kind == FE_V_ERROR || leaves[1][i].kind == FE_V_ERROR) return;
     if (leaves[0][i].v->type != leaves[1][i].v->type) {
-      fe_error(l, s->loc, "the branches of this runtime 'if' return '%s' and '%s'; the types "
-               "must match", fe_val_type_str(l, &leaves[0][i]), fe_val_type_str(l, &leaves[1][i]));
+      fe_error(l, s->loc,
+               "the branches of this runtime 'if' return '%s' and '%s'; the types "
+               "must match",
+               fe_val_type_str(l, &leaves[0][i]), fe_val_type_str(l, &leaves[1][i]));
       return;
     }
     types[i] = leaves[0][i].v->type;
   }
   for (int k = 0; k < 2; k++) {
     ir_value *ys[MAX_RET];
-    for (int i = 0; i < n; i++) ys[i] = leaves[k][i].v;
+    for (int i = 0; i < n; i++)
+      ys[i] = leaves[k][i].v;
     ir_builder_set_end(&l->b, blocks[k]);
     l->b.loc = s->loc;
     ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
@@ -133,7 +137,8 @@ void fe_lower_returning_if(fe_lower *l, const fe_stmt *s, fe_val cond) {
   ir_region_append_block(&op->regions[0], blocks[0]);
   ir_region_append_block(&op->regions[1], blocks[1]);
   fe_val res[MAX_RET];
-  for (int i = 0; i < n; i++) res[i] = fe_val_tensor(ir_op_result(op, i), leaves[0][i].is_unsigned);
+  for (int i = 0; i < n; i++)
+    res[i] = fe_val_tensor(ir_op_result(op, i), leaves[0][i].is_unsigned);
   int k = 0;
   f->ret = unflatten(l, &rets[0], res, &k);
 }

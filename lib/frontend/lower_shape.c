@@ -20,22 +20,24 @@ static bool shape_int(fe_lower *l, const fe_val *v, ir_loc loc, const char *what
   return false;
 }
 
-
 fe_val fe_expand_dims(fe_lower *l, fe_val x, int axis, ir_loc loc) {
   const ir_type *t = x.v->type;
   int rank = ir_type_is_tensor(t) ? t->rank : 0;
   if (axis < 0) axis += rank + 1;
   if (axis < 0 || axis > rank)
     return fe_error(l, loc, "expand_dims axis %d out of range for rank %d", axis, rank);
-  if (rank + 1 > IR_MAX_RANK) return fe_error(l, loc, "expand_dims gives rank above %d", IR_MAX_RANK);
+  if (rank + 1 > IR_MAX_RANK)
+    return fe_error(l, loc, "expand_dims gives rank above %d", IR_MAX_RANK);
   int64_t shape[IR_MAX_RANK];
   int r = 0;
-  for (int i = 0; i < rank + 1; i++) shape[i] = i == axis ? 1 : t->shape[r++];
+  for (int i = 0; i < rank + 1; i++)
+    shape[i] = i == axis ? 1 : t->shape[r++];
   l->b.loc = loc;
   if (rank == 0)
     return fe_val_tensor(ir_build_splat(&l->b, x.v, ir_type_tensor(l->ctx, 1, shape, t, NULL)),
                          x.is_unsigned);
-  ir_value *v = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(l->ctx, rank + 1, shape, t->elem, NULL), 1, &x.v);
+  ir_value *v = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS,
+                          ir_type_tensor(l->ctx, rank + 1, shape, t->elem, NULL), 1, &x.v);
   ir_op_set_attr(l->m, v->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
   return fe_val_tensor(v, x.is_unsigned);
 }
@@ -43,12 +45,14 @@ fe_val fe_expand_dims(fe_lower *l, fe_val x, int axis, ir_loc loc) {
 fe_val fe_reshape(fe_lower *l, fe_val x, int rank, const int64_t *shape, ir_loc loc) {
   const ir_type *t = x.v->type;
   int64_t n = 1;
-  for (int i = 0; i < rank; i++) n *= shape[i];
+  for (int i = 0; i < rank; i++)
+    n *= shape[i];
   if (n != ir_type_numel(t))
     return fe_error(l, loc, "cannot reshape '%s' (%lld elements) to %lld elements",
                     fe_val_type_str(l, &x), (long long)ir_type_numel(t), (long long)n);
   l->b.loc = loc;
-  const ir_type *nt = rank == 0 ? ir_type_scalar(t) : ir_type_tensor(l->ctx, rank, shape, ir_type_scalar(t), NULL);
+  const ir_type *nt =
+      rank == 0 ? ir_type_scalar(t) : ir_type_tensor(l->ctx, rank, shape, ir_type_scalar(t), NULL);
   if (nt == t) return x;
   if (!ir_type_is_tensor(t)) return fe_val_tensor(ir_build_splat(&l->b, x.v, nt), x.is_unsigned);
   return fe_val_tensor(ir_build1(&l->b, IR_OP_TT_RESHAPE, nt, 1, &x.v), x.is_unsigned);
@@ -78,7 +82,8 @@ static fe_val shape_join(fe_lower *l, fe_val x, fe_val y, ir_loc loc) {
   int rank = ir_type_is_tensor(t) ? t->rank : 0;
   if (rank + 1 > IR_MAX_RANK) return fe_error(l, loc, "join gives rank above %d", IR_MAX_RANK);
   int64_t shape[IR_MAX_RANK];
-  for (int i = 0; i < rank; i++) shape[i] = t->shape[i];
+  for (int i = 0; i < rank; i++)
+    shape[i] = t->shape[i];
   shape[rank] = 2;
   l->b.loc = loc;
   ir_value *ops[2] = {x.v, y.v};
@@ -102,12 +107,12 @@ static fe_val shape_split(fe_lower *l, fe_val x, ir_loc loc) {
   r.kind = FE_V_TUPLE;
   r.n = 2;
   r.items = ir_arena_alloc(l->arena, sizeof(fe_val) * 2);
-  for (int i = 0; i < 2; i++) r.items[i] = fe_val_tensor(ir_op_result(op, i), x.is_unsigned);
+  for (int i = 0; i < 2; i++)
+    r.items[i] = fe_val_tensor(ir_op_result(op, i), x.is_unsigned);
   return r;
 }
 
-fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
-                   const fe_args *args) {
+fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   if (strcmp(name, "tl.join") == 0) return shape_join(l, a[0], a[1], args->loc);
   fe_val x = a[0];
   x = fe_to_tensor(l, x, locs[0]);
@@ -123,8 +128,7 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   if (strcmp(name, "tl.broadcast") == 0) {
     fe_val y = a[1];
     y = fe_to_tensor(l, y, locs[1]);
-    if (y.kind != FE_V_TENSOR || !fe_broadcast_pair(l, &x, &y, args->loc))
-      return fe_val_error();
+    if (y.kind != FE_V_TENSOR || !fe_broadcast_pair(l, &x, &y, args->loc)) return fe_val_error();
     fe_val pair = fe_val_error(); /* both, broadcast to one shape, as Triton */
     pair.kind = FE_V_TUPLE;
     pair.n = 2;
@@ -136,15 +140,20 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   if (strcmp(name, "tl.trans") == 0 || strcmp(name, "tl.permute") == 0) {
     int64_t order[IR_MAX_RANK];
     if (a[1].kind == FE_V_NONE) {
-      if (rank != 2) return fe_error(l, args->loc, "trans without dims needs a 2-d tensor, found '%s'", fe_val_type_str(l, &x));
+      if (rank != 2)
+        return fe_error(l, args->loc, "trans without dims needs a 2-d tensor, found '%s'",
+                        fe_val_type_str(l, &x));
       order[0] = 1;
       order[1] = 0;
     } else {
       const fe_val *items = a[1].kind == FE_V_TUPLE ? a[1].items : &a[1];
       int n = a[1].kind == FE_V_TUPLE ? a[1].n : 1;
-      if (n != rank) return fe_error(l, locs[1], "permutation has %d entries but the tensor has rank %d", n, rank);
+      if (n != rank)
+        return fe_error(l, locs[1], "permutation has %d entries but the tensor has rank %d", n,
+                        rank);
       for (int i = 0; i < n; i++)
-        if (!shape_int(l, &items[i], locs[1], "permutation entry", &order[i])) return fe_val_error();
+        if (!shape_int(l, &items[i], locs[1], "permutation entry", &order[i]))
+          return fe_val_error();
     }
     int64_t shape[IR_MAX_RANK];
     unsigned seen = 0; /* every axis exactly once */
@@ -156,7 +165,8 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
       shape[i] = t->shape[order[i]];
     }
     l->b.loc = args->loc;
-    ir_value *v = ir_build1(&l->b, IR_OP_TT_TRANS, ir_type_tensor(l->ctx, rank, shape, t->elem, NULL), 1, &x.v);
+    ir_value *v = ir_build1(&l->b, IR_OP_TT_TRANS,
+                            ir_type_tensor(l->ctx, rank, shape, t->elem, NULL), 1, &x.v);
     ir_op_set_attr(l->m, v->def, "order", ir_attr_array(l->ctx, rank, order));
     return fe_val_tensor(v, x.is_unsigned);
   }
@@ -166,4 +176,3 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   if (strcmp(name, "tl.broadcast_to") == 0) return fe_broadcast_to(l, x, nr, shape, args->loc);
   return fe_reshape(l, x, nr, shape, args->loc); /* reshape, view */
 }
-

@@ -18,35 +18,32 @@
  * unpacks a tuple value of the same length; anything else is an error. */
 static void assign_target(fe_lower *l, const fe_expr *t, fe_val v) {
   switch (t->kind) {
-  case FE_EX_NAME:
-    fe_scope_set(&l->frame->scope, t->name, v);
-    return;
-  case FE_EX_TUPLE: case FE_EX_LIST:
+  case FE_EX_NAME: fe_scope_set(&l->frame->scope, t->name, v); return;
+  case FE_EX_TUPLE:
+  case FE_EX_LIST:
     if (v.kind == FE_V_ERROR) {
-      for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], v);
+      for (int i = 0; i < t->n; i++)
+        assign_target(l, t->items[i], v);
       return;
     }
     if (v.kind != FE_V_TUPLE) {
       fe_error(l, t->loc, "cannot unpack '%s' into %d targets", fe_val_type_str(l, &v), t->n);
-      for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], fe_val_error());
+      for (int i = 0; i < t->n; i++)
+        assign_target(l, t->items[i], fe_val_error());
       return;
     }
     if (v.n != t->n) {
       fe_error(l, t->loc, "cannot unpack a tuple of %d into %d targets", v.n, t->n);
-      for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], fe_val_error());
+      for (int i = 0; i < t->n; i++)
+        assign_target(l, t->items[i], fe_val_error());
       return;
     }
-    for (int i = 0; i < t->n; i++) assign_target(l, t->items[i], v.items[i]);
+    for (int i = 0; i < t->n; i++)
+      assign_target(l, t->items[i], v.items[i]);
     return;
-  case FE_EX_SUBSCRIPT:
-    fe_error(l, t->loc, "unsupported: assignment to a subscript");
-    return;
-  case FE_EX_ATTR:
-    fe_error(l, t->loc, "unsupported: assignment to an attribute");
-    return;
-  default:
-    fe_error(l, t->loc, "cannot assign to this expression");
-    return;
+  case FE_EX_SUBSCRIPT: fe_error(l, t->loc, "unsupported: assignment to a subscript"); return;
+  case FE_EX_ATTR: fe_error(l, t->loc, "unsupported: assignment to an attribute"); return;
+  default: fe_error(l, t->loc, "cannot assign to this expression"); return;
   }
 }
 
@@ -90,7 +87,8 @@ static void lower_assign(fe_lower *l, const fe_stmt *s) {
     v = fe_lower_expr(l, s->value);
   }
   fe_name_ops_after(l, mark, hint_of(s));
-  for (int i = 0; i < s->ntargets; i++) assign_target(l, s->targets[i], v);
+  for (int i = 0; i < s->ntargets; i++)
+    assign_target(l, s->targets[i], v);
 }
 
 /* ---- helpers for control flow ------------------------------------------------------- */
@@ -101,7 +99,8 @@ static bool same_val(const fe_val *a, const fe_val *b) {
   if (a->kind != b->kind) return false;
   switch (a->kind) {
   case FE_V_TENSOR: return a->v == b->v;
-  case FE_V_INT: case FE_V_BOOL: return a->ival == b->ival;
+  case FE_V_INT:
+  case FE_V_BOOL: return a->ival == b->ival;
   case FE_V_FLOAT: return a->fval == b->fval;
   case FE_V_DTYPE: return a->ty == b->ty && a->is_unsigned == b->is_unsigned;
   default: return a->path == b->path && a->fn == b->fn && a->items == b->items;
@@ -138,7 +137,8 @@ __attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe
   for (int i = 0; i < arm[0].n + arm[1].n && n < MAX_CARRIED; i++) {
     const char *name = i < arm[0].n ? arm[0].items[i].name : arm[1].items[i - arm[0].n].name;
     bool dup = false;
-    for (int j = 0; j < n; j++) dup |= names[j] == name;
+    for (int j = 0; j < n; j++)
+      dup |= names[j] == name;
     fe_val *a = fe_scope_get(&arm[0], name), *b = fe_scope_get(&arm[1], name);
     fe_val *p = fe_scope_get(&pre, name);
     if (dup || !a || !b) continue;
@@ -157,9 +157,11 @@ __attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe
     keep[i] = false;
     if (a->kind == FE_V_ERROR || b->kind == FE_V_ERROR) continue;
     if (same_val(a, b)) continue; /* e.g. the same constant in both arms */
-    bool ra = a->kind == FE_V_TENSOR || fe_is_const(a), rb = b->kind == FE_V_TENSOR || fe_is_const(b);
+    bool ra = a->kind == FE_V_TENSOR || fe_is_const(a),
+         rb = b->kind == FE_V_TENSOR || fe_is_const(b);
     if (!ra || !rb) {
-      fe_error(l, s->loc, "unsupported: variable '%s' bound to a non-tensor value in a runtime 'if'",
+      fe_error(l, s->loc,
+               "unsupported: variable '%s' bound to a non-tensor value in a runtime 'if'",
                names[i]);
       ok = false;
       continue;
@@ -167,16 +169,20 @@ __attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe
     for (int k = 0; k < 2; k++) {
       ir_builder_set_end(&l->b, blocks[k]);
       fe_val *v = &vals[k][i], *o = &vals[1 - k][i];
-      if (fe_is_const(v) && o->kind == FE_V_TENSOR) *v = fe_cast(l, *v, o->v->type, o->is_unsigned, s->loc);
-      else *v = fe_to_tensor(l, *v, s->loc);
+      if (fe_is_const(v) && o->kind == FE_V_TENSOR)
+        *v = fe_cast(l, *v, o->v->type, o->is_unsigned, s->loc);
+      else
+        *v = fe_to_tensor(l, *v, s->loc);
     }
     if (a->kind == FE_V_ERROR || b->kind == FE_V_ERROR) {
       ok = false;
       continue;
     }
     if (a->v->type != b->v->type) {
-      fe_error(l, s->loc, "variable '%s' has type '%s' in the 'if' branch and '%s' in the 'else' "
-               "branch", names[i], fe_val_type_str(l, a), fe_val_type_str(l, b));
+      fe_error(l, s->loc,
+               "variable '%s' has type '%s' in the 'if' branch and '%s' in the 'else' "
+               "branch",
+               names[i], fe_val_type_str(l, a), fe_val_type_str(l, b));
       ok = false;
       continue;
     }
@@ -333,13 +339,17 @@ static void lower_jump(fe_lower *l, const fe_stmt *s) {
     return;
   }
   if (f->static_loops == 0) {
-    fe_error(l, s->loc, "unsupported: '%s' in a runtime loop (Triton rejects it as well; use a "
-             "'while' loop with a flag)", what);
+    fe_error(l, s->loc,
+             "unsupported: '%s' in a runtime loop (Triton rejects it as well; use a "
+             "'while' loop with a flag)",
+             what);
     return;
   }
   if (f->runtime_cf > f->static_cf_base) {
-    fe_error(l, s->loc, "unsupported: '%s' under a runtime condition (only constexpr conditions "
-             "can end a tl.static_range iteration)", what);
+    fe_error(l, s->loc,
+             "unsupported: '%s' under a runtime condition (only constexpr conditions "
+             "can end a tl.static_range iteration)",
+             what);
     return;
   }
   f->jump = s->kind == FE_ST_BREAK ? FE_JUMP_BREAK : FE_JUMP_CONTINUE;
@@ -361,7 +371,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
       return;
     }
     if (seq.kind != FE_V_ERROR)
-      fe_error(l, it->loc, "unsupported: 'for' over anything but range, tl.range, "
+      fe_error(l, it->loc,
+               "unsupported: 'for' over anything but range, tl.range, "
                "tl.static_range or a compile-time tuple");
     return;
   }
@@ -409,8 +420,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   /* Bounds: a common integer type, i32 unless one is 64-bit. */
   const ir_type *ivt = ir_type_i32(l->ctx);
   for (int i = 0; i < 3; i++) {
-    if (b[i].kind == FE_V_FLOAT || (b[i].kind == FE_V_TENSOR &&
-        (ir_type_is_tensor(b[i].v->type) || !ir_type_is_int(b[i].v->type)))) {
+    if (b[i].kind == FE_V_FLOAT || (b[i].kind == FE_V_TENSOR && (ir_type_is_tensor(b[i].v->type) ||
+                                                                 !ir_type_is_int(b[i].v->type)))) {
       fe_error(l, locs[i], "range bounds must be integer scalars, found '%s'",
                fe_val_type_str(l, &b[i]));
       return;
@@ -437,7 +448,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   int n = carry->nleaves;
   const ir_type *types[MAX_CARRIED + 1];
   types[0] = ivt;
-  for (int i = 0; i < n; i++) types[i + 1] = carry->leaves[i].v->type;
+  for (int i = 0; i < n; i++)
+    types[i + 1] = carry->leaves[i].v->type;
   ir_block *outer = l->b.block;
   ir_block *body = ir_block_create(l->m, n + 1, types);
   body->args[0]->name = s->target->name;
@@ -452,7 +464,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     iv.v->name = s->target->name;
   }
   fe_scope_set(&l->frame->scope, s->target->name, iv);
-  for (int i = 0; i < n; i++) body->args[i + 1]->name = carry->leaf_name[i];
+  for (int i = 0; i < n; i++)
+    body->args[i + 1]->name = carry->leaf_name[i];
   fe_carry_bind(l, carry, body->args + 1);
   ir_builder_set_end(&l->b, body);
   l->frame->runtime_cf++;
@@ -472,7 +485,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     return;
   }
   ir_value *ops[MAX_CARRIED + 3] = {b[0].v, b[1].v, b[2].v};
-  for (int i = 0; i < n; i++) ops[i + 3] = carry->leaves[i].v;
+  for (int i = 0; i < n; i++)
+    ops[i + 3] = carry->leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_FOR, n, types + 1, n + 3, ops, 1);
   ir_region_append_block(&op->regions[0], body);
@@ -501,7 +515,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
   }
   int n = carry->nleaves;
   const ir_type *types[MAX_CARRIED];
-  for (int i = 0; i < n; i++) types[i] = carry->leaves[i].v->type;
+  for (int i = 0; i < n; i++)
+    types[i] = carry->leaves[i].v->type;
   ir_block *outer = l->b.block;
   fe_scope pre;
   fe_scope_copy(&pre, &l->frame->scope);
@@ -512,7 +527,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
     blocks[k] = ir_block_create(l->m, n, types);
     fe_scope_free(&l->frame->scope);
     fe_scope_copy(&l->frame->scope, &pre);
-    for (int i = 0; i < n; i++) blocks[k]->args[i]->name = carry->leaf_name[i];
+    for (int i = 0; i < n; i++)
+      blocks[k]->args[i]->name = carry->leaf_name[i];
     fe_carry_bind(l, carry, blocks[k]->args);
     ir_builder_set_end(&l->b, blocks[k]);
     if (k == 0) { /* before: evaluate the condition */
@@ -530,7 +546,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
       }
       ir_value *ops[MAX_CARRIED + 1];
       ops[0] = c.v;
-      for (int i = 0; i < n; i++) ops[i + 1] = blocks[0]->args[i];
+      for (int i = 0; i < n; i++)
+        ops[i + 1] = blocks[0]->args[i];
       l->b.loc = s->cond->loc;
       ir_build(&l->b, IR_OP_SCF_CONDITION, 0, NULL, n + 1, ops, 0);
     } else { /* after: the body */
@@ -552,7 +569,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
     return;
   }
   ir_value *ops[MAX_CARRIED];
-  for (int i = 0; i < n; i++) ops[i] = carry->leaves[i].v;
+  for (int i = 0; i < n; i++)
+    ops[i] = carry->leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_WHILE, n, types, n, ops, 2);
   ir_region_append_block(&op->regions[0], blocks[0]);
@@ -577,13 +595,14 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
     if (s->value->kind == FE_EX_STR) return; /* docstring */
     (void)fe_lower_expr(l, s->value);
     return;
-  case FE_ST_ASSIGN: case FE_ST_AUGASSIGN: case FE_ST_ANNASSIGN:
-    lower_assign(l, s);
-    return;
+  case FE_ST_ASSIGN:
+  case FE_ST_AUGASSIGN:
+  case FE_ST_ANNASSIGN: lower_assign(l, s); return;
   case FE_ST_IF: lower_if(l, s); return;
   case FE_ST_FOR: lower_for(l, s); return;
   case FE_ST_WHILE: lower_while(l, s); return;
-  case FE_ST_BREAK: case FE_ST_CONTINUE: lower_jump(l, s); return;
+  case FE_ST_BREAK:
+  case FE_ST_CONTINUE: lower_jump(l, s); return;
   case FE_ST_PASS: return;
   case FE_ST_RETURN: {
     if (l->frame->runtime_cf > 0) {
@@ -597,15 +616,15 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
   }
   case FE_ST_RAISE: { /* reached on this specialization: a compile-time error */
     fe_val m = s->value ? fe_lower_expr(l, s->value) : fe_val_none();
-    if (m.kind == FE_V_STR) fe_error(l, s->loc, "raise reached in a kernel: %s", m.path);
-    else if (m.kind != FE_V_ERROR) fe_error(l, s->loc, "raise reached in a kernel");
+    if (m.kind == FE_V_STR)
+      fe_error(l, s->loc, "raise reached in a kernel: %s", m.path);
+    else if (m.kind != FE_V_ERROR)
+      fe_error(l, s->loc, "raise reached in a kernel");
     l->frame->returned = true;
     return;
   }
   case FE_ST_GLOBAL: return;
-  case FE_ST_DEF:
-    fe_error(l, s->loc, "unsupported: a nested function in a jit function");
-    return;
+  case FE_ST_DEF: fe_error(l, s->loc, "unsupported: a nested function in a jit function"); return;
   case FE_ST_ASSERT: {
     fe_val c = fe_lower_expr(l, s->cond);
     if (c.kind == FE_V_ERROR) return;
@@ -616,8 +635,10 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
     }
     if (!fe_const_truth(&c)) {
       fe_val m = s->msg ? fe_lower_expr(l, s->msg) : fe_val_none();
-      if (m.kind == FE_V_STR) fe_error(l, s->loc, "assertion failed: %s", m.path);
-      else fe_error(l, s->loc, "assertion failed");
+      if (m.kind == FE_V_STR)
+        fe_error(l, s->loc, "assertion failed: %s", m.path);
+      else
+        fe_error(l, s->loc, "assertion failed");
     }
     return;
   }

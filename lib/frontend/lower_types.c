@@ -21,12 +21,16 @@ typedef struct fe_dt {
 static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
   switch (t->kind) {
   case IR_TY_INT:
-    if (t->width == 1) ir_sb_puts(sb, "i1");
-    else ir_sb_printf(sb, "%c%u", uns ? 'u' : 'i', t->width);
+    if (t->width == 1)
+      ir_sb_puts(sb, "i1");
+    else
+      ir_sb_printf(sb, "%c%u", uns ? 'u' : 'i', t->width);
     return;
   case IR_TY_FLOAT:
-    if (t->is_bf16) ir_sb_puts(sb, "bf16");
-    else ir_sb_printf(sb, "fp%u", t->width);
+    if (t->is_bf16)
+      ir_sb_puts(sb, "bf16");
+    else
+      ir_sb_printf(sb, "fp%u", t->width);
     return;
   case IR_TY_PTR:
     ir_sb_puts(sb, "pointer<");
@@ -35,7 +39,8 @@ static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
     return;
   case IR_TY_TENSOR:
     ir_sb_puts(sb, "tensor<");
-    for (int i = 0; i < t->rank; i++) ir_sb_printf(sb, "%lldx", (long long)t->shape[i]);
+    for (int i = 0; i < t->rank; i++)
+      ir_sb_printf(sb, "%lldx", (long long)t->shape[i]);
     scalar_str(t->elem, uns, sb);
     ir_sb_putc(sb, '>');
     return;
@@ -63,7 +68,9 @@ const char *fe_val_type_str(fe_lower *l, const fe_val *v) {
   case FE_V_STR: return "str";
   case FE_V_DTYPE: return "dtype";
   case FE_V_MODULE: return "module";
-  case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD: return "function";
+  case FE_V_BUILTIN:
+  case FE_V_FUNC:
+  case FE_V_METHOD: return "function";
   case FE_V_TUPLE: return "tuple";
   case FE_V_SLICE: return "slice";
   case FE_V_LIST: return "list";
@@ -119,8 +126,7 @@ fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc) {
   if (v.kind == FE_V_TENSOR || v.kind == FE_V_ERROR) return v;
   if (!fe_is_const(&v))
     return fe_error(l, loc, "expected a tensor or a number, found '%s'", fe_val_type_str(l, &v));
-  if (!l->b.block)
-    return fe_error(l, loc, "a runtime value is needed here, outside a kernel");
+  if (!l->b.block) return fe_error(l, loc, "a runtime value is needed here, outside a kernel");
   fe_dt d = const_dtype(l, &v);
   l->b.loc = loc;
   return fe_val_tensor(fe_const_of(l, d.ty, &v), d.uns);
@@ -147,15 +153,18 @@ fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc l
                     fe_type_str(l, dst, dst_uns));
   const ir_type *src = ir_type_scalar(v.v->type);
   if (same_type(src, dst)) return fe_val_tensor(v.v, dst_uns);
-  const ir_type *rty = ir_type_is_tensor(v.v->type) ? ir_type_with_elem(l->ctx, v.v->type, dst) : dst;
+  const ir_type *rty =
+      ir_type_is_tensor(v.v->type) ? ir_type_with_elem(l->ctx, v.v->type, dst) : dst;
   ir_op_kind k;
   if (src->kind == IR_TY_INT && dst->kind == IR_TY_INT) {
     if (dst->width == 1) {
       ir_value *zero = ir_build_const_int(&l->b, v.v->type, 0);
       return fe_val_tensor(ir_build_cmpi(&l->b, IR_CMPI_NE, v.v, zero), false);
     }
-    if (src->width < dst->width) k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_EXTUI : IR_OP_ARITH_EXTSI;
-    else k = IR_OP_ARITH_TRUNCI;
+    if (src->width < dst->width)
+      k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_EXTUI : IR_OP_ARITH_EXTSI;
+    else
+      k = IR_OP_ARITH_TRUNCI;
   } else if (src->kind == IR_TY_INT && dst->kind == IR_TY_FLOAT) {
     k = (v.is_unsigned || src->width == 1) ? IR_OP_ARITH_UITOFP : IR_OP_ARITH_SITOFP;
   } else if (src->kind == IR_TY_FLOAT && dst->kind == IR_TY_INT) {
@@ -194,7 +203,8 @@ static ir_value *expand_dims(fe_lower *l, ir_value *v, int axis) {
   const ir_type *t = v->type;
   int64_t shape[IR_MAX_RANK];
   int r = 0;
-  for (int i = 0; i < t->rank + 1; i++) shape[i] = i == axis ? 1 : t->shape[r++];
+  for (int i = 0; i < t->rank + 1; i++)
+    shape[i] = i == axis ? 1 : t->shape[r++];
   const ir_type *nt = ir_type_tensor(l->ctx, t->rank + 1, shape, t->elem, NULL);
   ir_value *x = ir_build1(&l->b, IR_OP_TT_EXPAND_DIMS, nt, 1, &v);
   ir_op_set_attr(l->m, x->def, "axis", ir_attr_int(l->ctx, ir_type_i32(l->ctx), axis));
@@ -214,7 +224,8 @@ fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir
     return fe_error(l, loc, "cannot broadcast '%s' to shape %s", fe_val_type_str(l, &v),
                     shape_str(l, want));
   ir_value *x = v.v;
-  while (x->type->rank < rank) x = expand_dims(l, x, 0);
+  while (x->type->rank < rank)
+    x = expand_dims(l, x, 0);
   for (int i = 0; i < rank; i++)
     if (x->type->shape[i] != shape[i] && x->type->shape[i] != 1)
       return fe_error(l, loc, "cannot broadcast '%s' to shape %s", fe_val_type_str(l, &v),
@@ -300,9 +311,10 @@ static bool computation_type(fe_lower *l, fe_dt a, bool a_py, fe_dt b, bool b_py
     return true;
   }
   if (div_or_mod && a.uns != b.uns) {
-    fe_error(l, loc, "cannot use '%s' with '%s' and '%s' because they have different signedness; "
-             "cast them to the same signedness first", fe_op_str(op), fe_type_str(l, a.ty, a.uns),
-             fe_type_str(l, b.ty, b.uns));
+    fe_error(l, loc,
+             "cannot use '%s' with '%s' and '%s' because they have different signedness; "
+             "cast them to the same signedness first",
+             fe_op_str(op), fe_type_str(l, a.ty, a.uns), fe_type_str(l, b.ty, b.uns));
     return false;
   }
   *out = integer_promote(a, b);
@@ -341,8 +353,10 @@ fe_val fe_float_to_int(fe_lower *l, double x, ir_loc loc, const char *what) {
   double t = trunc(x);
   /* [-2^63, 2^63): both bounds are exact doubles */
   if (t < -9223372036854775808.0 || t >= 9223372036854775808.0)
-    return fe_error(l, loc, "integer overflow in constant expression: '%s' of %g does not fit in "
-                    "64 bits", what, x);
+    return fe_error(l, loc,
+                    "integer overflow in constant expression: '%s' of %g does not fit in "
+                    "64 bits",
+                    what, x);
   return fe_val_int((int64_t)t);
 }
 
@@ -399,7 +413,11 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
       return fe_val_float(p);
     }
     return int_pow(i, j, &r) ? fe_val_int(r) : fold_overflow(l, loc, op);
-  case FE_OP_SHL: case FE_OP_SHR: case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR:
+  case FE_OP_SHL:
+  case FE_OP_SHR:
+  case FE_OP_BITAND:
+  case FE_OP_BITOR:
+  case FE_OP_BITXOR:
     if (is_float)
       return fe_error(l, loc, "unsupported operand types for '%s': '%s' and '%s'", fe_op_str(op),
                       fe_val_type_str(l, &a), fe_val_type_str(l, &b));
@@ -419,10 +437,17 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
   case FE_OP_LE: return fe_val_bool(is_float ? x <= y : i <= j);
   case FE_OP_GT: return fe_val_bool(is_float ? x > y : i > j);
   case FE_OP_GE: return fe_val_bool(is_float ? x >= y : i >= j);
-  case FE_OP_MATMUL: case FE_OP_AND: case FE_OP_OR: case FE_OP_NEG: case FE_OP_POS:
-  case FE_OP_INVERT: case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN:
-  case FE_OP_NOTIN:
-    break;
+  case FE_OP_MATMUL:
+  case FE_OP_AND:
+  case FE_OP_OR:
+  case FE_OP_NEG:
+  case FE_OP_POS:
+  case FE_OP_INVERT:
+  case FE_OP_NOT:
+  case FE_OP_IS:
+  case FE_OP_ISNOT:
+  case FE_OP_IN:
+  case FE_OP_NOTIN: break;
   }
   return fe_error(l, loc, "unsupported operator '%s' on constants", fe_op_str(op));
 }
@@ -455,7 +480,8 @@ static bool convert_pair(fe_lower *l, fe_val *a, fe_val *b, fe_dt dt, ir_loc loc
   for (int k = 0; k < 2; k++) {
     fe_val *v = k ? b : a;
     if (fe_is_const(v) && dt.uns && v->kind == FE_V_INT && v->ival < 0) {
-      fe_error(l, loc, "cannot combine an unsigned tensor with a negative constant; cast one of "
+      fe_error(l, loc,
+               "cannot combine an unsigned tensor with a negative constant; cast one of "
                "them explicitly");
       return false;
     }
@@ -513,11 +539,13 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
   fe_dt dt;
   ir_op_kind k = IR_OP_ARITH_ADDI; /* set by every case below */
   switch (op) {
-  case FE_OP_ADD: case FE_OP_SUB: case FE_OP_MUL: {
+  case FE_OP_ADD:
+  case FE_OP_SUB:
+  case FE_OP_MUL: {
     if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
     bool f = dt.ty->kind == IR_TY_FLOAT;
-    k = op == FE_OP_ADD ? (f ? IR_OP_ARITH_ADDF : IR_OP_ARITH_ADDI)
+    k = op == FE_OP_ADD   ? (f ? IR_OP_ARITH_ADDF : IR_OP_ARITH_ADDI)
         : op == FE_OP_SUB ? (f ? IR_OP_ARITH_SUBF : IR_OP_ARITH_SUBI)
                           : (f ? IR_OP_ARITH_MULF : IR_OP_ARITH_MULI);
     break;
@@ -528,27 +556,43 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
     k = IR_OP_ARITH_DIVF;
     break;
-  case FE_OP_FLOORDIV: case FE_OP_MOD:
+  case FE_OP_FLOORDIV:
+  case FE_OP_MOD:
     if (!computation_type(l, da, a_py, db, b_py, true, op, loc, &dt)) return fe_val_error();
     if (dt.ty->kind == IR_TY_FLOAT && op == FE_OP_FLOORDIV)
       return fe_error(l, loc, "floor division '//' is not supported on '%s'",
                       fe_type_str(l, dt.ty, false));
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
-    if (dt.ty->kind == IR_TY_FLOAT) k = IR_OP_ARITH_REMF;
-    else if (op == FE_OP_FLOORDIV) k = dt.uns ? IR_OP_ARITH_DIVUI : IR_OP_ARITH_DIVSI;
-    else k = dt.uns ? IR_OP_ARITH_REMUI : IR_OP_ARITH_REMSI;
+    if (dt.ty->kind == IR_TY_FLOAT)
+      k = IR_OP_ARITH_REMF;
+    else if (op == FE_OP_FLOORDIV)
+      k = dt.uns ? IR_OP_ARITH_DIVUI : IR_OP_ARITH_DIVSI;
+    else
+      k = dt.uns ? IR_OP_ARITH_REMUI : IR_OP_ARITH_REMSI;
     break;
-  case FE_OP_BITAND: case FE_OP_BITOR: case FE_OP_BITXOR: case FE_OP_SHL: case FE_OP_SHR:
+  case FE_OP_BITAND:
+  case FE_OP_BITOR:
+  case FE_OP_BITXOR:
+  case FE_OP_SHL:
+  case FE_OP_SHR:
     if (da.ty->kind != IR_TY_INT || db.ty->kind != IR_TY_INT)
       return fe_error(l, loc, "operator '%s' requires integer operands, found '%s' and '%s'",
                       fe_op_str(op), fe_val_type_str(l, &a), fe_val_type_str(l, &b));
     dt = integer_promote(da, db);
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
-    k = op == FE_OP_BITAND ? IR_OP_ARITH_ANDI : op == FE_OP_BITOR ? IR_OP_ARITH_ORI
-        : op == FE_OP_BITXOR ? IR_OP_ARITH_XORI : op == FE_OP_SHL ? IR_OP_ARITH_SHLI
-        : dt.uns ? IR_OP_ARITH_SHRUI : IR_OP_ARITH_SHRSI;
+    k = op == FE_OP_BITAND   ? IR_OP_ARITH_ANDI
+        : op == FE_OP_BITOR  ? IR_OP_ARITH_ORI
+        : op == FE_OP_BITXOR ? IR_OP_ARITH_XORI
+        : op == FE_OP_SHL    ? IR_OP_ARITH_SHLI
+        : dt.uns             ? IR_OP_ARITH_SHRUI
+                             : IR_OP_ARITH_SHRSI;
     break;
-  case FE_OP_EQ: case FE_OP_NE: case FE_OP_LT: case FE_OP_LE: case FE_OP_GT: case FE_OP_GE: {
+  case FE_OP_EQ:
+  case FE_OP_NE:
+  case FE_OP_LT:
+  case FE_OP_LE:
+  case FE_OP_GT:
+  case FE_OP_GE: {
     if (!computation_type(l, da, a_py, db, b_py, false, op, loc, &dt)) return fe_val_error();
     if (!convert_pair(l, &a, &b, dt, loc)) return fe_val_error();
     l->b.loc = loc;
@@ -558,28 +602,36 @@ static fe_val runtime_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc l
                                         IR_CMPF_OLE, IR_CMPF_OGT, IR_CMPF_OGE};
       return fe_val_tensor(ir_build_cmpf(&l->b, fp[idx], a.v, b.v), false);
     }
-    static const ir_cmpi_pred sp[] = {IR_CMPI_EQ, IR_CMPI_NE, IR_CMPI_SLT,
+    static const ir_cmpi_pred sp[] = {IR_CMPI_EQ,  IR_CMPI_NE,  IR_CMPI_SLT,
                                       IR_CMPI_SLE, IR_CMPI_SGT, IR_CMPI_SGE};
-    static const ir_cmpi_pred up[] = {IR_CMPI_EQ, IR_CMPI_NE, IR_CMPI_ULT,
+    static const ir_cmpi_pred up[] = {IR_CMPI_EQ,  IR_CMPI_NE,  IR_CMPI_ULT,
                                       IR_CMPI_ULE, IR_CMPI_UGT, IR_CMPI_UGE};
     return fe_val_tensor(ir_build_cmpi(&l->b, dt.uns ? up[idx] : sp[idx], a.v, b.v), false);
   }
-  case FE_OP_AND: case FE_OP_OR: {
+  case FE_OP_AND:
+  case FE_OP_OR: {
     a = fe_to_bool(l, a, loc);
     b = fe_to_bool(l, b, loc);
     if (a.kind == FE_V_ERROR || b.kind == FE_V_ERROR) return fe_val_error();
     if (!fe_broadcast_pair(l, &a, &b, loc)) return fe_val_error();
     l->b.loc = loc;
-    return fe_val_tensor(ir_build_binary(&l->b, op == FE_OP_AND ? IR_OP_ARITH_ANDI
-                                                                : IR_OP_ARITH_ORI, a.v, b.v),
-                         false);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, op == FE_OP_AND ? IR_OP_ARITH_ANDI : IR_OP_ARITH_ORI, a.v, b.v),
+        false);
   }
   case FE_OP_POW: /* Triton tensors have no __pow__ either */
-    return fe_error(l, loc, "unsupported: operator '**' on tensors (Triton has none; write "
+    return fe_error(l, loc,
+                    "unsupported: operator '**' on tensors (Triton has none; write "
                     "x * x, or exp2(y * log2(x)))");
-  case FE_OP_MATMUL: case FE_OP_NEG: case FE_OP_POS: case FE_OP_INVERT:
-  case FE_OP_NOT: case FE_OP_IS: case FE_OP_ISNOT: case FE_OP_IN: case FE_OP_NOTIN:
-    return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
+  case FE_OP_MATMUL:
+  case FE_OP_NEG:
+  case FE_OP_POS:
+  case FE_OP_INVERT:
+  case FE_OP_NOT:
+  case FE_OP_IS:
+  case FE_OP_ISNOT:
+  case FE_OP_IN:
+  case FE_OP_NOTIN: return fe_error(l, loc, "unsupported: operator '%s' on tensors", fe_op_str(op));
   }
   l->b.loc = loc;
   return fe_val_tensor(ir_build_binary(&l->b, k, a.v, b.v), dt.uns);
@@ -629,16 +681,24 @@ fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
 /* Python truthiness of compile-time values; -1 for runtime values. */
 int fe_const_truth(const fe_val *v) {
   switch (v->kind) {
-  case FE_V_INT: case FE_V_BOOL: return v->ival != 0;
+  case FE_V_INT:
+  case FE_V_BOOL: return v->ival != 0;
   case FE_V_FLOAT: return v->fval != 0;
   case FE_V_NONE: return 0;
   case FE_V_STR: return v->path && v->path[0];
   case FE_V_TUPLE: return v->n > 0;
-  case FE_V_LIST: case FE_V_DICT: return v->obj->n > 0;
-  case FE_V_DTYPE: case FE_V_MODULE: case FE_V_BUILTIN: case FE_V_FUNC: case FE_V_METHOD:
-  case FE_V_SLICE: case FE_V_CONFIG: case FE_V_STRUCT:
-    return 1;
-  case FE_V_TENSOR: case FE_V_ERROR: return -1;
+  case FE_V_LIST:
+  case FE_V_DICT: return v->obj->n > 0;
+  case FE_V_DTYPE:
+  case FE_V_MODULE:
+  case FE_V_BUILTIN:
+  case FE_V_FUNC:
+  case FE_V_METHOD:
+  case FE_V_SLICE:
+  case FE_V_CONFIG:
+  case FE_V_STRUCT: return 1;
+  case FE_V_TENSOR:
+  case FE_V_ERROR: return -1;
   }
   return -1;
 }
@@ -691,24 +751,23 @@ fe_val fe_unary(fe_lower *l, fe_op op, fe_val a, ir_loc loc) {
   case FE_OP_NEG:
     if (s->kind == IR_TY_FLOAT)
       return fe_val_tensor(ir_build_unary(&l->b, IR_OP_ARITH_NEGF, a.v->type, a.v), false);
-    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_SUBI,
-                                         ir_build_const_int(&l->b, a.v->type, 0), a.v),
-                         a.is_unsigned);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, IR_OP_ARITH_SUBI, ir_build_const_int(&l->b, a.v->type, 0), a.v),
+        a.is_unsigned);
   case FE_OP_INVERT:
     if (s->kind != IR_TY_INT)
       return fe_error(l, loc, "bad operand type for unary '~': '%s'", fe_val_type_str(l, &a));
-    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_XORI, a.v,
-                                         ir_build_const_int(&l->b, a.v->type, -1)),
-                         a.is_unsigned);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, IR_OP_ARITH_XORI, a.v, ir_build_const_int(&l->b, a.v->type, -1)),
+        a.is_unsigned);
   case FE_OP_NOT: {
     fe_val b = fe_to_bool(l, a, loc);
     if (b.kind == FE_V_ERROR) return b;
-    return fe_val_tensor(ir_build_binary(&l->b, IR_OP_ARITH_XORI, b.v,
-                                         ir_build_const_int(&l->b, b.v->type, 1)),
-                         false);
+    return fe_val_tensor(
+        ir_build_binary(&l->b, IR_OP_ARITH_XORI, b.v, ir_build_const_int(&l->b, b.v->type, 1)),
+        false);
   }
-  default:
-    break;
+  default: break;
   }
   return fe_error(l, loc, "unsupported unary operator '%s'", fe_op_str(op));
 }

@@ -41,14 +41,15 @@ static const char *copy_name(skim *s, const fe_token *tok) {
 /* FNV-1a over a NUL-terminated name. */
 static uint32_t name_hash(const char *name) {
   uint32_t h = 2166136261u;
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    h = (h ^ *p) * 16777619u;
   return h;
 }
 
 typedef struct ctx_flags {
-  int cond;          /* enclosing `if` clause, -1 */
-  bool fallback;     /* inside an `except` handler */
-  const char *host;  /* inside a loop / class / match: bindings are host bindings */
+  int cond;         /* enclosing `if` clause, -1 */
+  bool fallback;    /* inside an `except` handler */
+  const char *host; /* inside a loop / class / match: bindings are host bindings */
 } ctx_flags;
 
 static fe_bind *add_bind(skim *s, const char *name, fe_bind_kind kind, const fe_token *at,
@@ -81,8 +82,7 @@ static bool is_close(fe_tok_kind k) {
 static int line_end(const skim *s, int i) {
   while (i < s->n - 1) {
     fe_tok_kind k = s->t[i].kind;
-    if (k == FE_TOK_NEWLINE || k == FE_TOK_INDENT || k == FE_TOK_DEDENT || k == FE_TOK_EOF)
-      break;
+    if (k == FE_TOK_NEWLINE || k == FE_TOK_INDENT || k == FE_TOK_DEDENT || k == FE_TOK_EOF) break;
     i++;
   }
   return i;
@@ -92,8 +92,10 @@ static int line_end(const skim *s, int i) {
 static int block_end(const skim *s, int i) {
   int depth = 0;
   for (; i < s->n - 1; i++) {
-    if (s->t[i].kind == FE_TOK_INDENT) depth++;
-    else if (s->t[i].kind == FE_TOK_DEDENT && --depth == 0) return i + 1;
+    if (s->t[i].kind == FE_TOK_INDENT)
+      depth++;
+    else if (s->t[i].kind == FE_TOK_DEDENT && --depth == 0)
+      return i + 1;
   }
   return s->n - 1;
 }
@@ -105,9 +107,12 @@ static int header_colon(const skim *s, int i) {
   int end = line_end(s, i);
   for (; i < end; i++) {
     fe_tok_kind k = s->t[i].kind;
-    if (is_open(k)) depth++;
-    else if (is_close(k) && depth > 0) depth--;
-    else if (depth == 0 && k == FE_TOK_KW_LAMBDA) lambdas++;
+    if (is_open(k))
+      depth++;
+    else if (is_close(k) && depth > 0)
+      depth--;
+    else if (depth == 0 && k == FE_TOK_KW_LAMBDA)
+      lambdas++;
     else if (depth == 0 && k == FE_TOK_COLON) {
       if (lambdas == 0) return i;
       lambdas--;
@@ -121,9 +126,12 @@ static int simple_end(const skim *s, int i, int end) {
   int depth = 0;
   for (; i < end; i++) {
     fe_tok_kind k = s->t[i].kind;
-    if (is_open(k)) depth++;
-    else if (is_close(k) && depth > 0) depth--;
-    else if (depth == 0 && k == FE_TOK_SEMI) return i;
+    if (is_open(k))
+      depth++;
+    else if (is_close(k) && depth > 0)
+      depth--;
+    else if (depth == 0 && k == FE_TOK_SEMI)
+      return i;
   }
   return end;
 }
@@ -158,8 +166,10 @@ static const char *dotted(skim *s, int *i, int end) {
     if (sb.len) ir_sb_putc(&sb, '.');
     ir_sb_append(&sb, s->t[*i].text, s->t[*i].len);
     (*i)++;
-    if (*i < end && s->t[*i].kind == FE_TOK_DOT) (*i)++;
-    else break;
+    if (*i < end && s->t[*i].kind == FE_TOK_DOT)
+      (*i)++;
+    else
+      break;
   }
   const char *r = sb.len ? ir_arena_strdup(s->arena, sb.data, sb.len) : NULL;
   ir_sb_free(&sb);
@@ -239,8 +249,10 @@ static void bind_target_names(skim *s, int i, int end, const char *what, const c
   for (int k = i; k < end; k++) {
     fe_tok_kind tk = s->t[k].kind;
     if (skip > 0) {
-      if (is_open(tk)) skip++;
-      else if (is_close(tk)) skip--;
+      if (is_open(tk))
+        skip++;
+      else if (is_close(tk))
+        skip--;
       continue;
     }
     fe_tok_kind prev = k > i ? s->t[k - 1].kind : FE_TOK_EOF;
@@ -257,13 +269,20 @@ static void bind_target_names(skim *s, int i, int end, const char *what, const c
 
 static bool is_augassign(fe_tok_kind k) {
   switch (k) {
-  case FE_TOK_POWEQ: case FE_TOK_FLOORDIVEQ: case FE_TOK_SHREQ: case FE_TOK_SHLEQ:
-  case FE_TOK_PLUSEQ: case FE_TOK_MINUSEQ: case FE_TOK_STAREQ: case FE_TOK_SLASHEQ:
-  case FE_TOK_PERCENTEQ: case FE_TOK_AMPEQ: case FE_TOK_PIPEEQ: case FE_TOK_CARETEQ:
-  case FE_TOK_ATEQ:
-    return true;
-  default:
-    return false;
+  case FE_TOK_POWEQ:
+  case FE_TOK_FLOORDIVEQ:
+  case FE_TOK_SHREQ:
+  case FE_TOK_SHLEQ:
+  case FE_TOK_PLUSEQ:
+  case FE_TOK_MINUSEQ:
+  case FE_TOK_STAREQ:
+  case FE_TOK_SLASHEQ:
+  case FE_TOK_PERCENTEQ:
+  case FE_TOK_AMPEQ:
+  case FE_TOK_PIPEEQ:
+  case FE_TOK_CARETEQ:
+  case FE_TOK_ATEQ: return true;
+  default: return false;
   }
 }
 
@@ -275,12 +294,18 @@ static void skim_expr_stmt(skim *s, int i, int end, const ctx_flags *cf) {
   int depth = 0, neq = 0, colon = -1, eqs[MAX_CHAIN];
   for (int k = i; k < end; k++) {
     fe_tok_kind tk = s->t[k].kind;
-    if (is_open(tk)) depth++;
-    else if (is_close(tk) && depth > 0) depth--;
-    else if (depth > 0) continue;
-    else if (tk == FE_TOK_KW_LAMBDA) break; /* `f = lambda x: ...`: its colon is not ours */
-    else if (tk == FE_TOK_ASSIGN && neq < MAX_CHAIN) eqs[neq++] = k;
-    else if (tk == FE_TOK_COLON && colon < 0 && neq == 0) colon = k;
+    if (is_open(tk))
+      depth++;
+    else if (is_close(tk) && depth > 0)
+      depth--;
+    else if (depth > 0)
+      continue;
+    else if (tk == FE_TOK_KW_LAMBDA)
+      break; /* `f = lambda x: ...`: its colon is not ours */
+    else if (tk == FE_TOK_ASSIGN && neq < MAX_CHAIN)
+      eqs[neq++] = k;
+    else if (tk == FE_TOK_COLON && colon < 0 && neq == 0)
+      colon = k;
     else if (is_augassign(tk) && neq == 0) {
       bind_target_names(s, i, k, "an augmented assignment", cf);
       return;
@@ -290,7 +315,8 @@ static void skim_expr_stmt(skim *s, int i, int end, const ctx_flags *cf) {
     fe_bind *b = add_bind(s, copy_name(s, &s->t[i]), FE_BIND_VALUE, &s->t[i], cf);
     b->ann = colon + 1;
     b->at = neq > 0 && eqs[neq - 1] + 1 < end ? eqs[neq - 1] + 1 : -1;
-    if (b->at < 0 && b->kind == FE_BIND_VALUE) b->kind = FE_BIND_HOST, b->what = "a bare annotation";
+    if (b->at < 0 && b->kind == FE_BIND_VALUE)
+      b->kind = FE_BIND_HOST, b->what = "a bare annotation";
     return;
   }
   if (neq == 0 || eqs[neq - 1] + 1 >= end) return; /* an expression statement */
@@ -309,7 +335,8 @@ static void skim_expr_stmt(skim *s, int i, int end, const ctx_flags *cf) {
 static int skim_def(skim *s, int first, int i, const ctx_flags *cf) {
   if (s->t[i].kind == FE_TOK_KW_ASYNC) i++;
   bool is_class = s->t[i].kind == FE_TOK_KW_CLASS;
-  if ((s->t[i].kind == FE_TOK_KW_DEF || is_class) && i + 1 < s->n && s->t[i + 1].kind == FE_TOK_NAME) {
+  if ((s->t[i].kind == FE_TOK_KW_DEF || is_class) && i + 1 < s->n &&
+      s->t[i + 1].kind == FE_TOK_NAME) {
     const fe_token *name = &s->t[i + 1];
     fe_bind *b = add_bind(s, copy_name(s, name), FE_BIND_FUNC, is_class ? name : &s->t[i], cf);
     if (is_class) {
@@ -400,9 +427,9 @@ static void skim_block(skim *s, int i, int end, const ctx_flags *cf) {
   while (i < end) {
     const fe_token *t = &s->t[i];
     switch (t->kind) {
-    case FE_TOK_NEWLINE: case FE_TOK_DEDENT: case FE_TOK_SEMI:
-      i++;
-      continue;
+    case FE_TOK_NEWLINE:
+    case FE_TOK_DEDENT:
+    case FE_TOK_SEMI: i++; continue;
     case FE_TOK_EOF: return;
     case FE_TOK_INDENT: /* an unexpected indent: the parser reports it if reached */
       i = block_end(s, i);
@@ -411,36 +438,40 @@ static void skim_block(skim *s, int i, int end, const ctx_flags *cf) {
       int first = i;
       while (i < end && s->t[i].kind == FE_TOK_AT) {
         i = line_end(s, i);
-        if (i < end && s->t[i].kind == FE_TOK_NEWLINE) i++;
-        else break;
+        if (i < end && s->t[i].kind == FE_TOK_NEWLINE)
+          i++;
+        else
+          break;
       }
       if (i < end && (s->t[i].kind == FE_TOK_KW_DEF || s->t[i].kind == FE_TOK_KW_CLASS ||
                       s->t[i].kind == FE_TOK_KW_ASYNC))
         i = skim_def(s, first, i, cf);
       continue;
     }
-    case FE_TOK_KW_DEF: case FE_TOK_KW_CLASS:
-      i = skim_def(s, i, i, cf);
-      continue;
+    case FE_TOK_KW_DEF:
+    case FE_TOK_KW_CLASS: i = skim_def(s, i, i, cf); continue;
     case FE_TOK_KW_ASYNC:
-      if (i + 1 < end && s->t[i + 1].kind == FE_TOK_KW_DEF) i = skim_def(s, i, i, cf);
-      else i = skim_compound(s, i + 1, cf);
+      if (i + 1 < end && s->t[i + 1].kind == FE_TOK_KW_DEF)
+        i = skim_def(s, i, i, cf);
+      else
+        i = skim_compound(s, i + 1, cf);
       continue;
-    case FE_TOK_KW_IF:
-      i = skim_if(s, i, cf);
-      continue;
-    case FE_TOK_KW_TRY: case FE_TOK_KW_WITH: case FE_TOK_KW_FOR: case FE_TOK_KW_WHILE:
-      i = skim_compound(s, i, cf);
-      continue;
-    case FE_TOK_KW_ELIF: case FE_TOK_KW_ELSE: case FE_TOK_KW_EXCEPT: case FE_TOK_KW_FINALLY:
+    case FE_TOK_KW_IF: i = skim_if(s, i, cf); continue;
+    case FE_TOK_KW_TRY:
+    case FE_TOK_KW_WITH:
+    case FE_TOK_KW_FOR:
+    case FE_TOK_KW_WHILE: i = skim_compound(s, i, cf); continue;
+    case FE_TOK_KW_ELIF:
+    case FE_TOK_KW_ELSE:
+    case FE_TOK_KW_EXCEPT:
+    case FE_TOK_KW_FINALLY:
       i = skim_compound(s, i, cf); /* a stray clause: skipped like its statement */
       continue;
-    default:
-      break;
+    default: break;
     }
     /* `match x:` (a soft keyword) opens a block like a compound statement. */
-    if (t->kind == FE_TOK_NAME && t->len == 5 && memcmp(t->text, "match", 5) == 0 &&
-        i + 1 < end && fe_tok_starts_expr(s->t[i + 1].kind)) {
+    if (t->kind == FE_TOK_NAME && t->len == 5 && memcmp(t->text, "match", 5) == 0 && i + 1 < end &&
+        fe_tok_starts_expr(s->t[i + 1].kind)) {
       int c = header_colon(s, i);
       if (c >= 0 && c + 1 < s->n && s->t[c + 1].kind == FE_TOK_NEWLINE) {
         i = skim_compound(s, i, cf);
@@ -450,7 +481,8 @@ static void skim_block(skim *s, int i, int end, const ctx_flags *cf) {
     int le = line_end(s, i);
     if (le > end) le = end;
     int se = simple_end(s, i, le);
-    if (t->kind == FE_TOK_KW_IMPORT || t->kind == FE_TOK_KW_FROM) skim_import(s, i, se, cf);
+    if (t->kind == FE_TOK_KW_IMPORT || t->kind == FE_TOK_KW_FROM)
+      skim_import(s, i, se, cf);
     else if (t->kind != FE_TOK_KW_DEL && t->kind != FE_TOK_KW_GLOBAL && t->kind != FE_TOK_KW_RAISE)
       skim_expr_stmt(s, i, se, cf);
     int next = se < le ? se + 1 : (le < end && s->t[le].kind == FE_TOK_NEWLINE ? le + 1 : le);
@@ -462,11 +494,13 @@ static void skim_block(skim *s, int i, int end, const ctx_flags *cf) {
 static void build_table(skim *s) {
   fe_modindex *ix = s->ix;
   int cap = 16;
-  while (cap < ix->nbinds * 2 + 1) cap *= 2;
+  while (cap < ix->nbinds * 2 + 1)
+    cap *= 2;
   ix->table_cap = cap;
   ix->table = ir_arena_alloc(s->arena, sizeof(int) * (size_t)cap);
   if (!ix->table) IR_UNREACHABLE("out of memory indexing a module");
-  for (int i = 0; i < cap; i++) ix->table[i] = -1;
+  for (int i = 0; i < cap; i++)
+    ix->table[i] = -1;
   for (int b = 0; b < ix->nbinds; b++) {
     uint32_t h = name_hash(ix->binds[b].name) & (uint32_t)(cap - 1);
     for (;; h = (h + 1) & (uint32_t)(cap - 1)) {

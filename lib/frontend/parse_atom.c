@@ -22,7 +22,8 @@ void fe_parse_comp_clauses(fe_parser *p, fe_expr *e) {
     c->b = fe_parse_or_test(p);
     fe_expr_list conds;
     fe_list_init(&conds);
-    while (fe_accept(p, FE_TOK_KW_IF)) fe_list_push(p, &conds, fe_parse_or_test(p));
+    while (fe_accept(p, FE_TOK_KW_IF))
+      fe_list_push(p, &conds, fe_parse_or_test(p));
     c->n = conds.n;
     c->items = fe_list_finish(p, &conds);
     fe_list_push(p, &clauses, c);
@@ -36,7 +37,8 @@ static fe_expr *parse_element(fe_parser *p) {
   fe_expr *e = fe_parse_star_test(p);
   if (fe_peek(p)->kind != FE_TOK_WALRUS) return e;
   ir_loc loc = fe_next(p)->loc;
-  if (e->kind != FE_EX_NAME) fe_parse_error(p, e->loc, "cannot use assignment expressions with this target");
+  if (e->kind != FE_EX_NAME)
+    fe_parse_error(p, e->loc, "cannot use assignment expressions with this target");
   fe_expr *w = fe_new_expr(p, FE_EX_WALRUS, loc);
   w->start = e->start;
   w->a = e;
@@ -68,7 +70,8 @@ static fe_expr *parse_elements(fe_parser *p, fe_expr_kind kind, ir_loc loc, fe_t
   *had_comma = false;
   while (fe_peek(p)->kind != close && fe_peek(p)->kind != FE_TOK_EOF) {
     fe_expr *e = parse_element(p);
-    if (items.n == 0 && (fe_peek(p)->kind == FE_TOK_KW_FOR || fe_peek(p)->kind == FE_TOK_KW_ASYNC)) {
+    if (items.n == 0 &&
+        (fe_peek(p)->kind == FE_TOK_KW_FOR || fe_peek(p)->kind == FE_TOK_KW_ASYNC)) {
       int ck = kind == FE_EX_LIST ? FE_COMP_LIST : kind == FE_EX_SET ? FE_COMP_SET : FE_COMP_GEN;
       return finish_comp(p, ck, loc, e, NULL, close);
     }
@@ -177,8 +180,10 @@ static fe_expr *parse_field(fe_parser *p, fe_expr_list *parts) {
     const fe_token *c = fe_peek(p);
     if (fe_expect(p, FE_TOK_NAME, "a conversion (r, s or a) after '!'")) {
       if (c->len != 1 || !strchr("rsa", c->text[0]))
-        fe_parse_error(p, c->loc, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
-      else f->ival = (uint64_t)c->text[0];
+        fe_parse_error(p, c->loc,
+                       "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+      else
+        f->ival = (uint64_t)c->text[0];
     }
   }
   if (fe_accept(p, FE_TOK_COLON)) {
@@ -236,7 +241,8 @@ static fe_expr *parse_strings(fe_parser *p) {
   if (!is_f) { /* one string: concatenate the pieces */
     ir_strbuf sb;
     ir_sb_init(&sb);
-    for (int i = 0; i < parts.n; i++) ir_sb_append(&sb, parts.items[i]->str, parts.items[i]->slen);
+    for (int i = 0; i < parts.n; i++)
+      ir_sb_append(&sb, parts.items[i]->str, parts.items[i]->slen);
     fe_expr *e = str_piece(p, first->loc, sb.data ? sb.data : "", sb.len);
     e->is_bytes = is_bytes;
     ir_sb_free(&sb);
@@ -269,13 +275,14 @@ fe_expr *fe_parse_atom(fe_parser *p) {
     e->ival = t->ival;
     e->is_big = t->is_big;
     return e;
-  case FE_TOK_FLOAT: case FE_TOK_IMAG:
+  case FE_TOK_FLOAT:
+  case FE_TOK_IMAG:
     fe_next(p);
     e = fe_new_expr(p, t->kind == FE_TOK_FLOAT ? FE_EX_FLOAT : FE_EX_IMAG, t->loc);
     e->fval = t->fval;
     return e;
-  case FE_TOK_STRING: case FE_TOK_FSTRING_START:
-    return parse_strings(p);
+  case FE_TOK_STRING:
+  case FE_TOK_FSTRING_START: return parse_strings(p);
   case FE_TOK_KW_NONE: fe_next(p); return fe_new_expr(p, FE_EX_NONE, t->loc);
   case FE_TOK_KW_TRUE: fe_next(p); return fe_new_expr(p, FE_EX_TRUE, t->loc);
   case FE_TOK_KW_FALSE: fe_next(p); return fe_new_expr(p, FE_EX_FALSE, t->loc);
@@ -293,9 +300,7 @@ fe_expr *fe_parse_atom(fe_parser *p) {
   case FE_TOK_LBRACKET:
     fe_next(p);
     return parse_elements(p, FE_EX_LIST, t->loc, FE_TOK_RBRACKET, &had_comma);
-  case FE_TOK_LBRACE:
-    fe_next(p);
-    return parse_braces(p, t->loc);
+  case FE_TOK_LBRACE: fe_next(p); return parse_braces(p, t->loc);
   case FE_TOK_KW_YIELD:
     fe_parse_error(p, t->loc, "unsupported: 'yield'");
     return fe_new_expr(p, FE_EX_ERROR, t->loc);

@@ -75,14 +75,28 @@ fe_expr **fe_list_finish(fe_parser *p, fe_expr_list *l) {
 
 bool fe_tok_starts_expr(fe_tok_kind k) {
   switch (k) {
-  case FE_TOK_NAME: case FE_TOK_INT: case FE_TOK_FLOAT: case FE_TOK_IMAG: case FE_TOK_STRING:
-  case FE_TOK_FSTRING_START: case FE_TOK_LPAREN: case FE_TOK_LBRACKET: case FE_TOK_LBRACE:
-  case FE_TOK_MINUS: case FE_TOK_PLUS: case FE_TOK_TILDE: case FE_TOK_KW_NOT: case FE_TOK_KW_NONE:
-  case FE_TOK_KW_TRUE: case FE_TOK_KW_FALSE: case FE_TOK_KW_LAMBDA: case FE_TOK_ELLIPSIS:
-  case FE_TOK_KW_AWAIT: case FE_TOK_KW_YIELD: case FE_TOK_STAR:
-    return true;
-  default:
-    return false;
+  case FE_TOK_NAME:
+  case FE_TOK_INT:
+  case FE_TOK_FLOAT:
+  case FE_TOK_IMAG:
+  case FE_TOK_STRING:
+  case FE_TOK_FSTRING_START:
+  case FE_TOK_LPAREN:
+  case FE_TOK_LBRACKET:
+  case FE_TOK_LBRACE:
+  case FE_TOK_MINUS:
+  case FE_TOK_PLUS:
+  case FE_TOK_TILDE:
+  case FE_TOK_KW_NOT:
+  case FE_TOK_KW_NONE:
+  case FE_TOK_KW_TRUE:
+  case FE_TOK_KW_FALSE:
+  case FE_TOK_KW_LAMBDA:
+  case FE_TOK_ELLIPSIS:
+  case FE_TOK_KW_AWAIT:
+  case FE_TOK_KW_YIELD:
+  case FE_TOK_STAR: return true;
+  default: return false;
   }
 }
 
@@ -129,7 +143,8 @@ static fe_expr *parse_call(fe_parser *p, fe_expr *fn) {
       if (kwvals.n > 0 && !kwnames[kwvals.n - 1] && kwvals.n < 64)
         fe_parse_error(p, t->loc, "iterable argument unpacking follows keyword argument unpacking");
       fe_list_push(p, &args, st);
-    } else if (t->kind == FE_TOK_POW || (t->kind == FE_TOK_NAME && fe_peek_at(p, 1)->kind == FE_TOK_ASSIGN)) {
+    } else if (t->kind == FE_TOK_POW ||
+               (t->kind == FE_TOK_NAME && fe_peek_at(p, 1)->kind == FE_TOK_ASSIGN)) {
       fe_next(p);
       const char *name = NULL;
       if (t->kind == FE_TOK_NAME) {
@@ -141,7 +156,8 @@ static fe_expr *parse_call(fe_parser *p, fe_expr *fn) {
         fe_parse_error(p, t->loc, "too many keyword arguments");
       } else {
         for (int i = 0; name && i < kwvals.n; i++)
-          if (kwnames[i] == name) fe_parse_error(p, t->loc, "keyword argument repeated: '%s'", name);
+          if (kwnames[i] == name)
+            fe_parse_error(p, t->loc, "keyword argument repeated: '%s'", name);
         kwnames[kwvals.n] = name;
         fe_list_push(p, &kwvals, v);
       }
@@ -162,8 +178,7 @@ static fe_expr *parse_call(fe_parser *p, fe_expr *fn) {
         fe_parse_comp_clauses(p, g);
         v = g;
       }
-      if (kwvals.n > 0)
-        fe_parse_error(p, v->loc, "positional argument follows keyword argument");
+      if (kwvals.n > 0) fe_parse_error(p, v->loc, "positional argument follows keyword argument");
       fe_list_push(p, &args, v);
     }
     if (!fe_accept(p, FE_TOK_COMMA)) break;
@@ -197,8 +212,10 @@ static fe_expr *parse_atom_expr(fe_parser *p) {
       fe_expr *a = fe_new_expr(p, FE_EX_ATTR, e->loc);
       a->start = e->start;
       a->a = e;
-      if (fe_expect(p, FE_TOK_NAME, "an attribute name after '.'")) a->name = fe_parse_name(p, n);
-      else a->name = ir_intern_cstr(p->ctx, "?");
+      if (fe_expect(p, FE_TOK_NAME, "an attribute name after '.'"))
+        a->name = fe_parse_name(p, n);
+      else
+        a->name = ir_intern_cstr(p->ctx, "?");
       e = a;
     } else if (t->kind == FE_TOK_LBRACKET) {
       /* subscriptlist: subscript (',' subscript)* [','] */
@@ -246,8 +263,7 @@ static fe_expr *parse_factor(fe_parser *p);
  * that got true calls parse_leave when done. */
 bool fe_parse_enter(fe_parser *p, ir_loc loc) {
   if (p->depth >= FE_MAX_EXPR_DEPTH) {
-    fe_parse_error(p, loc, "expression nested too deeply (more than %d levels)",
-                   FE_MAX_EXPR_DEPTH);
+    fe_parse_error(p, loc, "expression nested too deeply (more than %d levels)", FE_MAX_EXPR_DEPTH);
     return false;
   }
   p->depth++;
@@ -300,10 +316,14 @@ static fe_expr *parse_power(fe_parser *p) {
 static fe_expr *parse_factor(fe_parser *p) {
   const fe_token *t = fe_peek(p);
   fe_op op;
-  if (t->kind == FE_TOK_MINUS) op = FE_OP_NEG;
-  else if (t->kind == FE_TOK_PLUS) op = FE_OP_POS;
-  else if (t->kind == FE_TOK_TILDE) op = FE_OP_INVERT;
-  else return parse_power(p);
+  if (t->kind == FE_TOK_MINUS)
+    op = FE_OP_NEG;
+  else if (t->kind == FE_TOK_PLUS)
+    op = FE_OP_POS;
+  else if (t->kind == FE_TOK_TILDE)
+    op = FE_OP_INVERT;
+  else
+    return parse_power(p);
   if (!fe_parse_enter(p, t->loc)) return fe_new_expr(p, FE_EX_ERROR, t->loc);
   fe_next(p);
   fe_expr *e = fe_new_expr(p, FE_EX_UNARY, t->loc);
@@ -375,15 +395,12 @@ static fe_expr *parse_comparison(fe_parser *p) {
     case FE_TOK_LE: op = FE_OP_LE; break;
     case FE_TOK_NE: op = FE_OP_NE; break;
     case FE_TOK_KW_IN: op = FE_OP_IN; break;
-    case FE_TOK_KW_IS:
-      op = fe_peek_at(p, 1)->kind == FE_TOK_KW_NOT ? FE_OP_ISNOT : FE_OP_IS;
-      break;
+    case FE_TOK_KW_IS: op = fe_peek_at(p, 1)->kind == FE_TOK_KW_NOT ? FE_OP_ISNOT : FE_OP_IS; break;
     case FE_TOK_KW_NOT:
       if (fe_peek_at(p, 1)->kind != FE_TOK_KW_IN) goto done;
       op = FE_OP_NOTIN;
       break;
-    default:
-      goto done;
+    default: goto done;
     }
     fe_next(p);
     if (op == FE_OP_ISNOT || op == FE_OP_NOTIN) fe_next(p);

@@ -83,7 +83,8 @@ bool fe_expect(fe_parser *p, fe_tok_kind k, const char *what) {
   return false;
 }
 
-void fe_parser_init(fe_parser *p, ir_context *ctx, ir_arena *arena, const fe_modindex *ix, int pos) {
+void fe_parser_init(fe_parser *p, ir_context *ctx, ir_arena *arena, const fe_modindex *ix,
+                    int pos) {
   memset(p, 0, sizeof *p);
   p->ctx = ctx;
   p->arena = arena;
@@ -100,9 +101,12 @@ static void skip_block(fe_parser *p) {
   int depth = 0;
   do {
     fe_tok_kind k = fe_next(p)->kind;
-    if (k == FE_TOK_INDENT) depth++;
-    else if (k == FE_TOK_DEDENT) depth--;
-    else if (k == FE_TOK_EOF) return;
+    if (k == FE_TOK_INDENT)
+      depth++;
+    else if (k == FE_TOK_DEDENT)
+      depth--;
+    else if (k == FE_TOK_EOF)
+      return;
   } while (depth > 0);
 }
 
@@ -183,20 +187,18 @@ static fe_body parse_suite(fe_parser *p) {
 /* Checks that an expression can be assigned to. */
 static void check_target(fe_parser *p, const fe_expr *e) {
   switch (e->kind) {
-  case FE_EX_NAME: case FE_EX_ATTR: case FE_EX_SUBSCRIPT: case FE_EX_ERROR:
+  case FE_EX_NAME:
+  case FE_EX_ATTR:
+  case FE_EX_SUBSCRIPT:
+  case FE_EX_ERROR: return;
+  case FE_EX_STARRED: check_target(p, e->a); return;
+  case FE_EX_TUPLE:
+  case FE_EX_LIST:
+    for (int i = 0; i < e->n; i++)
+      check_target(p, e->items[i]);
     return;
-  case FE_EX_STARRED:
-    check_target(p, e->a);
-    return;
-  case FE_EX_TUPLE: case FE_EX_LIST:
-    for (int i = 0; i < e->n; i++) check_target(p, e->items[i]);
-    return;
-  case FE_EX_CALL:
-    fe_parse_error(p, e->loc, "cannot assign to function call");
-    return;
-  default:
-    fe_parse_error(p, e->loc, "cannot assign to expression");
-    return;
+  case FE_EX_CALL: fe_parse_error(p, e->loc, "cannot assign to function call"); return;
+  default: fe_parse_error(p, e->loc, "cannot assign to expression"); return;
   }
 }
 
@@ -309,16 +311,20 @@ static fe_stmt *parse_small_stmt(fe_parser *p) {
     if (fe_tok_starts_expr(fe_peek(p)->kind)) s->value = fe_parse_test(p);
     if (s->value && fe_accept(p, FE_TOK_KW_FROM)) (void)fe_parse_test(p);
     return s;
-  case FE_TOK_KW_GLOBAL: case FE_TOK_KW_NONLOCAL:
+  case FE_TOK_KW_GLOBAL:
+  case FE_TOK_KW_NONLOCAL:
     fe_next(p);
-    do fe_expect(p, FE_TOK_NAME, "a name");
+    do
+      fe_expect(p, FE_TOK_NAME, "a name");
     while (fe_accept(p, FE_TOK_COMMA));
     return new_stmt(p, FE_ST_GLOBAL, t->loc);
-  case FE_TOK_KW_DEL: case FE_TOK_KW_IMPORT: case FE_TOK_KW_FROM: case FE_TOK_KW_YIELD:
+  case FE_TOK_KW_DEL:
+  case FE_TOK_KW_IMPORT:
+  case FE_TOK_KW_FROM:
+  case FE_TOK_KW_YIELD:
     fe_parse_error(p, t->loc, "unsupported statement %s", fe_tok_kind_name(t->kind));
     return new_stmt(p, FE_ST_PASS, t->loc);
-  default:
-    return parse_expr_stmt(p);
+  default: return parse_expr_stmt(p);
   }
 }
 
@@ -381,8 +387,10 @@ static void parse_stmt(fe_parser *p, stmt_list *out) {
   const fe_token *t = fe_peek(p);
   switch (t->kind) {
   case FE_TOK_KW_IF: stmts_push(p, out, parse_if(p)); break;
-  case FE_TOK_KW_WHILE: case FE_TOK_KW_FOR: stmts_push(p, out, parse_loop(p)); break;
-  case FE_TOK_KW_DEF: case FE_TOK_AT: {
+  case FE_TOK_KW_WHILE:
+  case FE_TOK_KW_FOR: stmts_push(p, out, parse_loop(p)); break;
+  case FE_TOK_KW_DEF:
+  case FE_TOK_AT: {
     fe_func *fn = fe_parse_funcdef(p);
     if (fn) {
       fe_stmt *s = new_stmt(p, FE_ST_DEF, t->loc);
@@ -391,12 +399,16 @@ static void parse_stmt(fe_parser *p, stmt_list *out) {
     }
     break;
   }
-  case FE_TOK_KW_CLASS: case FE_TOK_KW_WITH: case FE_TOK_KW_TRY: case FE_TOK_KW_ASYNC:
+  case FE_TOK_KW_CLASS:
+  case FE_TOK_KW_WITH:
+  case FE_TOK_KW_TRY:
+  case FE_TOK_KW_ASYNC:
     fe_parse_error(p, t->loc, "unsupported statement %s", fe_tok_kind_name(t->kind));
     break;
-  case FE_TOK_KW_EXCEPT: case FE_TOK_KW_FINALLY: case FE_TOK_KW_ELSE: case FE_TOK_KW_ELIF:
-    fe_parse_error(p, t->loc, "unexpected %s", fe_tok_kind_name(t->kind));
-    break;
+  case FE_TOK_KW_EXCEPT:
+  case FE_TOK_KW_FINALLY:
+  case FE_TOK_KW_ELSE:
+  case FE_TOK_KW_ELIF: fe_parse_error(p, t->loc, "unexpected %s", fe_tok_kind_name(t->kind)); break;
   case FE_TOK_INDENT:
     fe_parse_error(p, t->loc, "unexpected indent");
     skip_block(p);
@@ -473,7 +485,8 @@ void fe_parse_params(fe_parser *p, fe_func *fn, fe_tok_kind close) {
       if (params[i].name == pd->name)
         fe_parse_error(p, nt->loc, "duplicate parameter '%s'", pd->name);
     if (is_def && fe_accept(p, FE_TOK_COLON)) pd->annotation = fe_parse_test(p);
-    if (kind == FE_PARAM_PLAIN && fe_accept(p, FE_TOK_ASSIGN)) pd->dflt = fe_parse_test(p);
+    if (kind == FE_PARAM_PLAIN && fe_accept(p, FE_TOK_ASSIGN))
+      pd->dflt = fe_parse_test(p);
     else if (kind == FE_PARAM_PLAIN && !kwonly && n > 1 && params[n - 2].dflt &&
              params[n - 2].kind == FE_PARAM_PLAIN)
       fe_parse_error(p, nt->loc, "parameter without a default follows parameter with a default");
@@ -494,8 +507,10 @@ fe_func *fe_parse_funcdef(fe_parser *p) {
   while (fe_peek(p)->kind == FE_TOK_AT) {
     const fe_token *at = fe_next(p);
     fe_expr *d = fe_parse_test(p);
-    if (ndecos == 16) fe_parse_error(p, at->loc, "too many decorators");
-    else decos[ndecos++] = d;
+    if (ndecos == 16)
+      fe_parse_error(p, at->loc, "too many decorators");
+    else
+      decos[ndecos++] = d;
     if (!fe_expect(p, FE_TOK_NEWLINE, "newline after decorator")) return NULL;
   }
   const fe_token *def = fe_peek(p);

@@ -56,6 +56,7 @@ static void prelude_build(void) {
 int fe_prelude_indexes(const fe_modindex **out, const char **error) {
   pthread_once(&prelude_once, prelude_build);
   *error = prelude.ok ? NULL : prelude.error;
-  for (int i = 0; i < prelude.n; i++) out[i] = &prelude.index[i];
+  for (int i = 0; i < prelude.n; i++)
+    out[i] = &prelude.index[i];
   return prelude.n;
 }

@@ -21,21 +21,24 @@ typedef struct sig_type_name {
 } sig_type_name;
 
 static const sig_type_name sig_types[] = {
-    {"i1", TTC_TYPE_I1},     {"i8", TTC_TYPE_I8},     {"i16", TTC_TYPE_I16},
-    {"i32", TTC_TYPE_I32},   {"i64", TTC_TYPE_I64},   {"u1", TTC_TYPE_I1},
-    {"u8", TTC_TYPE_U8},     {"u16", TTC_TYPE_U16},   {"u32", TTC_TYPE_U32},
-    {"u64", TTC_TYPE_U64},   {"fp16", TTC_TYPE_F16},  {"bf16", TTC_TYPE_BF16},
-    {"fp32", TTC_TYPE_F32},  {"fp64", TTC_TYPE_F64},  {"f16", TTC_TYPE_F16},
-    {"f32", TTC_TYPE_F32},   {"f64", TTC_TYPE_F64},   {"B", TTC_TYPE_I1},
+    {"i1", TTC_TYPE_I1},    {"i8", TTC_TYPE_I8},    {"i16", TTC_TYPE_I16},  {"i32", TTC_TYPE_I32},
+    {"i64", TTC_TYPE_I64},  {"u1", TTC_TYPE_I1},    {"u8", TTC_TYPE_U8},    {"u16", TTC_TYPE_U16},
+    {"u32", TTC_TYPE_U32},  {"u64", TTC_TYPE_U64},  {"fp16", TTC_TYPE_F16}, {"bf16", TTC_TYPE_BF16},
+    {"fp32", TTC_TYPE_F32}, {"fp64", TTC_TYPE_F64}, {"f16", TTC_TYPE_F16},  {"f32", TTC_TYPE_F32},
+    {"f64", TTC_TYPE_F64},  {"B", TTC_TYPE_I1},
 };
 
 const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t) {
   switch (t) {
   case TTC_TYPE_I1: return ir_type_i1(ctx);
-  case TTC_TYPE_I8: case TTC_TYPE_U8: return ir_type_int(ctx, 8);
-  case TTC_TYPE_I16: case TTC_TYPE_U16: return ir_type_int(ctx, 16);
-  case TTC_TYPE_I32: case TTC_TYPE_U32: return ir_type_i32(ctx);
-  case TTC_TYPE_I64: case TTC_TYPE_U64: return ir_type_i64(ctx);
+  case TTC_TYPE_I8:
+  case TTC_TYPE_U8: return ir_type_int(ctx, 8);
+  case TTC_TYPE_I16:
+  case TTC_TYPE_U16: return ir_type_int(ctx, 16);
+  case TTC_TYPE_I32:
+  case TTC_TYPE_U32: return ir_type_i32(ctx);
+  case TTC_TYPE_I64:
+  case TTC_TYPE_U64: return ir_type_i64(ctx);
   case TTC_TYPE_F16: return ir_type_f16(ctx);
   case TTC_TYPE_BF16: return ir_type_bf16(ctx);
   case TTC_TYPE_F32: return ir_type_f32(ctx);
@@ -114,7 +117,8 @@ static bool sig_parse_desc(ir_context *ctx, ir_loc loc, const char *b, const cha
     }
     out->desc_block[out->desc_rank++] = v;
     p = end;
-    while (p < e && (*p == ',' || *p == ' ')) p++;
+    while (p < e && (*p == ',' || *p == ' '))
+      p++;
   }
   if (out->desc_rank == 0) {
     ir_error(ctx, loc, "bad block shape in '%.*s'", (int)(e - b), b);
@@ -149,8 +153,9 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
     return true;
   }
   if (b[0] == '\'' || b[0] == '"') return sig_parse_string(ctx, loc, b, e, arena, out);
-  const char *name = n > 3 && memcmp(b, "tl.", 3) == 0 ? b + 3
-                     : n > 16 && memcmp(b, "triton.language.", 16) == 0 ? b + 16 : NULL;
+  const char *name = n > 3 && memcmp(b, "tl.", 3) == 0                  ? b + 3
+                     : n > 16 && memcmp(b, "triton.language.", 16) == 0 ? b + 16
+                                                                        : NULL;
   if (name) {
     if (strncmp(name, "float8", 6) == 0) {
       ir_error(ctx, loc, "unsupported: fp8 type '%.*s' (fp8 comes with the tensor-core work)",
@@ -205,7 +210,8 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
   ttc_type t;
   if (!sig_lookup_type(p, (size_t)(tend - p), &t)) {
     ir_loc tloc = {src, 1, col + (uint32_t)(p - b)};
-    ir_error(ctx, tloc, "unknown type '%.*s' in signature, expected one of i1, i8, i16, i32, "
+    ir_error(ctx, tloc,
+             "unknown type '%.*s' in signature, expected one of i1, i8, i16, i32, "
              "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, or a constexpr value (a number, "
              "True, False, None, 'a string', tl.float16)",
              (int)(tend - p), p);
@@ -244,7 +250,8 @@ int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
   const ir_source *src = ir_context_add_source(ctx, "<signature>", signature, len);
   if (!src) return -1;
   int cap = 1;
-  for (size_t i = 0; i < len; i++) cap += signature[i] == ',';
+  for (size_t i = 0; i < len; i++)
+    cap += signature[i] == ',';
   fe_sig_entry *entries = ir_arena_alloc(arena, sizeof *entries * (size_t)cap);
   if (!entries) return -1;
   int n = 0;
@@ -262,8 +269,10 @@ int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
     while (pos < len && (quote || depth > 0 || s[pos] != ',')) {
       char c = s[pos];
       if (quote) {
-        if (c == '\\' && pos + 1 < len) pos++;
-        else if (c == quote) quote = 0;
+        if (c == '\\' && pos + 1 < len)
+          pos++;
+        else if (c == quote)
+          quote = 0;
       } else if (c == '\'' || c == '"') {
         quote = c;
       } else if (c == '[' || c == '<' || c == '(') {
@@ -274,8 +283,10 @@ int fe_parse_signature(ir_context *ctx, const char *signature, ir_arena *arena,
       pos++;
     }
     size_t e = pos;
-    while (b < e && isspace((unsigned char)s[b])) b++;
-    while (e > b && isspace((unsigned char)s[e - 1])) e--;
+    while (b < e && isspace((unsigned char)s[b]))
+      b++;
+    while (e > b && isspace((unsigned char)s[e - 1]))
+      e--;
     if (!sig_parse_entry(ctx, src, s + b, s + e, (uint32_t)b + 1, arena, &entries[n])) ok = false;
     n++;
     if (pos >= len) break;
@@ -296,8 +307,10 @@ bool fe_is_constexpr_annotation(const fe_expr *ann) {
 }
 
 static const char *sig_type_str(const fe_sig_entry *e, char *buf, size_t cap) {
-  if (e->type == TTC_TYPE_PTR) snprintf(buf, cap, "*%s", ttc_type_name(e->pointee));
-  else snprintf(buf, cap, "%s", ttc_type_name(e->type));
+  if (e->type == TTC_TYPE_PTR)
+    snprintf(buf, cap, "*%s", ttc_type_name(e->pointee));
+  else
+    snprintf(buf, cap, "%s", ttc_type_name(e->type));
   return buf;
 }
 
@@ -312,7 +325,8 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
     return false;
   }
   int total = fn->nparams;
-  for (int i = 0; i < nentries; i++) total += 2 * entries[i].desc_rank;
+  for (int i = 0; i < nentries; i++)
+    total += 2 * entries[i].desc_rank;
   fe_param *params = ir_arena_alloc(arena, sizeof *params * (size_t)(total + 1));
   if (!params) return false;
   bool ok = true;
@@ -335,8 +349,10 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
       e = &dt;
     }
     if (pa->is_constexpr && !e->is_value) {
-      ir_error(ctx, e->loc, "constexpr parameter '%s' needs a value in the signature, found type "
-               "'%s'", pd->name, sig_type_str(e, buf, sizeof buf));
+      ir_error(ctx, e->loc,
+               "constexpr parameter '%s' needs a value in the signature, found type "
+               "'%s'",
+               pd->name, sig_type_str(e, buf, sizeof buf));
       ir_note(ctx, pd->loc, "parameter '%s' declared here", pd->name);
       ok = false;
     } else if (!pa->is_constexpr && e->is_value) {

@@ -140,9 +140,11 @@ const ir_attr *ir_attr_nvidia_mma(ir_context *ctx, unsigned version_major, unsig
   a.version_major = version_major;
   a.version_minor = version_minor;
   a.rank = rank;
-  for (int i = 0; i < rank; i++) a.warps_per_cta[i] = warps_per_cta[i];
+  for (int i = 0; i < rank; i++)
+    a.warps_per_cta[i] = warps_per_cta[i];
   a.ninstr = ninstr;
-  for (int i = 0; i < ninstr; i++) a.instr_shape[i] = instr_shape[i];
+  for (int i = 0; i < ninstr; i++)
+    a.instr_shape[i] = instr_shape[i];
   return attr_unique(ctx, &a);
 }
 
@@ -163,7 +165,8 @@ const ir_attr *ir_attr_swizzled_shared(ir_context *ctx, unsigned vec, unsigned p
   a.per_phase = per_phase;
   a.max_phase = max_phase;
   a.rank = rank;
-  for (int i = 0; i < rank; i++) a.order[i] = order[i];
+  for (int i = 0; i < rank; i++)
+    a.order[i] = order[i];
   return attr_unique(ctx, &a);
 }
 
@@ -185,11 +188,10 @@ bool ir_attr_is_shared_layout(const ir_attr *a) {
   return a && (a->kind == IR_ATTR_SWIZZLED_SHARED || a->kind == IR_ATTR_NVMMA_SHARED);
 }
 
-static const char *const cmpi_names[] = {"eq", "ne", "slt", "sle", "sgt",
+static const char *const cmpi_names[] = {"eq",  "ne",  "slt", "sle", "sgt",
                                          "sge", "ult", "ule", "ugt", "uge"};
-static const char *const cmpf_names[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
-                                         "one", "ord", "ueq", "ugt", "uge", "ult",
-                                         "ule", "une", "uno", "true"};
+static const char *const cmpf_names[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                         "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
 
 const char *ir_cmpi_name(ir_cmpi_pred p) {
   return (unsigned)p < sizeof cmpi_names / sizeof *cmpi_names ? cmpi_names[p] : "?";

@@ -49,14 +49,16 @@ static bool ax_set(ir_axis_analysis *a, const ir_value *v, const ax_fact *f) {
     for (size_t i = 0; i < a->cap; i++) {
       if (!a->table[i].key) continue;
       size_t j = ax_hash(a->table[i].key, ncap);
-      while (nt[j].key) j = (j + 1) & (ncap - 1);
+      while (nt[j].key)
+        j = (j + 1) & (ncap - 1);
       nt[j] = a->table[i];
     }
     a->table = nt;
     a->cap = ncap;
   }
   size_t j = ax_hash(v, a->cap);
-  while (a->table[j].key && a->table[j].key != v) j = (j + 1) & (a->cap - 1);
+  while (a->table[j].key && a->table[j].key != v)
+    j = (j + 1) & (a->cap - 1);
   if (!a->table[j].key) a->len++;
   a->table[j].key = v;
   a->table[j].fact = *f;
@@ -217,8 +219,8 @@ static ax_fact visit_div(const ir_op *op, const ax_fact *l, const ax_fact *r) {
     f.info.contiguity[d] = has_value(r, 1) ? l->info.contiguity[d] : 1;
     int64_t c = gcd64(l->info.constancy[d], r->info.constancy[d]);
     if (ir_type_is_tensor(t) && is_contig_dim(l, t, d) && is_const_dim(r, t, d))
-      c = max64(c, gcd64(l->info.contiguity[d],
-                         gcd64(l->info.divisibility[d], r->info.divisibility[d])));
+      c = max64(
+          c, gcd64(l->info.contiguity[d], gcd64(l->info.divisibility[d], r->info.divisibility[d])));
     f.info.constancy[d] = c;
     f.info.divisibility[d] = has_value(l, 0) || has_value(r, 1) ? l->info.divisibility[d] : 1;
   }
@@ -235,8 +237,8 @@ static ax_fact visit_rem(const ir_op *op, const ax_fact *l, const ax_fact *r) {
   ax_fact f = fact_pessimistic(t);
   for (int d = 0; d < ty_ndims(t); d++) {
     if (ir_type_is_tensor(t) && is_contig_dim(l, t, d) && is_const_dim(r, t, d))
-      f.info.contiguity[d] = gcd64(l->info.contiguity[d],
-                                   gcd64(l->info.divisibility[d], r->info.divisibility[d]));
+      f.info.contiguity[d] =
+          gcd64(l->info.contiguity[d], gcd64(l->info.divisibility[d], r->info.divisibility[d]));
     f.info.divisibility[d] = gcd64(l->info.divisibility[d], r->info.divisibility[d]);
     int64_t c = gcd64(l->info.constancy[d], r->info.constancy[d]);
     f.info.constancy[d] = ir_type_is_tensor(t) && has_value(r, 1) ? ty_dim(t, d) : c;
@@ -292,8 +294,7 @@ static ax_fact visit_logical(const ir_op *op, const ax_fact *l, const ax_fact *r
   return f;
 }
 
-static ax_fact visit_select(const ir_op *op, const ax_fact *c, const ax_fact *l,
-                            const ax_fact *r) {
+static ax_fact visit_select(const ir_op *op, const ax_fact *c, const ax_fact *l, const ax_fact *r) {
   const ir_type *t = op->results[0].type;
   if (c->has_const) return c->cval ? *l : *r;
   ax_fact f = fact_pessimistic(t);
@@ -349,7 +350,7 @@ static ax_fact visit_shift(const ir_op *op, const ax_fact *l, const ax_fact *r) 
   }
   if (l->has_const && r->has_const && s >= 0 && s < 64) {
     f.has_const = true;
-    f.cval = op->kind == IR_OP_ARITH_SHLI ? (int64_t)((uint64_t)l->cval << s)
+    f.cval = op->kind == IR_OP_ARITH_SHLI    ? (int64_t)((uint64_t)l->cval << s)
              : op->kind == IR_OP_ARITH_SHRSI ? l->cval >> s
                                              : (int64_t)((uint64_t)l->cval >> s);
   }
@@ -364,7 +365,8 @@ static ax_fact visit_constant(const ir_op *op) {
   ax_fact f = fact_pessimistic(t);
   /* A float splat is still constant along every dimension. */
   if (s && s->kind == IR_ATTR_FLOAT)
-    for (int d = 0; d < ty_ndims(t); d++) f.info.constancy[d] = ty_dim(t, d);
+    for (int d = 0; d < ty_ndims(t); d++)
+      f.info.constancy[d] = ty_dim(t, d);
   return f;
 }
 
@@ -540,35 +542,44 @@ static void visit_op(ax_walk *w, const ir_op *op) {
   case IR_OP_TT_BROADCAST: f = visit_broadcast(op, &x); break;
   case IR_OP_TT_EXPAND_DIMS: f = visit_expand_dims(op, &x); break;
   case IR_OP_TT_TRANS: f = visit_trans(op, &x); break;
-  case IR_OP_ARITH_ADDI: case IR_OP_ARITH_SUBI: case IR_OP_TT_ADDPTR:
-    f = visit_add_sub(op, &x, &y);
-    break;
+  case IR_OP_ARITH_ADDI:
+  case IR_OP_ARITH_SUBI:
+  case IR_OP_TT_ADDPTR: f = visit_add_sub(op, &x, &y); break;
   case IR_OP_ARITH_MULI: f = visit_mul(op, &x, &y); break;
-  case IR_OP_ARITH_DIVSI: case IR_OP_ARITH_DIVUI: f = visit_div(op, &x, &y); break;
-  case IR_OP_ARITH_REMSI: case IR_OP_ARITH_REMUI: f = visit_rem(op, &x, &y); break;
+  case IR_OP_ARITH_DIVSI:
+  case IR_OP_ARITH_DIVUI: f = visit_div(op, &x, &y); break;
+  case IR_OP_ARITH_REMSI:
+  case IR_OP_ARITH_REMUI: f = visit_rem(op, &x, &y); break;
   case IR_OP_ARITH_CMPI: f = visit_cmp(op, &x, &y); break;
-  case IR_OP_ARITH_ANDI: case IR_OP_ARITH_ORI: case IR_OP_ARITH_XORI:
-    f = visit_logical(op, &x, &y);
-    break;
-  case IR_OP_ARITH_SHLI: case IR_OP_ARITH_SHRSI: case IR_OP_ARITH_SHRUI:
-    f = visit_shift(op, &x, &y);
-    break;
-  case IR_OP_ARITH_MAXSI: case IR_OP_ARITH_MINSI: case IR_OP_ARITH_MAXUI: case IR_OP_ARITH_MINUI:
-    f = visit_minmax(op, &x, &y);
-    break;
+  case IR_OP_ARITH_ANDI:
+  case IR_OP_ARITH_ORI:
+  case IR_OP_ARITH_XORI: f = visit_logical(op, &x, &y); break;
+  case IR_OP_ARITH_SHLI:
+  case IR_OP_ARITH_SHRSI:
+  case IR_OP_ARITH_SHRUI: f = visit_shift(op, &x, &y); break;
+  case IR_OP_ARITH_MAXSI:
+  case IR_OP_ARITH_MINSI:
+  case IR_OP_ARITH_MAXUI:
+  case IR_OP_ARITH_MINUI: f = visit_minmax(op, &x, &y); break;
   case IR_OP_ARITH_SELECT: {
     ax_fact z = get_fact(w, op->operands[2]);
     f = visit_select(op, &x, &y, &z);
     break;
   }
-  case IR_OP_ARITH_EXTSI: case IR_OP_ARITH_EXTUI: case IR_OP_ARITH_TRUNCI:
-  case IR_OP_ARITH_BITCAST: case IR_OP_TT_BITCAST: case IR_OP_TT_INT_TO_PTR:
-  case IR_OP_TT_PTR_TO_INT: case IR_OP_TTG_CONVERT_LAYOUT:
-    f = visit_passthrough(op, &x);
-    break;
+  case IR_OP_ARITH_EXTSI:
+  case IR_OP_ARITH_EXTUI:
+  case IR_OP_ARITH_TRUNCI:
+  case IR_OP_ARITH_BITCAST:
+  case IR_OP_TT_BITCAST:
+  case IR_OP_TT_INT_TO_PTR:
+  case IR_OP_TT_PTR_TO_INT:
+  case IR_OP_TTG_CONVERT_LAYOUT: f = visit_passthrough(op, &x); break;
   case IR_OP_SCF_FOR: visit_for(w, op); return;
   case IR_OP_SCF_IF: visit_if(w, op); return;
-  case IR_OP_SCF_WHILE: case IR_OP_TT_REDUCE: case IR_OP_TT_SCAN: case IR_OP_TT_FUNC:
+  case IR_OP_SCF_WHILE:
+  case IR_OP_TT_REDUCE:
+  case IR_OP_TT_SCAN:
+  case IR_OP_TT_FUNC:
   case IR_OP_MODULE:
     /* Region arguments and results: pessimistic; the bodies still get
      * facts for what they compute. */
@@ -585,26 +596,72 @@ static void visit_op(ax_walk *w, const ir_op *op) {
       put_fact(w, &op->results[i], &a);
     }
     return;
-  case IR_OP_ARITH_ADDF: case IR_OP_ARITH_SUBF: case IR_OP_ARITH_MULF: case IR_OP_ARITH_DIVF:
-  case IR_OP_ARITH_REMF: case IR_OP_ARITH_MAXNUMF: case IR_OP_ARITH_MINNUMF:
-  case IR_OP_ARITH_MAXIMUMF: case IR_OP_ARITH_MINIMUMF: case IR_OP_ARITH_NEGF:
-  case IR_OP_ARITH_CMPF: case IR_OP_ARITH_EXTF: case IR_OP_ARITH_TRUNCF:
-  case IR_OP_ARITH_SITOFP: case IR_OP_ARITH_UITOFP: case IR_OP_ARITH_FPTOSI:
-  case IR_OP_ARITH_FPTOUI: case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG:
-  case IR_OP_MATH_LOG2: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ABSF:
-  case IR_OP_MATH_ABSI: case IR_OP_MATH_SIN: case IR_OP_MATH_COS: case IR_OP_MATH_ERF:
-  case IR_OP_MATH_FLOOR: case IR_OP_MATH_CEIL: case IR_OP_MATH_FMA: case IR_OP_TT_RETURN:
-  case IR_OP_TT_GET_PROGRAM_ID: case IR_OP_TT_GET_NUM_PROGRAMS: case IR_OP_TT_RESHAPE:
-  case IR_OP_TT_LOAD: case IR_OP_TT_STORE: case IR_OP_TT_FP_TO_FP: case IR_OP_TT_MULHIUI:
-  case IR_OP_TT_PRECISE_SQRT: case IR_OP_TT_PRECISE_DIVF: case IR_OP_TT_CLAMPF:
-  case IR_OP_TT_REDUCE_RETURN: case IR_OP_TT_SCAN_RETURN: case IR_OP_TT_DOT:
-  case IR_OP_TT_ATOMIC_RMW: case IR_OP_TT_ATOMIC_CAS: case IR_OP_TT_JOIN: case IR_OP_TT_SPLIT:
-  case IR_OP_TT_ASSERT: case IR_OP_TT_PRINT: case IR_OP_SCF_CONDITION: case IR_OP_SCF_YIELD:
-  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
-  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
-  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
-  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
-  case IR_OP_TTNG_FENCE_ASYNC_SHARED: case IR_OP_GPU_BARRIER:
+  case IR_OP_ARITH_ADDF:
+  case IR_OP_ARITH_SUBF:
+  case IR_OP_ARITH_MULF:
+  case IR_OP_ARITH_DIVF:
+  case IR_OP_ARITH_REMF:
+  case IR_OP_ARITH_MAXNUMF:
+  case IR_OP_ARITH_MINNUMF:
+  case IR_OP_ARITH_MAXIMUMF:
+  case IR_OP_ARITH_MINIMUMF:
+  case IR_OP_ARITH_NEGF:
+  case IR_OP_ARITH_CMPF:
+  case IR_OP_ARITH_EXTF:
+  case IR_OP_ARITH_TRUNCF:
+  case IR_OP_ARITH_SITOFP:
+  case IR_OP_ARITH_UITOFP:
+  case IR_OP_ARITH_FPTOSI:
+  case IR_OP_ARITH_FPTOUI:
+  case IR_OP_MATH_EXP:
+  case IR_OP_MATH_EXP2:
+  case IR_OP_MATH_LOG:
+  case IR_OP_MATH_LOG2:
+  case IR_OP_MATH_SQRT:
+  case IR_OP_MATH_RSQRT:
+  case IR_OP_MATH_ABSF:
+  case IR_OP_MATH_ABSI:
+  case IR_OP_MATH_SIN:
+  case IR_OP_MATH_COS:
+  case IR_OP_MATH_ERF:
+  case IR_OP_MATH_FLOOR:
+  case IR_OP_MATH_CEIL:
+  case IR_OP_MATH_FMA:
+  case IR_OP_TT_RETURN:
+  case IR_OP_TT_GET_PROGRAM_ID:
+  case IR_OP_TT_GET_NUM_PROGRAMS:
+  case IR_OP_TT_RESHAPE:
+  case IR_OP_TT_LOAD:
+  case IR_OP_TT_STORE:
+  case IR_OP_TT_FP_TO_FP:
+  case IR_OP_TT_MULHIUI:
+  case IR_OP_TT_PRECISE_SQRT:
+  case IR_OP_TT_PRECISE_DIVF:
+  case IR_OP_TT_CLAMPF:
+  case IR_OP_TT_REDUCE_RETURN:
+  case IR_OP_TT_SCAN_RETURN:
+  case IR_OP_TT_DOT:
+  case IR_OP_TT_ATOMIC_RMW:
+  case IR_OP_TT_ATOMIC_CAS:
+  case IR_OP_TT_JOIN:
+  case IR_OP_TT_SPLIT:
+  case IR_OP_TT_ASSERT:
+  case IR_OP_TT_PRINT:
+  case IR_OP_SCF_CONDITION:
+  case IR_OP_SCF_YIELD:
+  case IR_OP_TTG_LOCAL_ALLOC:
+  case IR_OP_TTG_LOCAL_LOAD:
+  case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC:
+  case IR_OP_TTG_MEMDESC_TRANS:
+  case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTG_ASYNC_COPY:
+  case IR_OP_TTG_ASYNC_COMMIT_GROUP:
+  case IR_OP_TTG_ASYNC_WAIT:
+  case IR_OP_TTNG_WARP_GROUP_DOT:
+  case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+  case IR_OP_TTNG_FENCE_ASYNC_SHARED:
+  case IR_OP_GPU_BARRIER:
   case IR_OP_TT_EXTERN_ELEMENTWISE:
   case IR_NUM_OPS:
     for (int i = 0; i < op->nresults; i++) {
@@ -618,7 +675,8 @@ static void visit_op(ax_walk *w, const ir_op *op) {
 
 static void analyze_region(ax_walk *w, const ir_region *r) {
   for (const ir_block *b = r->first; b; b = b->next)
-    for (const ir_op *op = b->first; op; op = op->next) visit_op(w, op);
+    for (const ir_op *op = b->first; op; op = op->next)
+      visit_op(w, op);
 }
 
 ir_axis_analysis *ir_axis_analyze(const ir_op *func, ir_arena *arena) {
@@ -633,10 +691,12 @@ ir_axis_analysis *ir_axis_analyze(const ir_op *func, ir_arena *arena) {
      * is a multiple of it. */
     ax_fact f = fact_pessimistic(v->type);
     if (v->divisibility > 0)
-      for (int d = 0; d < ty_ndims(v->type); d++) f.info.divisibility[d] = v->divisibility;
+      for (int d = 0; d < ty_ndims(v->type); d++)
+        f.info.divisibility[d] = v->divisibility;
     put_fact(&w, v, &f);
   }
-  for (int r = 0; r < func->nregions; r++) analyze_region(&w, &func->regions[r]);
+  for (int r = 0; r < func->nregions; r++)
+    analyze_region(&w, &func->regions[r]);
   return w.oom ? NULL : a;
 }
 

@@ -26,8 +26,8 @@ void ir_builder_set_before(ir_builder *b, ir_op *op) {
 
 ir_op *ir_build(ir_builder *b, ir_op_kind kind, int nresults, const ir_type *const *result_types,
                 int noperands, ir_value *const *operands, int nregions) {
-  ir_op *op = ir_op_create(b->m, kind, b->loc, nresults, result_types, noperands, operands,
-                           nregions);
+  ir_op *op =
+      ir_op_create(b->m, kind, b->loc, nresults, result_types, noperands, operands, nregions);
   if (b->before)
     ir_op_insert_before(b->before, op);
   else if (b->block)

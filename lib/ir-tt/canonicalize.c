@@ -58,24 +58,42 @@ static bool fold_int(ir_op_kind k, int64_t a, int64_t b, unsigned w, int64_t *r)
   bool sdiv_ok = b != 0 && !(a == min && b == -1);
   /* An if-chain, not a switch: only the integer binaries reach here, and a
    * switch over ir_op_kind must name every kind (no default). */
-  if (k == IR_OP_ARITH_ADDI) *r = (int64_t)((uint64_t)a + (uint64_t)b);
-  else if (k == IR_OP_ARITH_SUBI) *r = (int64_t)((uint64_t)a - (uint64_t)b);
-  else if (k == IR_OP_ARITH_MULI) *r = (int64_t)((uint64_t)a * (uint64_t)b);
-  else if (k == IR_OP_ARITH_DIVSI && sdiv_ok) *r = a / b;
-  else if (k == IR_OP_ARITH_REMSI && sdiv_ok) *r = a % b;
-  else if (k == IR_OP_ARITH_DIVUI && ub) *r = (int64_t)(ua / ub);
-  else if (k == IR_OP_ARITH_REMUI && ub) *r = (int64_t)(ua % ub);
-  else if (k == IR_OP_ARITH_ANDI) *r = a & b;
-  else if (k == IR_OP_ARITH_ORI) *r = a | b;
-  else if (k == IR_OP_ARITH_XORI) *r = a ^ b;
-  else if (k == IR_OP_ARITH_SHLI && ub < w) *r = (int64_t)(ua << ub);
-  else if (k == IR_OP_ARITH_SHRUI && ub < w) *r = (int64_t)(ua >> ub);
-  else if (k == IR_OP_ARITH_SHRSI && ub < w) *r = a >> ub; /* a is sign-extended */
-  else if (k == IR_OP_ARITH_MAXSI) *r = a > b ? a : b;
-  else if (k == IR_OP_ARITH_MINSI) *r = a < b ? a : b;
-  else if (k == IR_OP_ARITH_MAXUI) *r = ua > ub ? a : b;
-  else if (k == IR_OP_ARITH_MINUI) *r = ua < ub ? a : b;
-  else return false;
+  if (k == IR_OP_ARITH_ADDI)
+    *r = (int64_t)((uint64_t)a + (uint64_t)b);
+  else if (k == IR_OP_ARITH_SUBI)
+    *r = (int64_t)((uint64_t)a - (uint64_t)b);
+  else if (k == IR_OP_ARITH_MULI)
+    *r = (int64_t)((uint64_t)a * (uint64_t)b);
+  else if (k == IR_OP_ARITH_DIVSI && sdiv_ok)
+    *r = a / b;
+  else if (k == IR_OP_ARITH_REMSI && sdiv_ok)
+    *r = a % b;
+  else if (k == IR_OP_ARITH_DIVUI && ub)
+    *r = (int64_t)(ua / ub);
+  else if (k == IR_OP_ARITH_REMUI && ub)
+    *r = (int64_t)(ua % ub);
+  else if (k == IR_OP_ARITH_ANDI)
+    *r = a & b;
+  else if (k == IR_OP_ARITH_ORI)
+    *r = a | b;
+  else if (k == IR_OP_ARITH_XORI)
+    *r = a ^ b;
+  else if (k == IR_OP_ARITH_SHLI && ub < w)
+    *r = (int64_t)(ua << ub);
+  else if (k == IR_OP_ARITH_SHRUI && ub < w)
+    *r = (int64_t)(ua >> ub);
+  else if (k == IR_OP_ARITH_SHRSI && ub < w)
+    *r = a >> ub; /* a is sign-extended */
+  else if (k == IR_OP_ARITH_MAXSI)
+    *r = a > b ? a : b;
+  else if (k == IR_OP_ARITH_MINSI)
+    *r = a < b ? a : b;
+  else if (k == IR_OP_ARITH_MAXUI)
+    *r = ua > ub ? a : b;
+  else if (k == IR_OP_ARITH_MINUI)
+    *r = ua < ub ? a : b;
+  else
+    return false;
   return true;
 }
 
@@ -107,8 +125,8 @@ static bool simplify_identity(ir_module *m, ir_subst *sub, ir_op *op, const ir_t
   if (lc && !commutative) return false;
   ir_op_kind k = op->kind;
   bool is_neutral_zero = k == IR_OP_ARITH_ADDI || k == IR_OP_ARITH_SUBI || k == IR_OP_ARITH_ORI ||
-                         k == IR_OP_ARITH_XORI || k == IR_OP_ARITH_SHLI ||
-                         k == IR_OP_ARITH_SHRSI || k == IR_OP_ARITH_SHRUI;
+                         k == IR_OP_ARITH_XORI || k == IR_OP_ARITH_SHLI || k == IR_OP_ARITH_SHRSI ||
+                         k == IR_OP_ARITH_SHRUI;
   bool is_div = k == IR_OP_ARITH_DIVSI || k == IR_OP_ARITH_DIVUI;
   if ((is_neutral_zero && c == 0) || (k == IR_OP_ARITH_MULI && c == 1) || (is_div && c == 1)) {
     replace_op(sub, op, other);
@@ -121,9 +139,7 @@ static bool simplify_identity(ir_module *m, ir_subst *sub, ir_op *op, const ir_t
   return false;
 }
 
-static bool is_int_binary(ir_op_kind k) {
-  return k >= IR_OP_ARITH_ADDI && k <= IR_OP_ARITH_MINUI;
-}
+static bool is_int_binary(ir_op_kind k) { return k >= IR_OP_ARITH_ADDI && k <= IR_OP_ARITH_MINUI; }
 
 /* Tries every rule on op; true if it changed the IR. */
 static bool canonicalize_op(ir_module *m, ir_subst *sub, ir_op *op) {

@@ -23,7 +23,8 @@ ir_context *ir_context_create(void) {
 
 void ir_context_destroy(ir_context *ctx) {
   if (!ctx) return;
-  for (size_t i = 0; i < ctx->ndiags; i++) free(ctx->diags[i].msg);
+  for (size_t i = 0; i < ctx->ndiags; i++)
+    free(ctx->diags[i].msg);
   free(ctx->diags);
   free(ctx->table);
   ir_arena_free(&ctx->arena);
@@ -49,7 +50,8 @@ static void table_grow(ir_context *ctx) {
     ir_unique_entry e = ctx->table[i];
     if (!e.p) continue;
     size_t j = (size_t)e.hash & (ncap - 1);
-    while (nt[j].p) j = (j + 1) & (ncap - 1);
+    while (nt[j].p)
+      j = (j + 1) & (ncap - 1);
     nt[j] = e;
   }
   free(ctx->table);
@@ -63,8 +65,7 @@ const void *ir_ctx_unique(ir_context *ctx, unsigned tag, const void *bytes, size
   size_t j = (size_t)h & mask;
   while (ctx->table[j].p) {
     ir_unique_entry *e = &ctx->table[j];
-    if (e->hash == h && e->tag == tag && e->len == n && memcmp(e->p, bytes, n) == 0)
-      return e->p;
+    if (e->hash == h && e->tag == tag && e->len == n && memcmp(e->p, bytes, n) == 0) return e->p;
     j = (j + 1) & mask;
   }
   /* Strings get a NUL after their bytes; alloc zeroes, so n + 1 covers it. */
@@ -80,6 +81,4 @@ const char *ir_intern(ir_context *ctx, const char *s, size_t n) {
   return ir_ctx_unique(ctx, IR_UNIQ_STRING, s, n);
 }
 
-const char *ir_intern_cstr(ir_context *ctx, const char *s) {
-  return ir_intern(ctx, s, strlen(s));
-}
+const char *ir_intern_cstr(ir_context *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }

@@ -18,12 +18,12 @@ typedef struct ir_unique_entry {
 enum { IR_UNIQ_STRING = 1, IR_UNIQ_TYPE, IR_UNIQ_ATTR, IR_UNIQ_BYTES };
 
 struct ir_context {
-  ir_arena arena;            /* uniqued objects, sources */
-  ir_unique_entry *table;    /* open addressing, power-of-two size */
+  ir_arena arena;         /* uniqued objects, sources */
+  ir_unique_entry *table; /* open addressing, power-of-two size */
   size_t table_cap, table_len;
-  ir_diag *diags;            /* malloc'd; msgs malloc'd */
+  ir_diag *diags; /* malloc'd; msgs malloc'd */
   size_t ndiags, diags_cap, nerrors;
-  bool diags_truncated;      /* IR_MAX_DIAGS reached: later ones only counted */
+  bool diags_truncated; /* IR_MAX_DIAGS reached: later ones only counted */
 };
 
 /* The unique context-owned copy of `n` bytes under `tag` (16-aligned, zero

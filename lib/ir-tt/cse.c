@@ -31,9 +31,7 @@ typedef struct cse_state {
 
 #define CSE_BUCKETS 65536
 
-static bool is_candidate(const ir_op *op) {
-  return ir_op_is_pure(op) && op->nresults > 0;
-}
+static bool is_candidate(const ir_op *op) { return ir_op_is_pure(op) && op->nresults > 0; }
 
 /* Attributes are uniqued, so equal values are equal pointers; the order of
  * the attribute lists may differ. */
@@ -64,11 +62,13 @@ static bool equivalent(const ir_op *a, const ir_op *b) {
  * symmetrically, attributes (uniqued) in any order. */
 static uint64_t op_hash(const ir_op *op) {
   uint64_t h = (uint64_t)op->kind * 0x9e3779b97f4a7c15ull ^ (uint64_t)op->noperands << 32;
-  for (int i = 0; i < op->nresults; i++) h = h * 31 + (uint64_t)(uintptr_t)op->results[i].type;
+  for (int i = 0; i < op->nresults; i++)
+    h = h * 31 + (uint64_t)(uintptr_t)op->results[i].type;
   if ((ir_op_info_of(op)->traits & IR_T_COMMUTATIVE) && op->noperands == 2) {
     h = h * 31 + ((uint64_t)(uintptr_t)op->operands[0] ^ (uint64_t)(uintptr_t)op->operands[1]);
   } else {
-    for (int i = 0; i < op->noperands; i++) h = h * 31 + (uint64_t)(uintptr_t)op->operands[i];
+    for (int i = 0; i < op->noperands; i++)
+      h = h * 31 + (uint64_t)(uintptr_t)op->operands[i];
   }
   uint64_t a = 0;
   for (int i = 0; i < op->nattrs; i++)
@@ -120,7 +120,8 @@ static void cse_block(cse_state *st, ir_block *b) {
       }
       push_avail(st, op, h);
     }
-    for (int i = 0; i < op->nregions; i++) cse_region(st, &op->regions[i]);
+    for (int i = 0; i < op->nregions; i++)
+      cse_region(st, &op->regions[i]);
   }
   while (st->navail > mark) { /* LIFO: each popped entry heads its bucket */
     const cse_entry *e = &st->avail[--st->navail];
@@ -129,7 +130,8 @@ static void cse_block(cse_state *st, ir_block *b) {
 }
 
 static void cse_region(cse_state *st, ir_region *r) {
-  for (ir_block *b = r->first; b; b = b->next) cse_block(st, b);
+  for (ir_block *b = r->first; b; b = b->next)
+    cse_block(st, b);
 }
 
 bool ir_pass_cse(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
@@ -140,7 +142,8 @@ bool ir_pass_cse(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
     ir_error(m->ctx, m->op->loc, "out of memory in pass 'cse'");
     return false;
   }
-  for (size_t i = 0; i < CSE_BUCKETS; i++) st.buckets[i] = -1;
+  for (size_t i = 0; i < CSE_BUCKETS; i++)
+    st.buckets[i] = -1;
   cse_region(&st, &m->op->regions[0]);
   ir_subst_apply(&st.sub, m->op); /* uses the walk did not reach */
   st.oom |= st.sub.oom;

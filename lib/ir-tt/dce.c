@@ -16,7 +16,8 @@ typedef struct use_table {
 
 static size_t slot_of(const use_table *t, const ir_value *v) {
   size_t j = ((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull & (t->cap - 1);
-  while (t->keys[j] && t->keys[j] != v) j = (j + 1) & (t->cap - 1);
+  while (t->keys[j] && t->keys[j] != v)
+    j = (j + 1) & (t->cap - 1);
   return j;
 }
 
@@ -42,9 +43,7 @@ static void collect(ir_op *op, void *user) {
   }
 }
 
-static bool is_removable(const ir_op *op) {
-  return ir_op_is_pure(op);
-}
+static bool is_removable(const ir_op *op) { return ir_op_is_pure(op); }
 
 bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   (void)args;
@@ -53,7 +52,8 @@ bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   if (!nops) return true;
   dce_state st;
   size_t cap = 16;
-  while (cap < 4 * nops) cap *= 2; /* operands per op are few: load stays low */
+  while (cap < 4 * nops)
+    cap *= 2; /* operands per op are few: load stays low */
   st.uses.cap = cap;
   st.uses.keys = ir_arena_alloc(scratch, cap * sizeof *st.uses.keys);
   st.uses.counts = ir_arena_alloc(scratch, cap * sizeof *st.uses.counts);

@@ -103,8 +103,7 @@ static bool find_line(const ir_source *src, uint32_t line, const char **start, s
 
 void ir_render_diag(const ir_diag *d, ir_strbuf *out) {
   const ir_source *src = d->loc.src;
-  if (src)
-    ir_sb_printf(out, "%s:%u:%u: ", src->name, d->loc.line, d->loc.col);
+  if (src) ir_sb_printf(out, "%s:%u:%u: ", src->name, d->loc.line, d->loc.col);
   ir_sb_printf(out, "%s: %s\n", severity_name(d->sev), d->msg ? d->msg : "");
   const char *ls;
   size_t llen;
@@ -121,5 +120,6 @@ void ir_render_diag(const ir_diag *d, ir_strbuf *out) {
 }
 
 void ir_render_diags(const ir_context *ctx, ir_strbuf *out) {
-  for (size_t i = 0; i < ctx->ndiags; i++) ir_render_diag(&ctx->diags[i], out);
+  for (size_t i = 0; i < ctx->ndiags; i++)
+    ir_render_diag(&ctx->diags[i], out);
 }

@@ -21,9 +21,9 @@
  * to stderr and aborts. */
 _Noreturn void ir_internal_error(const char *file, int line, const char *fmt, ...);
 #define IR_UNREACHABLE(...) ir_internal_error(__FILE__, __LINE__, __VA_ARGS__)
-#define IR_ASSERT(cond)                                                        \
-  do {                                                                         \
-    if (!(cond)) ir_internal_error(__FILE__, __LINE__, "assertion '%s' failed", #cond); \
+#define IR_ASSERT(cond)                                                                            \
+  do {                                                                                             \
+    if (!(cond)) ir_internal_error(__FILE__, __LINE__, "assertion '%s' failed", #cond);            \
   } while (0)
 
 /* A growable NUL-terminated byte buffer; malloc-backed, owned by whoever made it.
@@ -75,7 +75,7 @@ typedef struct ir_arena {
 } ir_arena;
 
 void ir_arena_init(ir_arena *a);
-void ir_arena_free(ir_arena *a);  /* frees every chunk; the arena can be reused */
+void ir_arena_free(ir_arena *a);                /* frees every chunk; the arena can be reused */
 void *ir_arena_alloc(ir_arena *a, size_t size); /* NULL only when malloc fails */
 char *ir_arena_strdup(ir_arena *a, const char *s, size_t n); /* copies n bytes + NUL */
 
@@ -143,28 +143,28 @@ const char *ir_intern_cstr(ir_context *ctx, const char *s);
 #define IR_MAX_TILE_ELEMS ((int64_t)1 << 20)
 
 typedef enum ir_type_kind {
-  IR_TY_INT,    /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
-  IR_TY_FLOAT,  /* f16 (width 16), bf16 (width 16, is_bf16), f32, f64 */
-  IR_TY_PTR,    /* !tt.ptr<elem> in address space `addrspace` (1 = global) */
-  IR_TY_TENSOR, /* tensor<shape x elem [, layout]>; elem is scalar or ptr */
+  IR_TY_INT,     /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
+  IR_TY_FLOAT,   /* f16 (width 16), bf16 (width 16, is_bf16), f32, f64 */
+  IR_TY_PTR,     /* !tt.ptr<elem> in address space `addrspace` (1 = global) */
+  IR_TY_TENSOR,  /* tensor<shape x elem [, layout]>; elem is scalar or ptr */
   IR_TY_MEMDESC, /* !ttg.memdesc<shape x elem, #shared-layout, #smem [, mutable]>: a view of
                     a shared-memory buffer (ttgir only) */
-  IR_TY_TOKEN   /* !ttg.async.token: orders asynchronous copies (ttgir only) */
+  IR_TY_TOKEN    /* !ttg.async.token: orders asynchronous copies (ttgir only) */
 } ir_type_kind;
 
 typedef struct ir_attr ir_attr;
 
 typedef struct ir_type {
   ir_type_kind kind;
-  unsigned width;          /* INT, FLOAT: bits */
-  bool is_bf16;            /* FLOAT: bf16 rather than f16 */
-  int addrspace;           /* PTR */
+  unsigned width;             /* INT, FLOAT: bits */
+  bool is_bf16;               /* FLOAT: bf16 rather than f16 */
+  int addrspace;              /* PTR */
   const struct ir_type *elem; /* PTR: pointee; TENSOR: element type */
-  int rank;                /* TENSOR */
+  int rank;                   /* TENSOR */
   int64_t shape[IR_MAX_RANK]; /* TENSOR */
-  const ir_attr *layout;   /* TENSOR: encoding (NULL in ttir); MEMDESC: shared encoding */
-  bool is_mutable;         /* MEMDESC: may be written (local_alloc without a value) */
-  const ir_attr *memspace; /* MEMDESC: #ttg.shared_memory */
+  const ir_attr *layout;      /* TENSOR: encoding (NULL in ttir); MEMDESC: shared encoding */
+  bool is_mutable;            /* MEMDESC: may be written (local_alloc without a value) */
+  const ir_attr *memspace;    /* MEMDESC: #ttg.shared_memory */
 } ir_type;
 
 const ir_type *ir_type_int(ir_context *ctx, unsigned width);
@@ -176,12 +176,12 @@ const ir_type *ir_type_bf16(ir_context *ctx);
 const ir_type *ir_type_f32(ir_context *ctx);
 const ir_type *ir_type_f64(ir_context *ctx);
 const ir_type *ir_type_ptr(ir_context *ctx, const ir_type *pointee, int addrspace);
-const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape,
-                              const ir_type *elem, const ir_attr *layout);
+const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape, const ir_type *elem,
+                              const ir_attr *layout);
 /* A shared-memory view: shape, element type, a shared encoding
  * (#ttg.swizzled_shared or #ttg.nvmma_shared), always in #ttg.shared_memory. */
-const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape,
-                               const ir_type *elem, const ir_attr *encoding, bool is_mutable);
+const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape, const ir_type *elem,
+                               const ir_attr *encoding, bool is_mutable);
 const ir_type *ir_type_token(ir_context *ctx);
 /* The same tensor type with another element type / layout. */
 const ir_type *ir_type_with_elem(ir_context *ctx, const ir_type *t, const ir_type *elem);
@@ -191,7 +191,7 @@ const ir_type *ir_type_with_layout(ir_context *ctx, const ir_type *t, const ir_a
 const ir_type *ir_type_scalar(const ir_type *t);
 bool ir_type_is_tensor(const ir_type *t);
 bool ir_type_is_memdesc(const ir_type *t);
-bool ir_type_is_int(const ir_type *t);   /* scalar kind test on ir_type_scalar(t) */
+bool ir_type_is_int(const ir_type *t); /* scalar kind test on ir_type_scalar(t) */
 bool ir_type_is_float(const ir_type *t);
 bool ir_type_is_ptr(const ir_type *t);
 int64_t ir_type_numel(const ir_type *t); /* 1 for scalars; memdescs: their elements */
@@ -215,36 +215,36 @@ typedef enum ir_attr_kind {
   IR_ATTR_BLOCKED, /* #ttg.blocked<{sizePerThread, threadsPerWarp, warpsPerCTA, order}> */
   IR_ATTR_SLICE,   /* #ttg.slice<{dim, parent}> */
   IR_ATTR_NVIDIA_MMA, /* #ttg.nvidia_mma<{versionMajor, versionMinor, warpsPerCTA, instrShape}> */
-  IR_ATTR_DOT_OP,  /* #ttg.dot_op<{opIdx, parent, kWidth}> */
+  IR_ATTR_DOT_OP,     /* #ttg.dot_op<{opIdx, parent, kWidth}> */
   IR_ATTR_SWIZZLED_SHARED, /* #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}> */
-  IR_ATTR_NVMMA_SHARED,    /* #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}> */
-  IR_ATTR_SHARED_MEMORY    /* #ttg.shared_memory: the memory space of memdescs */
+  IR_ATTR_NVMMA_SHARED, /* #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}> */
+  IR_ATTR_SHARED_MEMORY /* #ttg.shared_memory: the memory space of memdescs */
 } ir_attr_kind;
 
 struct ir_attr {
   ir_attr_kind kind;
-  const ir_type *type;  /* INT, FLOAT, DENSE: the value's type */
-  int64_t i;            /* INT; ENUM: the enum value */
-  double f;             /* FLOAT */
-  const char *s;        /* STRING: interned text; ENUM: keyword */
-  int n;                /* ARRAY: count */
-  const int64_t *ints;  /* ARRAY */
-  const ir_attr *elem;  /* DENSE: the splat scalar */
-  int rank;             /* BLOCKED */
-  unsigned size_per_thread[IR_MAX_RANK], threads_per_warp[IR_MAX_RANK],
-      warps_per_cta[IR_MAX_RANK], order[IR_MAX_RANK]; /* BLOCKED (NVIDIA_MMA: warps_per_cta;
-                                                         SWIZZLED_SHARED: order); order[0]
-                                                         fastest */
-  int dim;              /* SLICE: the dimension removed from parent */
-  const ir_attr *parent; /* SLICE, DOT_OP */
+  const ir_type *type; /* INT, FLOAT, DENSE: the value's type */
+  int64_t i;           /* INT; ENUM: the enum value */
+  double f;            /* FLOAT */
+  const char *s;       /* STRING: interned text; ENUM: keyword */
+  int n;               /* ARRAY: count */
+  const int64_t *ints; /* ARRAY */
+  const ir_attr *elem; /* DENSE: the splat scalar */
+  int rank;            /* BLOCKED */
+  unsigned size_per_thread[IR_MAX_RANK], threads_per_warp[IR_MAX_RANK], warps_per_cta[IR_MAX_RANK],
+      order[IR_MAX_RANK];                /* BLOCKED (NVIDIA_MMA: warps_per_cta;
+                                            SWIZZLED_SHARED: order); order[0]
+                                            fastest */
+  int dim;                               /* SLICE: the dimension removed from parent */
+  const ir_attr *parent;                 /* SLICE, DOT_OP */
   unsigned version_major, version_minor; /* NVIDIA_MMA: 2 (mma.sync) or 3 (wgmma) */
-  int ninstr;           /* NVIDIA_MMA: entries of instr_shape (2 for v2, 3 for v3) */
-  unsigned instr_shape[3]; /* NVIDIA_MMA: [16, 8] or [16, N, K] */
-  int op_idx;           /* DOT_OP: 0 (A) or 1 (B) */
-  unsigned k_width;     /* DOT_OP: consecutive K elements a thread holds */
+  int ninstr;                         /* NVIDIA_MMA: entries of instr_shape (2 for v2, 3 for v3) */
+  unsigned instr_shape[3];            /* NVIDIA_MMA: [16, 8] or [16, N, K] */
+  int op_idx;                         /* DOT_OP: 0 (A) or 1 (B) */
+  unsigned k_width;                   /* DOT_OP: consecutive K elements a thread holds */
   unsigned vec, per_phase, max_phase; /* SWIZZLED_SHARED */
   unsigned swizzle_bytes, elem_bits;  /* NVMMA_SHARED: 0/32/64/128; element bits */
-  bool transposed;      /* NVMMA_SHARED: dim 0 contiguous rather than dim 1 */
+  bool transposed;                    /* NVMMA_SHARED: dim 0 contiguous rather than dim 1 */
 };
 
 const ir_attr *ir_attr_int(ir_context *ctx, const ir_type *ty, int64_t v);
@@ -262,8 +262,7 @@ const ir_attr *ir_attr_slice(ir_context *ctx, int dim, const ir_attr *parent);
 const ir_attr *ir_attr_nvidia_mma(ir_context *ctx, unsigned version_major, unsigned version_minor,
                                   int rank, const unsigned *warps_per_cta, int ninstr,
                                   const unsigned *instr_shape);
-const ir_attr *ir_attr_dot_op(ir_context *ctx, int op_idx, const ir_attr *parent,
-                              unsigned k_width);
+const ir_attr *ir_attr_dot_op(ir_context *ctx, int op_idx, const ir_attr *parent, unsigned k_width);
 const ir_attr *ir_attr_swizzled_shared(ir_context *ctx, unsigned vec, unsigned per_phase,
                                        unsigned max_phase, int rank, const unsigned *order);
 const ir_attr *ir_attr_nvmma_shared(ir_context *ctx, unsigned swizzle_bytes, bool transposed,
@@ -274,16 +273,37 @@ bool ir_attr_is_shared_layout(const ir_attr *a);
 
 /* cmpi / cmpf predicates, with MLIR's numbering (the ENUM attr's value). */
 typedef enum ir_cmpi_pred {
-  IR_CMPI_EQ = 0, IR_CMPI_NE, IR_CMPI_SLT, IR_CMPI_SLE, IR_CMPI_SGT, IR_CMPI_SGE,
-  IR_CMPI_ULT, IR_CMPI_ULE, IR_CMPI_UGT, IR_CMPI_UGE
+  IR_CMPI_EQ = 0,
+  IR_CMPI_NE,
+  IR_CMPI_SLT,
+  IR_CMPI_SLE,
+  IR_CMPI_SGT,
+  IR_CMPI_SGE,
+  IR_CMPI_ULT,
+  IR_CMPI_ULE,
+  IR_CMPI_UGT,
+  IR_CMPI_UGE
 } ir_cmpi_pred;
 typedef enum ir_cmpf_pred {
-  IR_CMPF_FALSE = 0, IR_CMPF_OEQ, IR_CMPF_OGT, IR_CMPF_OGE, IR_CMPF_OLT, IR_CMPF_OLE,
-  IR_CMPF_ONE, IR_CMPF_ORD, IR_CMPF_UEQ, IR_CMPF_UGT, IR_CMPF_UGE, IR_CMPF_ULT,
-  IR_CMPF_ULE, IR_CMPF_UNE, IR_CMPF_UNO, IR_CMPF_TRUE
+  IR_CMPF_FALSE = 0,
+  IR_CMPF_OEQ,
+  IR_CMPF_OGT,
+  IR_CMPF_OGE,
+  IR_CMPF_OLT,
+  IR_CMPF_OLE,
+  IR_CMPF_ONE,
+  IR_CMPF_ORD,
+  IR_CMPF_UEQ,
+  IR_CMPF_UGT,
+  IR_CMPF_UGE,
+  IR_CMPF_ULT,
+  IR_CMPF_ULE,
+  IR_CMPF_UNE,
+  IR_CMPF_UNO,
+  IR_CMPF_TRUE
 } ir_cmpf_pred;
-const char *ir_cmpi_name(ir_cmpi_pred p);  /* "slt" */
-const char *ir_cmpf_name(ir_cmpf_pred p);  /* "olt" */
+const char *ir_cmpi_name(ir_cmpi_pred p); /* "slt" */
+const char *ir_cmpf_name(ir_cmpf_pred p); /* "olt" */
 const ir_attr *ir_attr_cmpi(ir_context *ctx, ir_cmpi_pred p);
 const ir_attr *ir_attr_cmpf(ir_context *ctx, ir_cmpf_pred p);
 
@@ -303,29 +323,80 @@ enum { IR_T_ELEMENTWISE = 2, IR_T_TERMINATOR = 4, IR_T_COMMUTATIVE = 8 };
  * T1, T2` (its results, if any, of the operands' types), `FUNC_TYPE` is
  * `name %a {attrs} : (T) -> R`; the others belong to one or two ops each. */
 typedef enum ir_form {
-  IR_FORM_GENERIC, IR_FORM_SAME, IR_FORM_CONV_TO, IR_FORM_CONV_ARROW, IR_FORM_OPERANDS,
-  IR_FORM_CMP, IR_FORM_SELECT, IR_FORM_CONSTANT, IR_FORM_FUNC, IR_FORM_PROGRAM_ID,
-  IR_FORM_RESULT_TYPED, IR_FORM_FP_TO_FP, IR_FORM_ADDPTR, IR_FORM_LOAD_STORE, IR_FORM_DOT,
-  IR_FORM_ATOMIC, IR_FORM_ASSERT, IR_FORM_CLAMPF, IR_FORM_FOR, IR_FORM_WHILE, IR_FORM_IF,
-  IR_FORM_CONDITION, IR_FORM_FUNC_TYPE, IR_FORM_INDEX, IR_FORM_ASYNC_COPY, IR_FORM_COMMIT,
+  IR_FORM_GENERIC,
+  IR_FORM_SAME,
+  IR_FORM_CONV_TO,
+  IR_FORM_CONV_ARROW,
+  IR_FORM_OPERANDS,
+  IR_FORM_CMP,
+  IR_FORM_SELECT,
+  IR_FORM_CONSTANT,
+  IR_FORM_FUNC,
+  IR_FORM_PROGRAM_ID,
+  IR_FORM_RESULT_TYPED,
+  IR_FORM_FP_TO_FP,
+  IR_FORM_ADDPTR,
+  IR_FORM_LOAD_STORE,
+  IR_FORM_DOT,
+  IR_FORM_ATOMIC,
+  IR_FORM_ASSERT,
+  IR_FORM_CLAMPF,
+  IR_FORM_FOR,
+  IR_FORM_WHILE,
+  IR_FORM_IF,
+  IR_FORM_CONDITION,
+  IR_FORM_FUNC_TYPE,
+  IR_FORM_INDEX,
+  IR_FORM_ASYNC_COPY,
+  IR_FORM_COMMIT,
   IR_FORM_WAIT
 } ir_form;
 
 /* The verifier's typing rules (verifier.c), beyond arity and traits. */
 typedef enum ir_rule {
-  IR_RULE_NONE, IR_RULE_INT_SAME, IR_RULE_FLOAT_SAME, IR_RULE_CMP, IR_RULE_SELECT,
-  IR_RULE_CONSTANT, IR_RULE_FUNC, IR_RULE_MAKE_RANGE, IR_RULE_SPLAT, IR_RULE_BROADCAST,
-  IR_RULE_EXPAND_DIMS, IR_RULE_RESHAPE, IR_RULE_TRANS, IR_RULE_ADDPTR, IR_RULE_MEM,
-  IR_RULE_BITCAST, IR_RULE_REDUCE, IR_RULE_SCAN, IR_RULE_DOT, IR_RULE_ASSERT, IR_RULE_FOR,
-  IR_RULE_WHILE, IR_RULE_IF, IR_RULE_CONVERT, IR_RULE_LOCAL_ALLOC, IR_RULE_LOCAL_LOAD,
-  IR_RULE_LOCAL_STORE, IR_RULE_MEMDESC_TRANS, IR_RULE_MEMDESC_INDEX, IR_RULE_ASYNC_COPY,
-  IR_RULE_TOKENS, IR_RULE_SAME_AS_OPERANDS, IR_RULE_EXTERN
+  IR_RULE_NONE,
+  IR_RULE_INT_SAME,
+  IR_RULE_FLOAT_SAME,
+  IR_RULE_CMP,
+  IR_RULE_SELECT,
+  IR_RULE_CONSTANT,
+  IR_RULE_FUNC,
+  IR_RULE_MAKE_RANGE,
+  IR_RULE_SPLAT,
+  IR_RULE_BROADCAST,
+  IR_RULE_EXPAND_DIMS,
+  IR_RULE_RESHAPE,
+  IR_RULE_TRANS,
+  IR_RULE_ADDPTR,
+  IR_RULE_MEM,
+  IR_RULE_BITCAST,
+  IR_RULE_REDUCE,
+  IR_RULE_SCAN,
+  IR_RULE_DOT,
+  IR_RULE_ASSERT,
+  IR_RULE_FOR,
+  IR_RULE_WHILE,
+  IR_RULE_IF,
+  IR_RULE_CONVERT,
+  IR_RULE_LOCAL_ALLOC,
+  IR_RULE_LOCAL_LOAD,
+  IR_RULE_LOCAL_STORE,
+  IR_RULE_MEMDESC_TRANS,
+  IR_RULE_MEMDESC_INDEX,
+  IR_RULE_ASYNC_COPY,
+  IR_RULE_TOKENS,
+  IR_RULE_SAME_AS_OPERANDS,
+  IR_RULE_EXTERN
 } ir_rule;
 
 /* Memory effects: reads and writes of global and shared memory, other side
  * effects (printing, barriers, waits), and "those of the regions". */
 enum {
-  IR_E_GREAD = 1, IR_E_GWRITE = 2, IR_E_SREAD = 4, IR_E_SWRITE = 8, IR_E_SIDE = 16,
+  IR_E_GREAD = 1,
+  IR_E_GWRITE = 2,
+  IR_E_SREAD = 4,
+  IR_E_SWRITE = 8,
+  IR_E_SIDE = 16,
   IR_E_REGIONS = 32
 };
 
@@ -347,11 +418,11 @@ typedef struct ir_region ir_region;
 
 typedef struct ir_value {
   const ir_type *type;
-  ir_op *def;          /* defining op, or NULL for a block argument */
-  ir_block *owner;     /* block of a block argument */
-  int index;           /* result number, or argument number */
-  const char *name;    /* interned name hint for printing ("pid"), or NULL */
-  int divisibility;    /* function arguments: tt.divisibility (0: none) */
+  ir_op *def;       /* defining op, or NULL for a block argument */
+  ir_block *owner;  /* block of a block argument */
+  int index;        /* result number, or argument number */
+  const char *name; /* interned name hint for printing ("pid"), or NULL */
+  int divisibility; /* function arguments: tt.divisibility (0: none) */
 } ir_value;
 
 typedef struct ir_named_attr {
@@ -365,11 +436,11 @@ struct ir_op {
   int noperands;
   ir_value **operands;
   int nresults;
-  ir_value *results;   /* array of nresults values */
+  ir_value *results; /* array of nresults values */
   int nattrs;
   ir_named_attr *attrs;
   int nregions;
-  ir_region *regions;  /* array of nregions regions */
+  ir_region *regions; /* array of nregions regions */
   ir_block *parent;
   ir_op *prev, *next;
 };
@@ -471,9 +542,9 @@ void ir_subst_free(ir_subst *s);
 typedef struct ir_builder {
   ir_module *m;
   ir_context *ctx;
-  ir_block *block;  /* insertion block */
-  ir_op *before;    /* insert before this op; NULL: at the end of block */
-  ir_loc loc;       /* location given to new ops */
+  ir_block *block; /* insertion block */
+  ir_op *before;   /* insert before this op; NULL: at the end of block */
+  ir_loc loc;      /* location given to new ops */
 } ir_builder;
 
 void ir_builder_init(ir_builder *b, ir_module *m);
@@ -487,8 +558,8 @@ ir_value *ir_build1(ir_builder *b, ir_op_kind kind, const ir_type *result_type, 
                     ir_value *const *operands);
 ir_value *ir_build_binary(ir_builder *b, ir_op_kind kind, ir_value *lhs, ir_value *rhs);
 ir_value *ir_build_unary(ir_builder *b, ir_op_kind kind, const ir_type *result_type, ir_value *x);
-ir_value *ir_build_const_int(ir_builder *b, const ir_type *ty, int64_t v);    /* scalar or splat */
-ir_value *ir_build_const_float(ir_builder *b, const ir_type *ty, double v);   /* scalar or splat */
+ir_value *ir_build_const_int(ir_builder *b, const ir_type *ty, int64_t v);  /* scalar or splat */
+ir_value *ir_build_const_float(ir_builder *b, const ir_type *ty, double v); /* scalar or splat */
 ir_value *ir_build_cmpi(ir_builder *b, ir_cmpi_pred p, ir_value *lhs, ir_value *rhs);
 ir_value *ir_build_cmpf(ir_builder *b, ir_cmpf_pred p, ir_value *lhs, ir_value *rhs);
 ir_value *ir_build_splat(ir_builder *b, ir_value *scalar, const ir_type *tensor_ty);
@@ -501,7 +572,7 @@ ir_op *ir_build_func(ir_builder *b, const char *name, int nargs, const ir_type *
 /* ---- printer.c: MLIR textual form ------------------------------------- */
 
 typedef struct ir_print_options {
-  bool locations;   /* print loc("file":line:col) after each op */
+  bool locations; /* print loc("file":line:col) after each op */
 } ir_print_options;
 
 /* Prints the module as Triton does: layout aliases (#blocked, #blocked1, ...)
@@ -538,8 +609,8 @@ bool ir_pass_arg_int(const ir_pass_args *a, const char *key, int64_t *out);
 typedef bool (*ir_pass_fn)(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 
 typedef struct ir_pass {
-  const char *name;    /* "canonicalize", "tritongpu-coalesce" */
-  const char *summary; /* one line */
+  const char *name;           /* "canonicalize", "tritongpu-coalesce" */
+  const char *summary;        /* one line */
   const char *const *options; /* option keys it accepts, NULL-terminated; NULL: none */
   ir_pass_fn run;
 } ir_pass;
@@ -570,12 +641,12 @@ void ir_pipeline_free(ir_pipeline *pl);
 typedef struct ir_pass_options {
   const char *print_before; /* pass name or "all"; NULL: none */
   const char *print_after;
-  bool print_locations;     /* in those dumps */
+  bool print_locations; /* in those dumps */
   bool verify_each;
   /* The verifier run after each pass with verify_each (NULL: ir_verify);
    * lib/ir-ttgpu's adds the ttgir rules. */
   bool (*verify)(const ir_module *m);
-  ir_strbuf *dump;          /* receives the printed IR; may be NULL */
+  ir_strbuf *dump; /* receives the printed IR; may be NULL */
   /* When non-NULL and *reproducer is NULL: on a failure, *reproducer gets
    * the IR the failing pass received (malloc'd, with locations) and
    * *reproducer_spec that pass as written (borrowed from the pipeline). */
@@ -628,7 +699,7 @@ double ir_float_round(const ir_type *ty, double v);
 /* The ttir passes (one file each), declared through passes.def:
  * IR_PASS(ident, "name", "summary", options) in pipeline order; each defines
  * bool ir_pass_<ident>(ir_module *m, ir_arena *scratch, const ir_pass_args *a). */
-#define IR_PASS(ID, NAME, SUMMARY, OPTIONS)                                                \
+#define IR_PASS(ID, NAME, SUMMARY, OPTIONS)                                                        \
   bool ir_pass_##ID(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 #include "passes.def"
 /* pass.c: the passes.def pass named name[0..len), or NULL. Borrowed, static. */

@@ -10,7 +10,7 @@
 #include "ir-tt/ir.h"
 
 static const ir_op_info op_infos[IR_NUM_OPS] = {
-#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS, FORM, RULE, EFFECTS)                      \
+#define IR_OP(E, NAME, MINOPS, MAXOPS, NRES, TRAITS, FORM, RULE, EFFECTS)                          \
   {NAME, MINOPS, MAXOPS, NRES, TRAITS, IR_FORM_##FORM, IR_RULE_##RULE, EFFECTS},
 #include "ops.def"
 };
@@ -83,12 +83,14 @@ ir_op *ir_op_create(ir_module *m, ir_op_kind kind, ir_loc loc, int nresults,
   op->noperands = noperands;
   if (noperands > 0) {
     op->operands = must_alloc(m, (size_t)noperands * sizeof *op->operands);
-    for (int i = 0; i < noperands; i++) op->operands[i] = operands ? operands[i] : NULL;
+    for (int i = 0; i < noperands; i++)
+      op->operands[i] = operands ? operands[i] : NULL;
   }
   op->nregions = nregions;
   if (nregions > 0) {
     op->regions = must_alloc(m, (size_t)nregions * sizeof *op->regions);
-    for (int i = 0; i < nregions; i++) op->regions[i].parent = op;
+    for (int i = 0; i < nregions; i++)
+      op->regions[i].parent = op;
   }
   return op;
 }
@@ -100,7 +102,8 @@ void ir_op_set_operand(ir_op *op, int i, ir_value *v) {
 
 void ir_op_set_operands(ir_module *m, ir_op *op, int n, ir_value *const *vals) {
   if (n > op->noperands) op->operands = must_alloc(m, (size_t)n * sizeof *op->operands);
-  for (int i = 0; i < n; i++) op->operands[i] = vals[i];
+  for (int i = 0; i < n; i++)
+    op->operands[i] = vals[i];
   op->noperands = n;
 }
 
@@ -151,7 +154,8 @@ void ir_op_remove_attr(ir_op *op, const char *name) {
 
 ir_block *ir_block_create(ir_module *m, int nargs, const ir_type *const *arg_types) {
   ir_block *b = must_alloc(m, sizeof *b);
-  for (int i = 0; i < nargs; i++) ir_block_add_arg(m, b, arg_types[i]);
+  for (int i = 0; i < nargs; i++)
+    ir_block_add_arg(m, b, arg_types[i]);
   return b;
 }
 
@@ -301,7 +305,8 @@ void ir_subst_add(ir_subst *s, const ir_value *from, ir_value *to) {
     for (size_t i = 0; i < s->cap; i++) {
       if (!s->from[i]) continue;
       size_t j = ir_ptr_slot(s->from[i], cap);
-      while (from2[j]) j = (j + 1) & (cap - 1);
+      while (from2[j])
+        j = (j + 1) & (cap - 1);
       from2[j] = s->from[i];
       to2[j] = s->to[i];
     }
@@ -312,7 +317,8 @@ void ir_subst_add(ir_subst *s, const ir_value *from, ir_value *to) {
     s->cap = cap;
   }
   size_t i = ir_ptr_slot(from, s->cap);
-  while (s->from[i] && s->from[i] != from) i = (i + 1) & (s->cap - 1);
+  while (s->from[i] && s->from[i] != from)
+    i = (i + 1) & (s->cap - 1);
   if (!s->from[i]) s->n++;
   s->from[i] = from;
   s->to[i] = to;
@@ -322,7 +328,8 @@ ir_value *ir_subst_get(const ir_subst *s, ir_value *v) {
   /* bounded: a cycle (never made by a correct pass) cannot hang */
   for (size_t steps = 0; s->n && v && steps <= s->n; steps++) {
     size_t i = ir_ptr_slot(v, s->cap);
-    while (s->from[i] && s->from[i] != v) i = (i + 1) & (s->cap - 1);
+    while (s->from[i] && s->from[i] != v)
+      i = (i + 1) & (s->cap - 1);
     if (!s->from[i]) break;
     v = s->to[i];
   }

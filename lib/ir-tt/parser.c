@@ -14,7 +14,9 @@
 /* ---- lexer ---------------------------------------------------------- */
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
 static bool is_hex(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -38,7 +40,8 @@ static void skip_ws(parser *p) {
     } else if (c == ' ' || c == '\t' || c == '\r') {
       p->cur++;
     } else if (c == '/' && p->cur + 1 < p->end && p->cur[1] == '/') {
-      while (p->cur < p->end && *p->cur != '\n') p->cur++;
+      while (p->cur < p->end && *p->cur != '\n')
+        p->cur++;
     } else {
       return;
     }
@@ -56,22 +59,26 @@ static ptok lex_number(parser *p) {
   if (*c == '-') c++;
   if (c + 1 < p->end && c[0] == '0' && c[1] == 'x') {
     c += 2;
-    while (c < p->end && is_hex(*c)) c++;
+    while (c < p->end && is_hex(*c))
+      c++;
     p->cur = c;
     return make_tok(p, PT_INT, s, (size_t)(c - s), s);
   }
   bool is_float = false;
-  while (c < p->end && is_digit(*c)) c++;
+  while (c < p->end && is_digit(*c))
+    c++;
   if (c < p->end && *c == '.') {
     is_float = true;
     c++;
-    while (c < p->end && is_digit(*c)) c++;
+    while (c < p->end && is_digit(*c))
+      c++;
   }
   if (c < p->end && (*c == 'e' || *c == 'E') && c + 1 < p->end &&
       (is_digit(c[1]) || ((c[1] == '+' || c[1] == '-') && c + 2 < p->end && is_digit(c[2])))) {
     is_float = true;
     c += 2;
-    while (c < p->end && is_digit(*c)) c++;
+    while (c < p->end && is_digit(*c))
+      c++;
   }
   p->cur = c;
   return make_tok(p, is_float ? PT_FLOAT : PT_INT, s, (size_t)(c - s), s);
@@ -84,18 +91,23 @@ static ptok lex(parser *p) {
   char c = *s;
   if (c == '%' || c == '^' || c == '@' || c == '#' || c == '!') {
     const char *e = s + 1;
-    while (e < p->end && is_suffix_char(*e)) e++;
+    while (e < p->end && is_suffix_char(*e))
+      e++;
     if (e == s + 1) {
       ptok t = make_tok(p, PT_PUNCT, s, 1, s);
       ir_ps_error(p, &t, "expected a name after '%c'", c);
       return make_tok(p, PT_EOF, s, 0, s);
     }
-    pt_kind k = c == '%' ? PT_VALUE : c == '^' ? PT_BLOCK : c == '@' ? PT_SYMBOL
-              : c == '#' ? PT_HASH : PT_BANG;
+    pt_kind k = c == '%'   ? PT_VALUE
+                : c == '^' ? PT_BLOCK
+                : c == '@' ? PT_SYMBOL
+                : c == '#' ? PT_HASH
+                           : PT_BANG;
     ptok t = make_tok(p, k, s + 1, (size_t)(e - s - 1), s);
     if (c == '%' && e + 1 < p->end && *e == '#' && is_digit(e[1])) {
       int idx = 0;
-      for (e++; e < p->end && is_digit(*e) && idx < 1000000; e++) idx = idx * 10 + (*e - '0');
+      for (e++; e < p->end && is_digit(*e) && idx < 1000000; e++)
+        idx = idx * 10 + (*e - '0');
       t.idx = idx;
     }
     p->cur = e;
@@ -103,7 +115,8 @@ static ptok lex(parser *p) {
   }
   if (c == '"') {
     const char *e = s + 1;
-    while (e < p->end && *e != '"' && *e != '\n') e += (*e == '\\' && e + 1 < p->end) ? 2 : 1;
+    while (e < p->end && *e != '"' && *e != '\n')
+      e += (*e == '\\' && e + 1 < p->end) ? 2 : 1;
     if (e >= p->end || *e != '"') {
       ptok t = make_tok(p, PT_STRING, s, 1, s);
       ir_ps_error(p, &t, "expected '\"' in string literal");
@@ -119,7 +132,8 @@ static ptok lex(parser *p) {
   if (is_digit(c) || (c == '-' && s + 1 < p->end && is_digit(s[1]))) return lex_number(p);
   if (is_alpha(c)) {
     const char *e = s + 1;
-    while (e < p->end && (is_alpha(*e) || is_digit(*e) || *e == '$' || *e == '.')) e++;
+    while (e < p->end && (is_alpha(*e) || is_digit(*e) || *e == '$' || *e == '.'))
+      e++;
     p->cur = e;
     return make_tok(p, PT_IDENT, s, (size_t)(e - s), s);
   }
@@ -222,13 +236,16 @@ const char *ir_ps_string(parser *p, const ptok *t) {
       continue;
     }
     char d = t->s[++i];
-    if (d == 'n') ir_sb_putc(&sb, '\n');
-    else if (d == 't') ir_sb_putc(&sb, '\t');
+    if (d == 'n')
+      ir_sb_putc(&sb, '\n');
+    else if (d == 't')
+      ir_sb_putc(&sb, '\t');
     else if (is_hex(d) && i + 2 < t->n && is_hex(t->s[i + 1])) {
       char hex[3] = {d, t->s[i + 1], 0};
       ir_sb_putc(&sb, (char)strtol(hex, NULL, 16));
       i++;
-    } else ir_sb_putc(&sb, d);
+    } else
+      ir_sb_putc(&sb, d);
   }
   const char *s = ir_intern(p->ctx, sb.data ? sb.data : "", sb.len);
   ir_sb_free(&sb);
@@ -254,7 +271,8 @@ void ir_ps_scope_pop(parser *p, size_t mark) {
 
 static uint32_t name_hash(const char *s, size_t n) {
   uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
   return h ^ (h >> 16);
 }
 
@@ -282,7 +300,8 @@ bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
   if (!p->name_buckets) {
     p->name_buckets = malloc(IR_PS_NAME_BUCKETS * sizeof *p->name_buckets);
     if (!p->name_buckets) return ir_ps_error(p, name, "out of memory");
-    for (size_t i = 0; i < IR_PS_NAME_BUCKETS; i++) p->name_buckets[i] = -1;
+    for (size_t i = 0; i < IR_PS_NAME_BUCKETS; i++)
+      p->name_buckets[i] = -1;
   }
   if (p->nnames == p->names_cap) {
     size_t cap = p->names_cap ? p->names_cap * 2 : 256;
@@ -298,7 +317,8 @@ bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
    * numbers are the printer's own and are regenerated. */
   if (!all_digits(name->s, name->n)) {
     const char *hint = ir_intern(p->ctx, name->s, name->n);
-    for (int i = 0; i < count; i++) v[i].name = hint;
+    for (int i = 0; i < count; i++)
+      v[i].name = hint;
   }
   return true;
 }
@@ -312,12 +332,12 @@ ir_value *ir_ps_use(parser *p, const ptok *t) {
   if (e) {
     if (t->idx >= e->count) {
       ir_ps_error(p, t, "result number %d is out of range for '%%%.*s' (%d results)", t->idx,
-               (int)t->n, t->s, e->count);
+                  (int)t->n, t->s, e->count);
       return NULL;
     }
     if (t->idx < 0 && e->count > 1) {
       ir_ps_error(p, t, "'%%%.*s' names %d results: use '%%%.*s#N'", (int)t->n, t->s, e->count,
-               (int)t->n, t->s);
+                  (int)t->n, t->s);
       return NULL;
     }
     return t->idx > 0 ? &e->v[t->idx] : e->v;
@@ -327,7 +347,7 @@ ir_value *ir_ps_use(parser *p, const ptok *t) {
 }
 
 bool ir_ps_operand_list(parser *p, bool allow_empty, ir_value ***vals, int *n, ptok **toks,
-                     bool *kw_after) {
+                        bool *kw_after) {
   *vals = NULL;
   *n = 0;
   if (kw_after) *kw_after = false;
@@ -376,7 +396,7 @@ bool ir_ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type
   ir_type_print(ty, &a);
   ir_type_print(v->type, &b);
   ir_ps_error(p, t, "use of value '%%%.*s' expects different type than prior uses: '%s' vs '%s'",
-           (int)t->n, t->s, a.data ? a.data : "", b.data ? b.data : "");
+              (int)t->n, t->s, a.data ? a.data : "", b.data ? b.data : "");
   ir_sb_free(&a);
   ir_sb_free(&b);
   return false;
@@ -547,7 +567,7 @@ static const ir_type *parse_type(parser *p) {
     int w = t.n <= 4 ? atoi(t.s + 1) : 0;
     if (w == 1 || w == 8 || w == 16 || w == 32 || w == 64) return ir_type_int(p->ctx, (unsigned)w);
     ir_ps_error(p, &t, "unsupported integer type '%.*s' (expected i1, i8, i16, i32 or i64)",
-             (int)t.n, t.s);
+                (int)t.n, t.s);
     return NULL;
   }
   ir_ps_error(p, &t, "unknown type '%.*s'", (int)t.n, t.s);

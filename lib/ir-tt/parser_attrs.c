@@ -29,23 +29,50 @@ static bool uint_array(parser *p, unsigned *v, int *n, int max) {
 
 /* The parameters of any #ttg layout body `<{key = value, ...}>`. A key's
  * value is a list, an integer, true/false, or a layout (parent). */
-enum { LK_SPT, LK_TPW, LK_WPC, LK_ORDER, LK_VMAJ, LK_VMIN, LK_INSTR, LK_DIM, LK_PARENT,
-       LK_OPIDX, LK_KWIDTH, LK_VEC, LK_PERPHASE, LK_MAXPHASE, LK_SWIZZLE, LK_TRANSPOSED,
-       LK_EBITS, LK_IGNORED, LK_COUNT };
+enum {
+  LK_SPT,
+  LK_TPW,
+  LK_WPC,
+  LK_ORDER,
+  LK_VMAJ,
+  LK_VMIN,
+  LK_INSTR,
+  LK_DIM,
+  LK_PARENT,
+  LK_OPIDX,
+  LK_KWIDTH,
+  LK_VEC,
+  LK_PERPHASE,
+  LK_MAXPHASE,
+  LK_SWIZZLE,
+  LK_TRANSPOSED,
+  LK_EBITS,
+  LK_IGNORED,
+  LK_COUNT
+};
 
 static const struct {
   const char *name;
   char form; /* 'l' list, 'i' integer, 'b' bool, 'a' layout */
 } layout_keys[LK_COUNT] = {
-    [LK_SPT] = {"sizePerThread", 'l'},     [LK_TPW] = {"threadsPerWarp", 'l'},
-    [LK_WPC] = {"warpsPerCTA", 'l'},       [LK_ORDER] = {"order", 'l'},
-    [LK_VMAJ] = {"versionMajor", 'i'},     [LK_VMIN] = {"versionMinor", 'i'},
-    [LK_INSTR] = {"instrShape", 'l'},      [LK_DIM] = {"dim", 'i'},
-    [LK_PARENT] = {"parent", 'a'},         [LK_OPIDX] = {"opIdx", 'i'},
-    [LK_KWIDTH] = {"kWidth", 'i'},         [LK_VEC] = {"vec", 'i'},
-    [LK_PERPHASE] = {"perPhase", 'i'},     [LK_MAXPHASE] = {"maxPhase", 'i'},
-    [LK_SWIZZLE] = {"swizzlingByteWidth", 'i'}, [LK_TRANSPOSED] = {"transposed", 'b'},
-    [LK_EBITS] = {"elementBitWidth", 'i'}, [LK_IGNORED] = {"", 'l'},
+    [LK_SPT] = {"sizePerThread", 'l'},
+    [LK_TPW] = {"threadsPerWarp", 'l'},
+    [LK_WPC] = {"warpsPerCTA", 'l'},
+    [LK_ORDER] = {"order", 'l'},
+    [LK_VMAJ] = {"versionMajor", 'i'},
+    [LK_VMIN] = {"versionMinor", 'i'},
+    [LK_INSTR] = {"instrShape", 'l'},
+    [LK_DIM] = {"dim", 'i'},
+    [LK_PARENT] = {"parent", 'a'},
+    [LK_OPIDX] = {"opIdx", 'i'},
+    [LK_KWIDTH] = {"kWidth", 'i'},
+    [LK_VEC] = {"vec", 'i'},
+    [LK_PERPHASE] = {"perPhase", 'i'},
+    [LK_MAXPHASE] = {"maxPhase", 'i'},
+    [LK_SWIZZLE] = {"swizzlingByteWidth", 'i'},
+    [LK_TRANSPOSED] = {"transposed", 'b'},
+    [LK_EBITS] = {"elementBitWidth", 'i'},
+    [LK_IGNORED] = {"", 'l'},
 };
 
 typedef struct layout_params {
@@ -147,8 +174,8 @@ const ir_attr *ir_ps_layout(parser *p) {
     return NULL;
   }
   if (ir_ps_tok_is(&t, "ttg.shared_memory")) return ir_attr_shared_memory(p->ctx);
-  static const char *const kinds[] = {"ttg.blocked", "ttg.slice", "ttg.nvidia_mma",
-                                      "ttg.dot_op", "ttg.swizzled_shared", "ttg.nvmma_shared"};
+  static const char *const kinds[] = {"ttg.blocked", "ttg.slice",           "ttg.nvidia_mma",
+                                      "ttg.dot_op",  "ttg.swizzled_shared", "ttg.nvmma_shared"};
   int kind = -1;
   for (int i = 0; i < 6; i++)
     if (ir_ps_tok_is(&t, kinds[i])) kind = i;
@@ -193,15 +220,14 @@ const ir_attr *ir_ps_layout(parser *p) {
       ir_ps_error(p, &t, "swizzled_shared layout needs a non-empty order");
       return NULL;
     }
-    return ir_attr_swizzled_shared(p->ctx, (unsigned)lp.num[LK_VEC],
-                                   (unsigned)lp.num[LK_PERPHASE], (unsigned)lp.num[LK_MAXPHASE],
-                                   lp.nlist[LK_ORDER], lp.list[LK_ORDER]);
+    return ir_attr_swizzled_shared(p->ctx, (unsigned)lp.num[LK_VEC], (unsigned)lp.num[LK_PERPHASE],
+                                   (unsigned)lp.num[LK_MAXPHASE], lp.nlist[LK_ORDER],
+                                   lp.list[LK_ORDER]);
   }
   default: {
     static const int req[] = {LK_SWIZZLE, -1};
     if (!layout_require(p, &t, &lp, req)) return NULL;
-    return ir_attr_nvmma_shared(p->ctx, (unsigned)lp.num[LK_SWIZZLE],
-                                lp.num[LK_TRANSPOSED] != 0,
+    return ir_attr_nvmma_shared(p->ctx, (unsigned)lp.num[LK_SWIZZLE], lp.num[LK_TRANSPOSED] != 0,
                                 lp.has[LK_EBITS] ? (unsigned)lp.num[LK_EBITS] : 16);
   }
   }
@@ -217,19 +243,42 @@ typedef struct penum {
 /* Enum keywords with Triton's numbering (tt.load's cache, tt.atomic_rmw's
  * atomic_rmw_op, ...). cmpi / cmpf predicates come from attrs.c. */
 static const penum enum_table[] = {
-    {"cache", "none", 1}, {"cache", "ca", 2}, {"cache", "cg", 3}, {"cache", "wb", 4},
-    {"cache", "cs", 5}, {"cache", "wt", 6}, {"cache", "cv", 7},
-    {"evict", "evict_normal", 1}, {"evict", "evict_first", 2}, {"evict", "evict_last", 3},
-    {"atomic_rmw_op", "and", 1}, {"atomic_rmw_op", "or", 2}, {"atomic_rmw_op", "xor", 3},
-    {"atomic_rmw_op", "add", 4}, {"atomic_rmw_op", "fadd", 5}, {"atomic_rmw_op", "max", 6},
-    {"atomic_rmw_op", "min", 7}, {"atomic_rmw_op", "umax", 8}, {"atomic_rmw_op", "umin", 9},
+    {"cache", "none", 1},
+    {"cache", "ca", 2},
+    {"cache", "cg", 3},
+    {"cache", "wb", 4},
+    {"cache", "cs", 5},
+    {"cache", "wt", 6},
+    {"cache", "cv", 7},
+    {"evict", "evict_normal", 1},
+    {"evict", "evict_first", 2},
+    {"evict", "evict_last", 3},
+    {"atomic_rmw_op", "and", 1},
+    {"atomic_rmw_op", "or", 2},
+    {"atomic_rmw_op", "xor", 3},
+    {"atomic_rmw_op", "add", 4},
+    {"atomic_rmw_op", "fadd", 5},
+    {"atomic_rmw_op", "max", 6},
+    {"atomic_rmw_op", "min", 7},
+    {"atomic_rmw_op", "umax", 8},
+    {"atomic_rmw_op", "umin", 9},
     {"atomic_rmw_op", "exch", 10},
-    {"sem", "relaxed", 1}, {"sem", "acquire", 2}, {"sem", "release", 3}, {"sem", "acq_rel", 4},
-    {"scope", "gpu", 1}, {"scope", "cta", 2}, {"scope", "sys", 3},
-    {"inputPrecision", "tf32", 0}, {"inputPrecision", "tf32x3", 1},
-    {"inputPrecision", "ieee", 2}, {"inputPrecision", "bf16x3", 3}, {"inputPrecision", "bf16x6", 4},
-    {"propagateNan", "none", 0}, {"propagateNan", "all", 0xFFFF},
-    {"rounding", "rtz", 0}, {"rounding", "rtne", 1},
+    {"sem", "relaxed", 1},
+    {"sem", "acquire", 2},
+    {"sem", "release", 3},
+    {"sem", "acq_rel", 4},
+    {"scope", "gpu", 1},
+    {"scope", "cta", 2},
+    {"scope", "sys", 3},
+    {"inputPrecision", "tf32", 0},
+    {"inputPrecision", "tf32x3", 1},
+    {"inputPrecision", "ieee", 2},
+    {"inputPrecision", "bf16x3", 3},
+    {"inputPrecision", "bf16x6", 4},
+    {"propagateNan", "none", 0},
+    {"propagateNan", "all", 0xFFFF},
+    {"rounding", "rtz", 0},
+    {"rounding", "rtne", 1},
 };
 
 bool ir_ps_enum_value(const char *name, ir_op_kind kind, const char *kw, int64_t *value) {
@@ -237,8 +286,8 @@ bool ir_ps_enum_value(const char *name, ir_op_kind kind, const char *kw, int64_t
   if (strcmp(name, "predicate") == 0 && (kind == IR_OP_ARITH_CMPI || kind == IR_OP_ARITH_CMPF)) {
     int n = kind == IR_OP_ARITH_CMPI ? IR_CMPI_UGE + 1 : IR_CMPF_TRUE + 1;
     for (int i = 0; i < n; i++) {
-      const char *s = kind == IR_OP_ARITH_CMPI ? ir_cmpi_name((ir_cmpi_pred)i)
-                                               : ir_cmpf_name((ir_cmpf_pred)i);
+      const char *s =
+          kind == IR_OP_ARITH_CMPI ? ir_cmpi_name((ir_cmpi_pred)i) : ir_cmpf_name((ir_cmpf_pred)i);
       if (strcmp(s, kw) == 0) {
         *value = i;
         return true;
@@ -393,8 +442,8 @@ const ir_attr *ir_ps_attr_value(parser *p, const char *name, ir_op_kind kind) {
   }
   case PT_IDENT: {
     ir_ps_next(p);
-    if (ir_ps_tok_is(&t, "true") ||
-        ir_ps_tok_is(&t, "false")) return ir_attr_bool(p->ctx, ir_ps_tok_is(&t, "true"));
+    if (ir_ps_tok_is(&t, "true") || ir_ps_tok_is(&t, "false"))
+      return ir_attr_bool(p->ctx, ir_ps_tok_is(&t, "true"));
     if (ir_ps_tok_is(&t, "unit")) return ir_attr_unit(p->ctx);
     if (ir_ps_tok_is(&t, "dense")) return dense_attr(p);
     if (ir_ps_tok_is(&t, "array")) return array_attr(p);
@@ -406,7 +455,12 @@ const ir_attr *ir_ps_attr_value(parser *p, const char *name, ir_op_kind kind) {
     }
     return ir_attr_enum(p->ctx, kw, v);
   }
-  case PT_EOF: case PT_VALUE: case PT_BLOCK: case PT_SYMBOL: case PT_BANG: case PT_ARROW:
+  case PT_EOF:
+  case PT_VALUE:
+  case PT_BLOCK:
+  case PT_SYMBOL:
+  case PT_BANG:
+  case PT_ARROW:
   case PT_PUNCT: break;
   }
   ir_ps_error(p, &t, "expected attribute value");
@@ -420,11 +474,14 @@ bool ir_ps_attr_dict_into(parser *p, pattrs *out, bool angled, ir_op_kind kind) 
     do {
       ptok k = ir_ps_next(p);
       const char *name;
-      if (k.kind == PT_IDENT) name = ir_intern(p->ctx, k.s, k.n);
-      else if (k.kind == PT_STRING) name = ir_ps_string(p, &k);
-      else return ir_ps_error(p, &k, "expected attribute name");
-      const ir_attr *v = ir_ps_accept(p, '=') ? ir_ps_attr_value(p, name, kind)
-          : ir_attr_unit(p->ctx);
+      if (k.kind == PT_IDENT)
+        name = ir_intern(p->ctx, k.s, k.n);
+      else if (k.kind == PT_STRING)
+        name = ir_ps_string(p, &k);
+      else
+        return ir_ps_error(p, &k, "expected attribute name");
+      const ir_attr *v =
+          ir_ps_accept(p, '=') ? ir_ps_attr_value(p, name, kind) : ir_attr_unit(p->ctx);
       if (!v) return false;
       for (int i = 0; i < out->n; i++)
         if (out->a[i].name == name)
@@ -443,7 +500,8 @@ bool ir_ps_attr_dict_into(parser *p, pattrs *out, bool angled, ir_op_kind kind) 
 }
 
 void ir_ps_attrs_apply(parser *p, ir_op *op, pattrs *a) {
-  for (int i = 0; i < a->n; i++) ir_op_set_attr(p->m, op, a->a[i].name, a->a[i].value);
+  for (int i = 0; i < a->n; i++)
+    ir_op_set_attr(p->m, op, a->a[i].name, a->a[i].value);
   free(a->a);
   a->a = NULL;
   a->n = a->cap = 0;

@@ -29,7 +29,7 @@ typedef struct ptok {
   pt_kind kind;
   const char *s; /* the token's text in the source (after the sigil for VALUE...) */
   size_t n;
-  int idx;       /* PT_VALUE: the #N result index, -1 if none */
+  int idx; /* PT_VALUE: the #N result index, -1 if none */
   uint32_t line, col;
 } ptok;
 
@@ -37,7 +37,7 @@ typedef struct ptok {
 typedef struct pname {
   const char *s;
   size_t n;
-  ir_value *v;   /* count == 1: the value; count > 1: the first of op->results */
+  ir_value *v; /* count == 1: the value; count > 1: the first of op->results */
   int count;
   uint32_t hash; /* of the name's bytes */
   long prev;     /* the next older name in the same bucket, or -1 */
@@ -65,21 +65,21 @@ typedef struct parser {
   ir_context *ctx;
   ir_module *m;
   const ir_source *src;
-  const char *cur, *end;    /* the unlexed rest */
-  uint32_t line;            /* line of `cur` */
-  const char *line_start;   /* start of that line */
-  ptok tok;                 /* the lookahead, valid when has_tok */
+  const char *cur, *end;  /* the unlexed rest */
+  uint32_t line;          /* line of `cur` */
+  const char *line_start; /* start of that line */
+  ptok tok;               /* the lookahead, valid when has_tok */
   bool has_tok;
-  bool failed;              /* an error was emitted: unwind */
-  pname *names;             /* scope stack of SSA names (malloc'd) */
+  bool failed;  /* an error was emitted: unwind */
+  pname *names; /* scope stack of SSA names (malloc'd) */
   size_t nnames, names_cap;
-  long *name_buckets;       /* IR_PS_NAME_BUCKETS chain heads, malloc'd on first use */
-  size_t scope_mark;        /* first name of the innermost scope */
-  palias *aliases;          /* malloc'd */
+  long *name_buckets; /* IR_PS_NAME_BUCKETS chain heads, malloc'd on first use */
+  size_t scope_mark;  /* first name of the innermost scope */
+  palias *aliases;    /* malloc'd */
   int naliases, aliases_cap;
-  psource *sources;         /* loc("file") sources, malloc'd */
+  psource *sources; /* loc("file") sources, malloc'd */
   int nsources, sources_cap;
-  int depth;                /* open nested types and regions (ir_ps_nest) */
+  int depth; /* open nested types and regions (ir_ps_nest) */
 } parser;
 
 /* How deeply types (!tt.ptr<!tt.ptr<...>>) and regions may nest: the
@@ -107,8 +107,8 @@ bool ir_ps_expect(parser *p, char c, const char *context);
 bool ir_ps_expect_ident(parser *p, const char *word, const char *context);
 bool ir_ps_expect_arrow(parser *p, const char *context);
 /* Emits a located error at `t` (NULL: the lookahead) and sets p->failed. */
-bool ir_ps_error(parser *p, const ptok *t, const char *fmt,
-                 ...) __attribute__((format(printf, 3, 4)));
+bool ir_ps_error(parser *p, const ptok *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 ir_loc ir_ps_loc(const parser *p, const ptok *t);
 /* Decodes a PT_STRING token into an interned string. */
 const char *ir_ps_string(parser *p, const ptok *t);
@@ -130,7 +130,7 @@ ir_value *ir_ps_use(parser *p, const ptok *t);
  * not NULL (malloc'd too). With kw_after, a ',' followed by an identifier
  * ends the list (`%c, inputPrecision = tf32`) and sets *kw_after. */
 bool ir_ps_operand_list(parser *p, bool allow_empty, ir_value ***vals, int *n, ptok **toks,
-                     bool *kw_after);
+                        bool *kw_after);
 /* Checks that a value has the type the text states. */
 bool ir_ps_check_type(parser *p, const ptok *t, const ir_value *v, const ir_type *ty);
 
@@ -164,7 +164,7 @@ bool ir_ps_enum_value(const char *name, ir_op_kind kind, const char *kw, int64_t
  * syntax go in (entry_types, entry_names); with_terminator: append an empty
  * scf.yield to blocks that lack a terminator (scf.for / scf.if bodies). */
 bool ir_ps_region(parser *p, ir_region *r, int nargs, const ir_type *const *entry_types,
-               const ptok *entry_names, bool with_terminator);
+                  const ptok *entry_names, bool with_terminator);
 
 /* ---- parser_ops.c ------------------------------------------------------- */
 

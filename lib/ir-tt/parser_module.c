@@ -42,8 +42,8 @@ static bool trailing_loc(parser *p, ir_loc *loc) {
   }
   ptok f = ir_ps_next(p);
   if (f.kind == PT_HASH) return ir_ps_error(p, &f, "location aliases are not supported");
-  if (f.kind != PT_STRING) return ir_ps_error(p, &f,
-                                              "expected location: \"file\":line:col or unknown");
+  if (f.kind != PT_STRING)
+    return ir_ps_error(p, &f, "expected location: \"file\":line:col or unknown");
   int64_t lc[2];
   for (int i = 0; i < 2; i++) {
     if (!ir_ps_expect(p, ':', "in file location")) return false;
@@ -98,7 +98,7 @@ static bool parse_region(parser *p, ir_region *r, int nargs, const ir_type *cons
                          const ptok *entry_names, bool with_terminator);
 
 bool ir_ps_region(parser *p, ir_region *r, int nargs, const ir_type *const *entry_types,
-               const ptok *entry_names, bool with_terminator) {
+                  const ptok *entry_names, bool with_terminator) {
   if (!ir_ps_nest(p)) return false;
   bool ok = parse_region(p, r, nargs, entry_types, entry_names, with_terminator);
   ir_ps_unnest(p);
@@ -148,7 +148,8 @@ static bool parse_region(parser *p, ir_region *r, int nargs, const ir_type *cons
 static void transplant(ir_op *op, int i, ir_region *tmp) {
   op->regions[i].first = tmp->first;
   op->regions[i].last = tmp->last;
-  for (ir_block *b = tmp->first; b; b = b->next) b->parent = &op->regions[i];
+  for (ir_block *b = tmp->first; b; b = b->next)
+    b->parent = &op->regions[i];
 }
 
 /* `"name"(%a) <{props}> ({regions}) {attrs} : (T) -> R` after the name. */
@@ -204,7 +205,8 @@ static ir_op *generic_op(parser *p, const ptok *name, ir_loc loc) {
   for (int i = 0; i < nvals; i++)
     if (!ir_ps_check_type(p, &toks[i], vals[i], in[i])) goto done;
   op = ir_op_create(p->m, kind, loc, nout, out, nvals, vals, nregions);
-  for (int i = 0; i < nregions; i++) transplant(op, i, &regions[i]);
+  for (int i = 0; i < nregions; i++)
+    transplant(op, i, &regions[i]);
   ir_ps_attrs_apply(p, op, &attrs);
 done:
   free(vals);
@@ -248,8 +250,8 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
     ir_op_kind kind;
     if (!ir_op_kind_lookup(nt.s, nt.n, &kind))
       return ir_ps_error(p, &nt, "unknown operation '%.*s'", (int)nt.n, nt.s);
-    if (kind == IR_OP_MODULE) return ir_ps_error(p, &nt,
-                                                 "'module' is only allowed at the top level");
+    if (kind == IR_OP_MODULE)
+      return ir_ps_error(p, &nt, "'module' is only allowed at the top level");
     op = ir_ps_custom_op(p, kind, &nt, loc);
   } else {
     return ir_ps_error(p, &nt, "expected operation name");
@@ -258,7 +260,7 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
   int bound = group ? group : nnames;
   if (nnames > 0 && op->nresults != bound)
     return ir_ps_error(p, &first, "operation defines %d results but was provided %d to bind",
-                    op->nresults, bound);
+                       op->nresults, bound);
   if (group) {
     if (!ir_ps_define(p, &names[0], op->results, group)) return false;
   } else {
@@ -310,8 +312,8 @@ static bool module_body(parser *p, ir_block *body, bool braced) {
       if (braced) return ir_ps_error(p, NULL, "expected '}' at the end of the module");
       break;
     }
-    if (t->kind == PT_BLOCK) return ir_ps_error(p, NULL,
-                                                "block labels are not allowed in a module");
+    if (t->kind == PT_BLOCK)
+      return ir_ps_error(p, NULL, "block labels are not allowed in a module");
     if (!parse_op_stmt(p, body)) return false;
   }
   ir_ps_scope_pop(p, mark);

@@ -73,7 +73,8 @@ static bool keyword_enum(parser *p, form *f, ir_op_kind kind, const char *word, 
 }
 
 static const ir_type *bool_like(parser *p, const ir_type *t) {
-  return ir_type_is_tensor(t) ? ir_type_with_elem(p->ctx, t, ir_type_i1(p->ctx)) : ir_type_i1(p->ctx);
+  return ir_type_is_tensor(t) ? ir_type_with_elem(p->ctx, t, ir_type_i1(p->ctx))
+                              : ir_type_i1(p->ctx);
 }
 
 /* name %a, %b {attrs} : T */
@@ -97,7 +98,7 @@ static ir_op *conversion(parser *p, form *f, ir_op_kind kind, ir_loc loc, bool i
   const ir_type *t = ir_ps_type(p);
   if (!t || !check(p, f, 0, t)) return NULL;
   if (is_arrow ? !ir_ps_expect_arrow(p, "before the result type")
-      : !ir_ps_expect_ident(p, "to", "before the result type"))
+               : !ir_ps_expect_ident(p, "to", "before the result type"))
     return NULL;
   const ir_type *r = ir_ps_type(p);
   if (!r) return NULL;
@@ -119,8 +120,7 @@ static ir_op *cmp(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 
 static ir_op *select_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, false) || !opt_dict(p, f, kind) ||
-      !ir_ps_expect(p, ':', "before the type") ||
-      !ir_ps_type_list(p, &f->tys, &f->ntys))
+      !ir_ps_expect(p, ':', "before the type") || !ir_ps_type_list(p, &f->tys, &f->ntys))
     return NULL;
   if (f->ntys > 2) {
     ir_ps_error(p, NULL, "expected one or two types");
@@ -153,8 +153,7 @@ static ir_op *operand_list(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (f->n) {
     ptok tt = *ir_ps_peek(p);
     if (!ir_ps_expect(p, ':', "before the operand types") ||
-        !ir_ps_type_list(p, &f->tys, &f->ntys) ||
-        !check_types(p, f, f->n, &tt))
+        !ir_ps_type_list(p, &f->tys, &f->ntys) || !check_types(p, f, f->n, &tt))
       return NULL;
   }
   bool same = ir_op_kind_info(kind)->nresults < 0;
@@ -240,7 +239,11 @@ static ir_op *tokens(parser *p, form *f, ir_op_kind kind, ir_loc loc, bool keywo
 
 static ir_op *program_id(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   ptok a = ir_ps_next(p);
-  int axis = a.kind != PT_IDENT || a.n != 1 ? -1 : a.s[0] == 'x' ? 0 : a.s[0] == 'y' ? 1 : a.s[0] == 'z' ? 2 : -1;
+  int axis = a.kind != PT_IDENT || a.n != 1 ? -1
+             : a.s[0] == 'x'                ? 0
+             : a.s[0] == 'y'                ? 1
+             : a.s[0] == 'z'                ? 2
+                                            : -1;
   if (axis < 0) {
     ir_ps_error(p, &a, "expected axis x, y or z");
     return NULL;
@@ -263,8 +266,10 @@ static ir_op *result_typed(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 static ir_op *fp_to_fp(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   /* `%a {attrs}, rounding = rtne`: the dictionary comes before the keyword. */
   if (!operands(p, f, false, true)) return NULL;
-  if (!f->kw_after && (!opt_dict(p, f, kind) || !ir_ps_accept(p, ','))) f->kw_after = false;
-  else if (!keyword_enum(p, f, kind, "rounding", "rounding")) return NULL;
+  if (!f->kw_after && (!opt_dict(p, f, kind) || !ir_ps_accept(p, ',')))
+    f->kw_after = false;
+  else if (!keyword_enum(p, f, kind, "rounding", "rounding"))
+    return NULL;
   if (!ir_ps_expect(p, ':', "before the operand type")) return NULL;
   const ir_type *t = ir_ps_type(p);
   if (!t || !check(p, f, 0, t) || !ir_ps_expect_arrow(p, "before the result type")) return NULL;
@@ -274,8 +279,8 @@ static ir_op *fp_to_fp(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 
 static ir_op *addptr(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!operands(p, f, false, false) || !opt_dict(p, f, kind) ||
-      !ir_ps_expect(p, ':', "before the types") ||
-      !ir_ps_type_list(p, &f->tys, &f->ntys) || !check_types(p, f, f->n, NULL))
+      !ir_ps_expect(p, ':', "before the types") || !ir_ps_type_list(p, &f->tys, &f->ntys) ||
+      !check_types(p, f, f->n, NULL))
     return NULL;
   return make(p, kind, loc, 1, &f->tys[0], f, 0);
 }
@@ -327,8 +332,7 @@ static ir_op *atomic(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
     return NULL;
   ptok tt = *ir_ps_peek(p);
   if (!ir_ps_paren_types(p, false, &f->tys, &f->ntys) ||
-      !ir_ps_expect_arrow(p, "before the result type") ||
-      !check_types(p, f, f->n, &tt))
+      !ir_ps_expect_arrow(p, "before the result type") || !check_types(p, f, f->n, &tt))
     return NULL;
   const ir_type *r = ir_ps_type(p);
   return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
@@ -443,13 +447,14 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
     free(rt);
     if (!ok) goto done;
   }
-  if (ir_ps_accept_ident(p, "attributes") &&
-      !ir_ps_attr_dict_into(p, &f->attrs, false, kind)) goto done;
+  if (ir_ps_accept_ident(p, "attributes") && !ir_ps_attr_dict_into(p, &f->attrs, false, kind))
+    goto done;
   op = make(p, kind, loc, 0, NULL, f, 1);
   ir_op_set_attr(p->m, op, "sym_name", ir_attr_string(p->ctx, ir_intern(p->ctx, sym.s, sym.n)));
   if (vis) ir_op_set_attr(p->m, op, "sym_visibility", ir_attr_string(p->ctx, vis));
   if (!ir_ps_region(p, &op->regions[0], nargs, types, names, false)) goto done;
-  for (int i = 0; i < nargs; i++) op->regions[0].first->args[i]->divisibility = divs[i];
+  for (int i = 0; i < nargs; i++)
+    op->regions[0].first->args[i]->divisibility = divs[i];
 done:
   free(names);
   free(types);
@@ -464,8 +469,8 @@ static bool init_list(parser *p, form *f, ptok **names, int *n) {
   if (!ir_ps_expect(p, '(', "to open the initialization list")) return false;
   do {
     ptok name = ir_ps_next(p);
-    if (name.kind != PT_VALUE ||
-        name.idx >= 0) return ir_ps_error(p, &name, "expected region argument name");
+    if (name.kind != PT_VALUE || name.idx >= 0)
+      return ir_ps_error(p, &name, "expected region argument name");
     if (!ir_ps_expect(p, '=', "after region argument name")) return false;
     ptok vt = ir_ps_next(p);
     ir_value *v = ir_ps_use(p, &vt);
@@ -504,7 +509,7 @@ static ir_op *for_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   }
   for (int i = 0; i < 3; i++) {
     if (i == 0 ? !ir_ps_expect(p, '=', "after the induction variable")
-        : !ir_ps_expect_ident(p, seps[i], ""))
+               : !ir_ps_expect_ident(p, seps[i], ""))
       return NULL;
     f->toks[i] = ir_ps_next(p);
     if (!(f->vals[i] = ir_ps_use(p, &f->toks[i]))) return NULL;
@@ -535,7 +540,8 @@ static ir_op *for_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   memmove(names + 1, names, (size_t)ninits * sizeof *names);
   names[0] = iv;
   args[0] = ivt;
-  for (int i = 0; i < ninits; i++) args[i + 1] = f->tys[i];
+  for (int i = 0; i < ninits; i++)
+    args[i + 1] = f->tys[i];
   op = make(p, kind, loc, ninits, f->tys, f, 1);
   if (!ir_ps_region(p, &op->regions[0], ninits + 1, args, names, ninits == 0) ||
       !opt_dict(p, f, kind))
@@ -575,8 +581,7 @@ static ir_op *while_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!ir_ps_expect(p, ':', "before the types") ||
       !ir_ps_paren_types(p, false, &f->tys, &f->ntys) ||
       !ir_ps_expect_arrow(p, "before the result types") ||
-      !ir_ps_paren_types(p, true, &res, &nres) ||
-      !check_types(p, f, ninits, &tt))
+      !ir_ps_paren_types(p, true, &res, &nres) || !check_types(p, f, ninits, &tt))
     goto done;
   op = make(p, kind, loc, nres, res, f, 2);
   if (!ir_ps_region(p, &op->regions[0], ninits, f->tys, names, false) ||
@@ -603,7 +608,8 @@ static ir_op *condition(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
     ok = ir_ps_expect(p, ':', "before the types") && ir_ps_type_list(p, &rest.tys, &rest.ntys);
     if (ok && rest.ntys != rest.n)
       ok = ir_ps_error(p, &tt, "expected %d types but had %d", rest.n, rest.ntys);
-    for (int i = 0; ok && i < rest.n; i++) ok = check(p, &rest, i, rest.tys[i]);
+    for (int i = 0; ok && i < rest.n; i++)
+      ok = check(p, &rest, i, rest.tys[i]);
   }
   ir_op *op = NULL;
   if (ok) {
@@ -612,7 +618,8 @@ static ir_op *condition(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
       ir_ps_error(p, &ct, "out of memory");
     } else {
       f->vals[0] = c;
-      for (int i = 0; i < rest.n; i++) f->vals[i + 1] = rest.vals[i];
+      for (int i = 0; i < rest.n; i++)
+        f->vals[i + 1] = rest.vals[i];
       f->n = rest.n + 1;
       op = make(p, kind, loc, 0, NULL, f, 0);
     }
@@ -629,7 +636,7 @@ static ir_op *dispatch(parser *p, form *f, ir_op_kind kind, const ptok *name, ir
   switch (ir_op_kind_info(kind)->form) {
   case IR_FORM_GENERIC:
     ir_ps_error(p, name, "'%.*s' has no custom form: write it in the generic form \"%.*s\"(...)",
-             (int)name->n, name->s, (int)name->n, name->s);
+                (int)name->n, name->s, (int)name->n, name->s);
     return NULL;
   case IR_FORM_SAME: return same_type(p, f, kind, loc);
   case IR_FORM_CONV_TO: return conversion(p, f, kind, loc, false);

@@ -75,14 +75,16 @@ static bool parse_args(ir_context *ctx, ir_pipeline_step *s, const char *o, size
   s->argbuf[n] = '\0';
   char *c = s->argbuf;
   while (*c) {
-    while (*c == ' ' || *c == ',') *c++ = '\0';
+    while (*c == ' ' || *c == ',')
+      *c++ = '\0';
     if (!*c) break;
     char *kv = c;
-    while (*c && *c != ' ' && *c != ',') c++;
+    while (*c && *c != ' ' && *c != ',')
+      c++;
     char *eq = memchr(kv, '=', (size_t)(c - kv));
     if (!eq || eq == kv || eq + 1 == c) {
-      ir_error(ctx, none, "expected key=value in the options of '%s', got '%.*s'",
-               s->pass->name, (int)(c - kv), kv);
+      ir_error(ctx, none, "expected key=value in the options of '%s', got '%.*s'", s->pass->name,
+               (int)(c - kv), kv);
       return false;
     }
     if (!takes_option(s->pass, kv, (size_t)(eq - kv))) {
@@ -109,7 +111,8 @@ bool ir_pipeline_parse(ir_context *ctx, const char *text, ir_pass_lookup_fn look
   if (!text) return true;
   const char *p = text;
   while (*p) {
-    while (*p == ' ' || *p == ',') p++;
+    while (*p == ' ' || *p == ',')
+      p++;
     if (!*p) break;
     const char *start = p, *brace = NULL;
     int depth = 0;
@@ -118,13 +121,15 @@ bool ir_pipeline_parse(ir_context *ctx, const char *text, ir_pass_lookup_fn look
       if (*p == '}' && --depth < 0) break;
     }
     const char *end = p;
-    while (end > start && end[-1] == ' ') end--;
+    while (end > start && end[-1] == ' ')
+      end--;
     if (depth != 0 || (brace && end[-1] != '}')) {
       ir_error(ctx, none, "malformed pass options in '%.*s'", (int)(end - start), start);
       return false;
     }
     const char *name_end = brace ? brace : end;
-    while (name_end > start && name_end[-1] == ' ') name_end--;
+    while (name_end > start && name_end[-1] == ' ')
+      name_end--;
     const ir_pass *pass = lookup(start, (size_t)(name_end - start));
     if (!pass) {
       ir_error(ctx, none, "unknown pass '%.*s' (ttc --list-passes lists them)",

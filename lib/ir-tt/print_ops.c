@@ -34,8 +34,10 @@ static void ir_pr_conversion(printer *p, const ir_op *op, const char *sep,
   ir_pr_type(p, op->operands[0]->type);
   puts_(p, sep);
   /* ttg.local_store %v, %buf : T -> B names its second operand's type. */
-  if (op->nresults == 0 && op->noperands > 1) ir_pr_type(p, op->operands[1]->type);
-  else ir_pr_result_type(p, op);
+  if (op->nresults == 0 && op->noperands > 1)
+    ir_pr_type(p, op->operands[1]->type);
+  else
+    ir_pr_result_type(p, op);
 }
 
 /* tt.return %a : T / scf.yield / ttng.warp_group_dot_wait %a {attrs} : T:
@@ -83,8 +85,8 @@ static void ir_pr_load_store(printer *p, const ir_op *op) {
 
 /* The result types of a function: those of the tt.return ending its body. */
 static void ir_pr_func(printer *p, const ir_op *op) {
-  static const char *const skip[] = {"sym_name", "sym_visibility", "function_type",
-                                     "arg_attrs", "res_attrs", NULL};
+  static const char *const skip[] = {"sym_name",  "sym_visibility", "function_type",
+                                     "arg_attrs", "res_attrs",      NULL};
   const ir_attr *name = ir_op_get_attr(op, "sym_name");
   const ir_attr *vis = ir_op_get_attr(op, "sym_visibility");
   puts_(p, "tt.func ");
@@ -124,7 +126,7 @@ static void ir_pr_func(printer *p, const ir_op *op) {
 
 /* ` (%arg = %init, ...)` with a prefix, as MLIR's printInitializationList. */
 static void ir_pr_init_list(printer *p, const char *prefix, const ir_block *b, int first_arg,
-                         ir_value *const *inits, int ninits) {
+                            ir_value *const *inits, int ninits) {
   if (!ninits) return;
   ir_sb_printf(p->out, "%s(", prefix);
   for (int i = 0; i < ninits; i++) {
@@ -365,7 +367,10 @@ static void ir_pr_assert(printer *p, const ir_op *op) {
   puts_(p, "tt.assert ");
   ir_pr_value(p, op->operands[0]);
   puts_(p, ", ");
-  if (msg) ir_pr_attr(p, msg); else puts_(p, "\"\"");
+  if (msg)
+    ir_pr_attr(p, msg);
+  else
+    puts_(p, "\"\"");
   ir_pr_attr_dict(p, op, skip_msg);
   puts_(p, " : ");
   ir_pr_type(p, op->operands[0]->type);

@@ -26,7 +26,8 @@ static uint64_t hash_ptr(const void *p) {
 static ir_pr_name *name_slot(printer *p, const ir_value *v) {
   if (!p->names_cap) return NULL;
   size_t mask = p->names_cap - 1, j = (size_t)hash_ptr(v) & mask;
-  while (p->names[j].v && p->names[j].v != v) j = (j + 1) & mask;
+  while (p->names[j].v && p->names[j].v != v)
+    j = (j + 1) & mask;
   return &p->names[j];
 }
 
@@ -62,7 +63,8 @@ static const char namer_tomb[] = "";
 
 static uint64_t hash_str(const char *s) {
   uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
   return h;
 }
 
@@ -85,14 +87,16 @@ static void namer_add(namer *n, const char *s) {
     for (size_t i = 0; i < ocap; i++)
       if (old[i] && old[i] != namer_tomb) {
         size_t j = (size_t)hash_str(old[i]) & (ncap - 1);
-        while (n->set[j]) j = (j + 1) & (ncap - 1);
+        while (n->set[j])
+          j = (j + 1) & (ncap - 1);
         n->set[j] = old[i];
         n->set_used++;
       }
     free(old);
   }
   size_t mask = n->set_cap - 1, j = (size_t)hash_str(s) & mask;
-  while (n->set[j]) j = (j + 1) & mask;
+  while (n->set[j])
+    j = (j + 1) & mask;
   n->set[j] = s;
   n->set_used++;
   if (n->nlog == n->log_cap) {
@@ -108,7 +112,8 @@ static void namer_undo(namer *n, size_t mark) {
   while (n->nlog > mark) {
     const char *s = n->log[--n->nlog];
     size_t mask = n->set_cap - 1, j = (size_t)hash_str(s) & mask;
-    while (n->set[j] != s) j = (j + 1) & mask;
+    while (n->set[j] != s)
+      j = (j + 1) & mask;
     n->set[j] = namer_tomb;
   }
 }
@@ -121,8 +126,8 @@ static const char *namer_unique(namer *n, const char *hint) {
   ir_sb_init(&sb);
   if (hint[0] >= '0' && hint[0] <= '9') ir_sb_putc(&sb, '_');
   for (const char *c = hint; *c; c++) {
-    bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-              (*c >= '0' && *c <= '9') || *c == '_' || *c == '$' || *c == '.' || *c == '-';
+    bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '_' || *c == '$' || *c == '.' || *c == '-';
     ir_sb_putc(&sb, ok ? *c : '_');
   }
   if (!sb.len) ir_sb_putc(&sb, '_');
@@ -199,7 +204,8 @@ static void number_region(namer *n, const ir_region *r) {
       }
       name_set(n->p, b->args[i], base, -1);
     }
-    for (const ir_op *op = b->first; op; op = op->next) number_op(n, op);
+    for (const ir_op *op = b->first; op; op = op->next)
+      number_op(n, op);
   }
   /* Nested regions: each starts from this region's final state. */
   for (const ir_block *b = r->first; b; b = b->next) {
@@ -273,7 +279,8 @@ void ir_pr_type(printer *p, const ir_type *t) {
     return;
   case IR_TY_TENSOR:
     ir_sb_puts(o, "tensor<");
-    for (int i = 0; i < t->rank; i++) ir_sb_printf(o, "%lldx", (long long)t->shape[i]);
+    for (int i = 0; i < t->rank; i++)
+      ir_sb_printf(o, "%lldx", (long long)t->shape[i]);
     ir_pr_type(p, t->elem);
     if (t->layout) {
       ir_sb_puts(o, ", ");
@@ -283,7 +290,8 @@ void ir_pr_type(printer *p, const ir_type *t) {
     return;
   case IR_TY_MEMDESC:
     ir_sb_puts(o, "!ttg.memdesc<");
-    for (int i = 0; i < t->rank; i++) ir_sb_printf(o, "%lldx", (long long)t->shape[i]);
+    for (int i = 0; i < t->rank; i++)
+      ir_sb_printf(o, "%lldx", (long long)t->shape[i]);
     ir_pr_type(p, t->elem);
     if (t->layout) {
       ir_sb_puts(o, ", ");
@@ -363,7 +371,8 @@ static void ir_pr_attr_bare(printer *p, const ir_attr *a) {
 
 static void ir_pr_uints(printer *p, const unsigned *v, int n) {
   ir_sb_putc(p->out, '[');
-  for (int i = 0; i < n; i++) ir_sb_printf(p->out, i ? ", %u" : "%u", v[i]);
+  for (int i = 0; i < n; i++)
+    ir_sb_printf(p->out, i ? ", %u" : "%u", v[i]);
   ir_sb_putc(p->out, ']');
 }
 
@@ -426,14 +435,16 @@ static void ir_pr_alias_body(printer *p, const ir_attr *a) {
     ir_sb_puts(o, "}>");
     return;
   case IR_ATTR_SWIZZLED_SHARED:
-    ir_sb_printf(o, "#ttg.swizzled_shared<{vec = %u, perPhase = %u, maxPhase = %u, order = ",
-                 a->vec, a->per_phase, a->max_phase);
+    ir_sb_printf(o,
+                 "#ttg.swizzled_shared<{vec = %u, perPhase = %u, maxPhase = %u, order = ", a->vec,
+                 a->per_phase, a->max_phase);
     ir_pr_uints(p, a->order, a->rank);
     ir_sb_puts(o, "}>");
     return;
   case IR_ATTR_NVMMA_SHARED:
-    ir_sb_printf(o, "#ttg.nvmma_shared<{swizzlingByteWidth = %u, transposed = %s, "
-                    "elementBitWidth = %u}>",
+    ir_sb_printf(o,
+                 "#ttg.nvmma_shared<{swizzlingByteWidth = %u, transposed = %s, "
+                 "elementBitWidth = %u}>",
                  a->swizzle_bytes, a->transposed ? "true" : "false", a->elem_bits);
     return;
   case IR_ATTR_SHARED_MEMORY: ir_sb_puts(o, "#ttg.shared_memory"); return;
@@ -462,7 +473,10 @@ void ir_pr_attr(printer *p, const ir_attr *a) {
     ir_pr_attr_bare(p, a);
     if (!a->type || a->type->width != 1) {
       ir_sb_puts(o, " : ");
-      if (a->type) ir_pr_type(p, a->type); else ir_sb_puts(o, "i64");
+      if (a->type)
+        ir_pr_type(p, a->type);
+      else
+        ir_sb_puts(o, "i64");
     }
     return;
   case IR_ATTR_FLOAT:
@@ -474,7 +488,8 @@ void ir_pr_attr(printer *p, const ir_attr *a) {
   case IR_ATTR_UNIT: ir_sb_puts(o, "unit"); return;
   case IR_ATTR_ARRAY:
     ir_sb_puts(o, "array<i32");
-    for (int i = 0; i < a->n; i++) ir_sb_printf(o, "%s%lld", i ? ", " : ": ", (long long)a->ints[i]);
+    for (int i = 0; i < a->n; i++)
+      ir_sb_printf(o, "%s%lld", i ? ", " : ": ", (long long)a->ints[i]);
     ir_sb_putc(o, '>');
     return;
   case IR_ATTR_DENSE:
@@ -531,7 +546,7 @@ static int cmp_named(const void *x, const void *y) {
 /* `{...}` of the attributes not in skip, sorted by name as MLIR's
  * DictionaryAttr is; `open`/`close` choose `{}` or `<{}>`. */
 static void ir_pr_dict(printer *p, const ir_op *op, const char *const *skip, const char *open,
-                    const char *close) {
+                       const char *close) {
   ir_named_attr sorted[64];
   int n = 0;
   for (int i = 0; i < op->nattrs && n < 64; i++) {
@@ -561,7 +576,8 @@ void ir_pr_attr_dict(printer *p, const ir_op *op, const char *const *skip) {
 
 void ir_pr_newline_indent(printer *p) {
   ir_sb_putc(p->out, '\n');
-  for (int i = 0; i < p->indent; i++) ir_sb_putc(p->out, ' ');
+  for (int i = 0; i < p->indent; i++)
+    ir_sb_putc(p->out, ' ');
 }
 
 static void ir_pr_loc(printer *p, ir_loc loc) {

@@ -17,12 +17,12 @@ typedef struct ir_pr_name {
 typedef struct printer {
   ir_strbuf *out;
   bool locations;
-  ir_arena arena;            /* names; freed at the end */
-  ir_pr_name *names;            /* open addressing on v */
+  ir_arena arena;    /* names; freed at the end */
+  ir_pr_name *names; /* open addressing on v */
   size_t names_cap, names_len;
-  const ir_attr **aliases;   /* layouts printed as #blocked, #blocked1, ... */
+  const ir_attr **aliases; /* layouts printed as #blocked, #blocked1, ... */
   int naliases, aliases_cap;
-  bool collect;              /* dry run that only collects aliases */
+  bool collect; /* dry run that only collects aliases */
   bool use_aliases;
   int indent;
 } printer;
@@ -30,7 +30,7 @@ typedef struct printer {
 void ir_pr_type(printer *p, const ir_type *t);
 void ir_pr_attr(printer *p, const ir_attr *a);
 void ir_pr_value(printer *p, const ir_value *v);
-void ir_pr_values(printer *p, ir_value *const *vals, int n); /* "%a, %b" */
+void ir_pr_values(printer *p, ir_value *const *vals, int n);   /* "%a, %b" */
 void ir_pr_types_of(printer *p, ir_value *const *vals, int n); /* "T1, T2" */
 /* `{a = 1 : i32, b}` of the op's attributes not named in `skip` (NULL
  * terminated); nothing when none is left. Leading space included. */

@@ -46,8 +46,8 @@ const ir_type *ir_type_ptr(ir_context *ctx, const ir_type *pointee, int addrspac
   return type_unique(ctx, &t);
 }
 
-const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape,
-                              const ir_type *elem, const ir_attr *layout) {
+const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape, const ir_type *elem,
+                              const ir_attr *layout) {
   IR_ASSERT(rank >= 0 && rank <= IR_MAX_RANK);
   IR_ASSERT(elem && elem->kind != IR_TY_TENSOR);
   ir_type t;
@@ -55,13 +55,14 @@ const ir_type *ir_type_tensor(ir_context *ctx, int rank, const int64_t *shape,
   t.kind = IR_TY_TENSOR;
   t.elem = elem;
   t.rank = rank;
-  for (int i = 0; i < rank; i++) t.shape[i] = shape[i];
+  for (int i = 0; i < rank; i++)
+    t.shape[i] = shape[i];
   t.layout = layout;
   return type_unique(ctx, &t);
 }
 
-const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape,
-                               const ir_type *elem, const ir_attr *encoding, bool is_mutable) {
+const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape, const ir_type *elem,
+                               const ir_attr *encoding, bool is_mutable) {
   IR_ASSERT(rank >= 1 && rank <= IR_MAX_RANK);
   IR_ASSERT(elem && elem->kind != IR_TY_TENSOR && elem->kind != IR_TY_MEMDESC);
   ir_type t;
@@ -69,7 +70,8 @@ const ir_type *ir_type_memdesc(ir_context *ctx, int rank, const int64_t *shape,
   t.kind = IR_TY_MEMDESC;
   t.elem = elem;
   t.rank = rank;
-  for (int i = 0; i < rank; i++) t.shape[i] = shape[i];
+  for (int i = 0; i < rank; i++)
+    t.shape[i] = shape[i];
   t.layout = encoding;
   t.is_mutable = is_mutable;
   t.memspace = ir_attr_shared_memory(ctx);
@@ -106,7 +108,8 @@ bool ir_type_is_ptr(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_
 int64_t ir_type_numel(const ir_type *t) {
   if (t->kind != IR_TY_TENSOR && t->kind != IR_TY_MEMDESC) return 1;
   int64_t n = 1;
-  for (int i = 0; i < t->rank; i++) n *= t->shape[i];
+  for (int i = 0; i < t->rank; i++)
+    n *= t->shape[i];
   return n;
 }
 

@@ -35,7 +35,8 @@ static bool sb_reserve(ir_strbuf *sb, size_t extra) {
   if (sb->failed) return false;
   if (sb->len + extra + 1 <= sb->cap) return true;
   size_t cap = sb->cap ? sb->cap : 64;
-  while (cap < sb->len + extra + 1) cap *= 2;
+  while (cap < sb->len + extra + 1)
+    cap *= 2;
   char *p = realloc(sb->data, cap);
   if (!p) {
     sb->failed = true;

@@ -27,7 +27,6 @@ typedef struct verifier {
   size_t floor; /* values below this index belong outside the current tt.func */
 } verifier;
 
-
 /* Records v at stack index i (replacing an older entry of v). */
 static void index_put(verifier *vf, const ir_value *v, size_t i) {
   if (2 * (vf->hcount + 1) > vf->hcap) {
@@ -38,7 +37,8 @@ static void index_put(verifier *vf, const ir_value *v, size_t i) {
     for (size_t j = 0; j < vf->hcap; j++) {
       if (!vf->hkeys[j]) continue;
       size_t h = ir_ptr_slot(vf->hkeys[j], ncap);
-      while (keys[h]) h = (h + 1) & (ncap - 1);
+      while (keys[h])
+        h = (h + 1) & (ncap - 1);
       keys[h] = vf->hkeys[j];
       idx[h] = vf->hidx[j];
     }
@@ -49,7 +49,8 @@ static void index_put(verifier *vf, const ir_value *v, size_t i) {
     vf->hcap = ncap;
   }
   size_t h = ir_ptr_slot(v, vf->hcap);
-  while (vf->hkeys[h] && vf->hkeys[h] != v) h = (h + 1) & (vf->hcap - 1);
+  while (vf->hkeys[h] && vf->hkeys[h] != v)
+    h = (h + 1) & (vf->hcap - 1);
   if (!vf->hkeys[h]) vf->hcount++;
   vf->hkeys[h] = v;
   vf->hidx[h] = i;
@@ -85,7 +86,8 @@ static void push_visible(verifier *vf, const ir_value *v) {
 static bool is_visible(const verifier *vf, const ir_value *v) {
   if (!vf->hcap) return false;
   size_t h = ir_ptr_slot(v, vf->hcap);
-  while (vf->hkeys[h] && vf->hkeys[h] != v) h = (h + 1) & (vf->hcap - 1);
+  while (vf->hkeys[h] && vf->hkeys[h] != v)
+    h = (h + 1) & (vf->hcap - 1);
   if (!vf->hkeys[h]) return false;
   size_t i = vf->hidx[h];
   return i >= vf->floor && i < vf->nvisible && vf->visible[i] == v;
@@ -140,8 +142,10 @@ static void check_elementwise(verifier *vf, const ir_op *op) {
 static void check_same_types(verifier *vf, const ir_op *op) {
   for (int i = 0; i < op->noperands; i++) {
     if (op->operands[i] && op->operands[i]->type != op->results[0].type) {
-      v_error(vf, op, "requires all operands and results to have the same type, operand #%d "
-                      "differs", i);
+      v_error(vf, op,
+              "requires all operands and results to have the same type, operand #%d "
+              "differs",
+              i);
       return;
     }
   }
@@ -156,7 +160,8 @@ static void check_terminator(verifier *vf, const ir_op *op, const ir_region *r, 
 
 static int64_t numel_of(const ir_type *t) {
   int64_t n = 1;
-  for (int i = 0; ir_type_is_tensor(t) && i < t->rank; i++) n *= t->shape[i];
+  for (int i = 0; ir_type_is_tensor(t) && i < t->rank; i++)
+    n *= t->shape[i];
   return n;
 }
 
@@ -175,8 +180,7 @@ static void check_axis(verifier *vf, const ir_op *op, const ir_value *x) {
 
 /* Shape ops: the result shape must follow from the operand's, since codegen
  * and the interpreter index with these shapes (and the trans order). */
-static bool shape_op_types(verifier *vf, const ir_op *op, const ir_type **in,
-                           const ir_type **out) {
+static bool shape_op_types(verifier *vf, const ir_op *op, const ir_type **in, const ir_type **out) {
   *in = op->operands[0]->type;
   *out = op->results[0].type;
   if (!ir_type_is_tensor(*in) || !ir_type_is_tensor(*out)) {
@@ -199,8 +203,8 @@ static void check_broadcast(verifier *vf, const ir_op *op) {
   }
   for (int i = 0; i < in->rank; i++)
     if (in->shape[i] != out->shape[i] && in->shape[i] != 1)
-      v_error(vf, op, "cannot broadcast dimension %d from %lld to %lld", i,
-              (long long)in->shape[i], (long long)out->shape[i]);
+      v_error(vf, op, "cannot broadcast dimension %d from %lld to %lld", i, (long long)in->shape[i],
+              (long long)out->shape[i]);
 }
 
 static void check_expand_dims(verifier *vf, const ir_op *op) {
@@ -240,7 +244,8 @@ static void check_tensor_buffer(verifier *vf, const ir_op *op, const ir_type *t,
                                 const ir_type *buf) {
   bool ok = ir_type_is_tensor(t) && ir_type_is_memdesc(buf) && t->rank == buf->rank &&
             t->elem == buf->elem;
-  for (int i = 0; ok && i < t->rank; i++) ok = t->shape[i] == buf->shape[i];
+  for (int i = 0; ok && i < t->rank; i++)
+    ok = t->shape[i] == buf->shape[i];
   if (!ok) V_ERR(vf, op, "requires a tensor and a buffer of one shape and element type");
 }
 
@@ -294,7 +299,8 @@ static void check_rule(verifier *vf, const ir_op *op) {
   case IR_RULE_MAKE_RANGE: {
     int64_t start = ir_op_get_int(op, "start", 0), end = ir_op_get_int(op, "end", 0);
     const ir_type *t = op->results[0].type;
-    if (end <= start) V_ERR(vf, op, "requires end > start");
+    if (end <= start)
+      V_ERR(vf, op, "requires end > start");
     else if (!ir_type_is_tensor(t) || t->rank != 1 || t->shape[0] != end - start)
       V_ERR(vf, op, "result must be a 1-d tensor of end - start elements");
     return;
@@ -328,8 +334,10 @@ static void check_rule(verifier *vf, const ir_op *op) {
     return;
   }
   case IR_RULE_FUNC:
-    if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a body");
-    else check_terminator(vf, op, &op->regions[0], IR_OP_TT_RETURN);
+    if (op->nregions != 1 || !op->regions[0].first)
+      V_ERR(vf, op, "requires a body");
+    else
+      check_terminator(vf, op, &op->regions[0], IR_OP_TT_RETURN);
     return;
   case IR_RULE_FOR: {
     const ir_block *body = op->nregions == 1 ? op->regions[0].first : NULL;
@@ -349,8 +357,10 @@ static void check_rule(verifier *vf, const ir_op *op) {
     return;
   }
   case IR_RULE_IF:
-    if (op->nregions != 2 || !op->regions[0].first) V_ERR(vf, op, "requires then and else regions");
-    else if (o[0] && o[0]->type->kind != IR_TY_INT) V_ERR(vf, op, "condition must be i1");
+    if (op->nregions != 2 || !op->regions[0].first)
+      V_ERR(vf, op, "requires then and else regions");
+    else if (o[0] && o[0]->type->kind != IR_TY_INT)
+      V_ERR(vf, op, "condition must be i1");
     else if (op->nresults > 0) {
       if (!op->regions[1].first) V_ERR(vf, op, "with results requires an else region");
       for (int i = 0; i < 2; i++)
@@ -368,8 +378,10 @@ static void check_rule(verifier *vf, const ir_op *op) {
   case IR_RULE_REDUCE:
   case IR_RULE_SCAN: {
     ir_op_kind ret = op->kind == IR_OP_TT_SCAN ? IR_OP_TT_SCAN_RETURN : IR_OP_TT_REDUCE_RETURN;
-    if (op->nregions != 1 || !op->regions[0].first) V_ERR(vf, op, "requires a combiner region");
-    else check_terminator(vf, op, &op->regions[0], ret);
+    if (op->nregions != 1 || !op->regions[0].first)
+      V_ERR(vf, op, "requires a combiner region");
+    else
+      check_terminator(vf, op, &op->regions[0], ret);
     check_axis(vf, op, o[0]);
     return;
   }
@@ -406,9 +418,12 @@ static void check_rule(verifier *vf, const ir_op *op) {
     return;
   case IR_RULE_LOCAL_ALLOC: {
     const ir_type *r = op->results[0].type;
-    if (!ir_type_is_memdesc(r)) V_ERR(vf, op, "result must be a shared-memory descriptor");
-    else if (op->noperands == 1) check_tensor_buffer(vf, op, o[0]->type, r);
-    else if (!r->is_mutable) V_ERR(vf, op, "without a value requires a mutable buffer");
+    if (!ir_type_is_memdesc(r))
+      V_ERR(vf, op, "result must be a shared-memory descriptor");
+    else if (op->noperands == 1)
+      check_tensor_buffer(vf, op, o[0]->type, r);
+    else if (!r->is_mutable)
+      V_ERR(vf, op, "without a value requires a mutable buffer");
     return;
   }
   case IR_RULE_LOCAL_LOAD:
@@ -421,17 +436,18 @@ static void check_rule(verifier *vf, const ir_op *op) {
     return;
   case IR_RULE_MEMDESC_TRANS:
     if (!memdesc_operand(vf, op, 0)) return;
-    if (!ir_type_is_memdesc(op->results[0].type) ||
-        op->results[0].type->elem != o[0]->type->elem)
+    if (!ir_type_is_memdesc(op->results[0].type) || op->results[0].type->elem != o[0]->type->elem)
       V_ERR(vf, op, "result must be a buffer of the operand's element type");
-    else check_permutation(vf, op, o[0]->type, op->results[0].type);
+    else
+      check_permutation(vf, op, o[0]->type, op->results[0].type);
     return;
   case IR_RULE_MEMDESC_INDEX: {
     if (!memdesc_operand(vf, op, 0)) return;
     const ir_type *in = o[0]->type, *out = op->results[0].type;
     bool ok = ir_type_is_memdesc(out) && out->rank == in->rank - 1 && out->elem == in->elem &&
               !ir_type_is_tensor(o[1]->type) && ir_type_is_int(o[1]->type);
-    for (int i = 0; ok && i < out->rank; i++) ok = out->shape[i] == in->shape[i + 1];
+    for (int i = 0; ok && i < out->rank; i++)
+      ok = out->shape[i] == in->shape[i + 1];
     if (!ok) V_ERR(vf, op, "requires an integer index and a result of the buffer's trailing dims");
     return;
   }
@@ -443,7 +459,8 @@ static void check_rule(verifier *vf, const ir_op *op) {
     const ir_type *p = o[0]->type, *buf = o[1]->type;
     bool ok = ir_type_is_tensor(p) && p->rank == buf->rank &&
               ir_type_scalar(p)->elem == buf->elem && buf->is_mutable;
-    for (int i = 0; ok && i < p->rank; i++) ok = p->shape[i] == buf->shape[i];
+    for (int i = 0; ok && i < p->rank; i++)
+      ok = p->shape[i] == buf->shape[i];
     if (!ok) V_ERR(vf, op, "requires pointers to a mutable buffer's elements, in its shape");
     if (op->noperands > 2 && (!same_shape(o[2]->type, p) || !is_i1(o[2]->type)))
       V_ERR(vf, op, "mask must be i1 in the pointers' shape");
@@ -457,7 +474,8 @@ static void check_rule(verifier *vf, const ir_op *op) {
   case IR_RULE_SAME_AS_OPERANDS:
     if (op->nresults != op->noperands) V_ERR(vf, op, "requires one result per operand");
     for (int i = 0; i < op->nresults && i < op->noperands; i++)
-      if (op->results[i].type != o[i]->type) v_error(vf, op, "result #%d must have its operand's type", i);
+      if (op->results[i].type != o[i]->type)
+        v_error(vf, op, "result #%d must have its operand's type", i);
     return;
   case IR_RULE_EXTERN: {
     const ir_attr *sym = ir_op_get_attr(op, "symbol");
@@ -473,7 +491,8 @@ static void verify_op(verifier *vf, const ir_op *op);
 static void verify_region(verifier *vf, const ir_region *r) {
   for (const ir_block *b = r->first; b; b = b->next) {
     size_t mark = vf->nvisible;
-    for (int i = 0; i < b->nargs; i++) push_visible(vf, b->args[i]);
+    for (int i = 0; i < b->nargs; i++)
+      push_visible(vf, b->args[i]);
     for (const ir_op *op = b->first; op; op = op->next) {
       if (op->parent != b) {
         V_ERR(vf, op, "has a broken parent link");
@@ -482,7 +501,8 @@ static void verify_region(verifier *vf, const ir_region *r) {
       bool is_term = ir_op_info_of(op)->traits & IR_T_TERMINATOR;
       if (is_term && op->next) V_ERR(vf, op, "must be the last operation in its block");
       verify_op(vf, op);
-      for (int i = 0; i < op->nresults; i++) push_visible(vf, &op->results[i]);
+      for (int i = 0; i < op->nresults; i++)
+        push_visible(vf, &op->results[i]);
     }
     vf->nvisible = mark;
   }
@@ -495,8 +515,7 @@ static void verify_op(verifier *vf, const ir_op *op) {
     if (info->max_operands == info->min_operands)
       v_error(vf, op, "expects %d operands, got %d", info->min_operands, op->noperands);
     else
-      v_error(vf, op, "expects at least %d operands, got %d", info->min_operands,
-              op->noperands);
+      v_error(vf, op, "expects at least %d operands, got %d", info->min_operands, op->noperands);
     return;
   }
   if (info->nresults >= 0 && op->nresults != info->nresults) {
@@ -513,7 +532,8 @@ static void verify_op(verifier *vf, const ir_op *op) {
     }
   }
   if (has_null) return;
-  for (int i = 0; i < op->nresults; i++) check_tile_size(vf, op, op->results[i].type, "result", i);
+  for (int i = 0; i < op->nresults; i++)
+    check_tile_size(vf, op, op->results[i].type, "result", i);
   for (int i = 0; i < op->nregions; i++)
     for (const ir_block *b = op->regions[i].first; b; b = b->next)
       for (int j = 0; j < b->nargs; j++)

@@ -71,8 +71,10 @@ static void warps_v2(const int64_t *shape, int nw, bool chained, unsigned *w) {
   w[0] = w[1] = 1;
   while ((int)(w[0] * w[1]) < nw) {
     if (shape[0] / 16 / w[0] >= shape[1] / 8 / w[1]) {
-      if (w[0] < shape[0] / 16) w[0] *= 2;
-      else w[1] *= 2;
+      if (w[0] < shape[0] / 16)
+        w[0] *= 2;
+      else
+        w[1] *= 2;
     } else {
       w[1] *= 2;
     }
@@ -80,8 +82,7 @@ static void warps_v2(const int64_t *shape, int nw, bool chained, unsigned *w) {
 }
 
 /* Triton's warpsPerTileV3: warpgroups (4 warps) along M, then N. */
-static void warps_v3(const int64_t *shape, int nw, bool chained, unsigned instr_n,
-                     unsigned *w) {
+static void warps_v3(const int64_t *shape, int nw, bool chained, unsigned instr_n, unsigned *w) {
   if (chained) {
     w[0] = (unsigned)nw;
     w[1] = 1;
@@ -90,8 +91,10 @@ static void warps_v3(const int64_t *shape, int nw, bool chained, unsigned instr_
   w[0] = 4;
   w[1] = 1;
   while ((int)(w[0] * w[1]) < nw) {
-    if (shape[0] > 16 * (int64_t)w[0]) w[0] *= 2;
-    else w[1] *= 2;
+    if (shape[0] > 16 * (int64_t)w[0])
+      w[0] *= 2;
+    else
+      w[1] *= 2;
   }
   (void)instr_n;
 }
@@ -139,12 +142,13 @@ static bool from_load(const ir_value *v) {
 const ir_attr *ttg_nvmma_shared_for(ir_context *ctx, int rank, const int64_t *shape,
                                     const unsigned *order, int ebits) {
   int64_t bytes = shape[order[0]] * ebits / 8;
-  unsigned sw = bytes >= 128 && bytes % 128 == 0   ? 128
-                : bytes >= 64 && bytes % 64 == 0   ? 64
-                : bytes >= 32 && bytes % 32 == 0   ? 32
-                                                    : 0;
+  unsigned sw = bytes >= 128 && bytes % 128 == 0 ? 128
+                : bytes >= 64 && bytes % 64 == 0 ? 64
+                : bytes >= 32 && bytes % 32 == 0 ? 32
+                                                 : 0;
   int64_t outer = 1;
-  for (int i = 1; i < rank; i++) outer *= shape[order[i]];
+  for (int i = 1; i < rank; i++)
+    outer *= shape[order[i]];
   if (rank < 2 || outer < 8) sw = 0;
   return ir_attr_nvmma_shared(ctx, sw, order[0] == 0, (unsigned)ebits);
 }
@@ -153,31 +157,35 @@ const ir_attr *ttg_nvmma_shared_for(ir_context *ctx, int rank, const int64_t *sh
 static void layout_order(const ir_type *t, unsigned *order) {
   const ir_attr *l = t->layout;
   if (l && l->kind == IR_ATTR_BLOCKED) {
-    for (int i = 0; i < t->rank; i++) order[i] = l->order[i];
+    for (int i = 0; i < t->rank; i++)
+      order[i] = l->order[i];
     return;
   }
-  for (int i = 0; i < t->rank; i++) order[i] = (unsigned)(t->rank - 1 - i);
+  for (int i = 0; i < t->rank; i++)
+    order[i] = (unsigned)(t->rank - 1 - i);
 }
 
 /* The operand in shared memory for wgmma: a local_alloc right after the
  * value it copies; tf32 and int8 need K contiguous. */
 static ir_value *to_shared(accel_state *st, ir_op *dot, int idx, bool allow_transpose) {
   ir_value *v = dot->operands[idx];
-  while (v->def && v->def->kind == IR_OP_TTG_CONVERT_LAYOUT) v = v->def->operands[0];
+  while (v->def && v->def->kind == IR_OP_TTG_CONVERT_LAYOUT)
+    v = v->def->operands[0];
   unsigned order[2];
   layout_order(v->type, order);
   if (!allow_transpose) {
     order[0] = idx == 1 ? 0 : 1; /* K contiguous */
     order[1] = 1 - order[0];
   }
-  const ir_attr *enc = ttg_nvmma_shared_for(st->ctx, 2, v->type->shape, order,
-                                            elem_bits(v->type));
-  const ir_type *mt = ir_type_memdesc(st->ctx, 2, v->type->shape, ir_type_scalar(v->type), enc,
-                                      false);
+  const ir_attr *enc = ttg_nvmma_shared_for(st->ctx, 2, v->type->shape, order, elem_bits(v->type));
+  const ir_type *mt =
+      ir_type_memdesc(st->ctx, 2, v->type->shape, ir_type_scalar(v->type), enc, false);
   ir_op *alloc = ir_op_create(st->m, IR_OP_TTG_LOCAL_ALLOC, dot->loc, 1, &mt, 1, &v, 0);
   alloc->results[0].name = v->name;
-  if (v->def) ir_op_insert_after(v->def, alloc);
-  else ir_op_insert_before(dot, alloc);
+  if (v->def)
+    ir_op_insert_after(v->def, alloc);
+  else
+    ir_op_insert_before(dot, alloc);
   return &alloc->results[0];
 }
 
@@ -219,12 +227,12 @@ static void accelerate(accel_state *st, ir_op *dot) {
     if (from_load(dot->operands[0]))
       ops[0] = to_shared(st, dot, 0, allow_transpose);
     else
-      ops[0] = ttg_convert_before(st->m, dot, dot->operands[0],
-                                  ir_attr_dot_op(st->ctx, 0, mma, kwidth));
+      ops[0] =
+          ttg_convert_before(st->m, dot, dot->operands[0], ir_attr_dot_op(st->ctx, 0, mma, kwidth));
     ops[1] = to_shared(st, dot, 1, allow_transpose);
     ops[2] = acc;
-    ir_op *fence = ir_op_create(st->m, IR_OP_TTNG_FENCE_ASYNC_SHARED, dot->loc, 0, NULL, 0,
-                                NULL, 0);
+    ir_op *fence =
+        ir_op_create(st->m, IR_OP_TTNG_FENCE_ASYNC_SHARED, dot->loc, 0, NULL, 0, NULL, 0);
     ir_op_set_attr(st->m, fence, "bCluster", ir_attr_bool(st->ctx, false));
     ir_op_insert_before(dot, fence);
     nd = ir_op_create(st->m, IR_OP_TTNG_WARP_GROUP_DOT, dot->loc, 1, &rt, 3, ops, 0);
@@ -235,8 +243,8 @@ static void accelerate(accel_state *st, ir_op *dot) {
     ir_op_set_attr(st->m, nd, "isAsync", ir_attr_bool(st->ctx, false));
   } else {
     for (int i = 0; i < 2; i++)
-      ops[i] = ttg_convert_before(st->m, dot, dot->operands[i],
-                                  ir_attr_dot_op(st->ctx, i, mma, kwidth));
+      ops[i] =
+          ttg_convert_before(st->m, dot, dot->operands[i], ir_attr_dot_op(st->ctx, i, mma, kwidth));
     ops[2] = acc;
     nd = ir_op_create(st->m, IR_OP_TT_DOT, dot->loc, 1, &rt, 3, ops, 0);
     for (int i = 0; i < dot->nattrs; i++)
@@ -264,6 +272,7 @@ bool ttg_pass_accelerate_matmul(ir_module *m, ir_arena *scratch, const ir_pass_a
   st.opts = ttg_module_options(m);
   st.ndots = 0;
   ir_walk(m->op, collect_dots, &st);
-  for (int i = 0; i < st.ndots; i++) accelerate(&st, st.dots[i]);
+  for (int i = 0; i < st.ndots; i++)
+    accelerate(&st, st.dots[i]);
   return true;
 }

@@ -24,7 +24,7 @@ typedef struct buffer {
 
 typedef struct alloc_state {
   ir_module *m;
-  ir_op **order;   /* ops in pre-order */
+  ir_op **order; /* ops in pre-order */
   int64_t nops;
   buffer *bufs;
   int nbufs, cap;
@@ -49,7 +49,8 @@ static opnum *num_slot(numbering *n, const ir_op *op) {
   h ^= h >> 17;
   h *= 0x9E3779B97F4A7C15ull;
   size_t s = (size_t)(h >> 7) & (n->cap - 1);
-  while (n->tab[s].op && n->tab[s].op != op) s = (s + 1) & (n->cap - 1);
+  while (n->tab[s].op && n->tab[s].op != op)
+    s = (s + 1) & (n->cap - 1);
   return &n->tab[s];
 }
 
@@ -59,7 +60,8 @@ static int64_t number_op(numbering *n, const ir_op *op) {
   e->num = n->next++;
   for (int r = 0; r < op->nregions; r++)
     for (ir_block *b = op->regions[r].first; b; b = b->next)
-      for (ir_op *o = b->first; o; o = o->next) number_op(n, o);
+      for (ir_op *o = b->first; o; o = o->next)
+        number_op(n, o);
   e = num_slot(n, op); /* the table is not resized: the slot is stable */
   e->span_end = n->next - 1;
   return e->num;
@@ -76,8 +78,8 @@ static uint64_t align_of(const ir_type *t) {
   return 16;
 }
 
-static void add_buffer(alloc_state *st, ir_op *owner, uint64_t size, uint64_t align,
-                       int64_t start, int64_t end) {
+static void add_buffer(alloc_state *st, ir_op *owner, uint64_t size, uint64_t align, int64_t start,
+                       int64_t end) {
   if (st->nbufs == st->cap) {
     int cap = st->cap ? st->cap * 2 : 32;
     buffer *nb = realloc(st->bufs, (size_t)cap * sizeof *nb);
@@ -118,7 +120,8 @@ static void extend_live(ir_op *op, void *user) {
   live_walk *w = user;
   for (int i = 0; i < op->noperands; i++) {
     bool uses = false;
-    for (int v = 0; v < w->nviews; v++) uses = uses || op->operands[i] == w->views[v];
+    for (int v = 0; v < w->nviews; v++)
+      uses = uses || op->operands[i] == w->views[v];
     if (!uses) continue;
     const ir_op *loop = outermost_loop_without(op, w->def);
     opnum *e = num_slot(w->num, loop ? loop : op);
@@ -174,7 +177,8 @@ bool ttg_pass_allocate_shared_memory(ir_module *m, ir_arena *scratch, const ir_p
   int64_t nops = 0;
   ir_walk(m->op, count, &nops);
   numbering num = {NULL, 16, 0};
-  while (num.cap < (size_t)(2 * nops + 2)) num.cap *= 2;
+  while (num.cap < (size_t)(2 * nops + 2))
+    num.cap *= 2;
   num.tab = ir_arena_alloc(scratch, sizeof *num.tab * num.cap);
   st.order = ir_arena_alloc(scratch, sizeof *st.order * (size_t)(nops + 1));
   if (!num.tab || !st.order) {

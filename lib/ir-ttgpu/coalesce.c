@@ -36,7 +36,8 @@ static bool is_access(const ir_op *op) {
 
 /* Dims by decreasing contiguity; ties keep the higher dim first. */
 static void order_of(const ir_axis_info *ai, int rank, unsigned *order) {
-  for (int i = 0; i < rank; i++) order[i] = (unsigned)(rank - 1 - i);
+  for (int i = 0; i < rank; i++)
+    order[i] = (unsigned)(rank - 1 - i);
   for (int i = 1; i < rank; i++) /* stable insertion sort */
     for (int j = i; j > 0 && ai->contiguity[order[j]] > ai->contiguity[order[j - 1]]; j--) {
       unsigned t = order[j];
@@ -57,7 +58,8 @@ static unsigned access_vec(const coalesce_state *st, const ir_value *ptr, unsign
   if (contig < v) v = contig;
   if ((int64_t)(16 / ebytes) < v) v = 16 / ebytes;
   unsigned p = 1;
-  while ((int64_t)p * 2 <= v) p *= 2;
+  while ((int64_t)p * 2 <= v)
+    p *= 2;
   return p;
 }
 
@@ -117,7 +119,8 @@ static void coalesce_func(coalesce_state *st, ir_op *func, ir_arena *scratch) {
      * warp's writes would have gaps. */
     if (a->op->kind != IR_OP_TT_LOAD && per > a->vec) per = a->vec;
     unsigned spt[IR_MAX_RANK];
-    for (int d = 0; d < t->rank; d++) spt[d] = 1;
+    for (int d = 0; d < t->rank; d++)
+      spt[d] = 1;
     spt[a->order[0]] = per;
     const ir_attr *l = ttg_blocked_layout(st->m->ctx, t->rank, t->shape, spt, a->order,
                                           st->opts.num_warps, st->opts.threads_per_warp);

@@ -28,7 +28,8 @@ static void convert_op(ir_op *op, void *user) {
   convert_state *st = user;
   for (int r = 0; r < op->nregions; r++)
     for (ir_block *b = op->regions[r].first; b; b = b->next)
-      for (int i = 0; i < b->nargs; i++) b->args[i]->type = default_tensor_type(st, b->args[i]->type);
+      for (int i = 0; i < b->nargs; i++)
+        b->args[i]->type = default_tensor_type(st, b->args[i]->type);
   for (int i = 0; i < op->nresults; i++) {
     ir_value *res = &op->results[i];
     const ir_type *t = res->type;

@@ -78,19 +78,22 @@ static void fix_op(ir_module *m, ir_op *op) {
   case IR_RULE_REDUCE: {
     /* Every operand in the layout whose slice the result is; a reduction to
      * a scalar only needs its operands to agree. */
-    const ir_attr *src = res && res->kind == IR_ATTR_SLICE &&
-                                 res->dim == (int)ir_op_get_int(op, "axis", 0)
-                             ? res->parent
-                             : layout_of(op->operands[0]);
-    for (int i = 0; i < op->noperands; i++) want(m, op, i, src);
+    const ir_attr *src =
+        res && res->kind == IR_ATTR_SLICE && res->dim == (int)ir_op_get_int(op, "axis", 0)
+            ? res->parent
+            : layout_of(op->operands[0]);
+    for (int i = 0; i < op->noperands; i++)
+      want(m, op, i, src);
     return;
   }
   case IR_RULE_MEM:
     if (op->kind == IR_OP_TT_STORE) {
-      for (int i = 1; i < op->noperands; i++) want(m, op, i, layout_of(op->operands[0]));
+      for (int i = 1; i < op->noperands; i++)
+        want(m, op, i, layout_of(op->operands[0]));
       return;
     }
-    for (int i = 0; i < op->noperands; i++) want(m, op, i, res);
+    for (int i = 0; i < op->noperands; i++)
+      want(m, op, i, res);
     return;
   case IR_RULE_DOT:
     want(m, op, 2, res);
@@ -116,14 +119,31 @@ static void fix_op(ir_module *m, ir_op *op) {
     return;
   }
   case IR_RULE_SAME_AS_OPERANDS: return; /* results follow operands */
-  case IR_RULE_NONE: case IR_RULE_INT_SAME: case IR_RULE_FLOAT_SAME: case IR_RULE_CMP:
-  case IR_RULE_SELECT: case IR_RULE_CONSTANT: case IR_RULE_FUNC: case IR_RULE_MAKE_RANGE:
-  case IR_RULE_SPLAT: case IR_RULE_RESHAPE: case IR_RULE_TRANS: case IR_RULE_ADDPTR:
-  case IR_RULE_BITCAST: case IR_RULE_SCAN: case IR_RULE_ASSERT: case IR_RULE_IF:
-  case IR_RULE_CONVERT: case IR_RULE_LOCAL_ALLOC: case IR_RULE_LOCAL_LOAD:
-  case IR_RULE_LOCAL_STORE: case IR_RULE_MEMDESC_TRANS: case IR_RULE_MEMDESC_INDEX:
-  case IR_RULE_ASYNC_COPY: case IR_RULE_TOKENS: case IR_RULE_EXTERN:
-    break;
+  case IR_RULE_NONE:
+  case IR_RULE_INT_SAME:
+  case IR_RULE_FLOAT_SAME:
+  case IR_RULE_CMP:
+  case IR_RULE_SELECT:
+  case IR_RULE_CONSTANT:
+  case IR_RULE_FUNC:
+  case IR_RULE_MAKE_RANGE:
+  case IR_RULE_SPLAT:
+  case IR_RULE_RESHAPE:
+  case IR_RULE_TRANS:
+  case IR_RULE_ADDPTR:
+  case IR_RULE_BITCAST:
+  case IR_RULE_SCAN:
+  case IR_RULE_ASSERT:
+  case IR_RULE_IF:
+  case IR_RULE_CONVERT:
+  case IR_RULE_LOCAL_ALLOC:
+  case IR_RULE_LOCAL_LOAD:
+  case IR_RULE_LOCAL_STORE:
+  case IR_RULE_MEMDESC_TRANS:
+  case IR_RULE_MEMDESC_INDEX:
+  case IR_RULE_ASYNC_COPY:
+  case IR_RULE_TOKENS:
+  case IR_RULE_EXTERN: break;
   }
   if (info->traits & IR_T_TERMINATOR) {
     fix_terminator(m, op);
@@ -133,7 +153,8 @@ static void fix_op(ir_module *m, ir_op *op) {
   bool follows = (info->traits & IR_T_ELEMENTWISE) || op->kind == IR_OP_TT_ATOMIC_RMW ||
                  op->kind == IR_OP_TT_ATOMIC_CAS || op->kind == IR_OP_TT_SCAN;
   if (follows && res)
-    for (int i = 0; i < op->noperands; i++) want(m, op, i, res);
+    for (int i = 0; i < op->noperands; i++)
+      want(m, op, i, res);
 }
 
 static void fix_walk(ir_op *op, void *user) { fix_op(user, op); }

@@ -11,7 +11,8 @@
 
 static int log2i(int64_t v) {
   int k = 0;
-  while (((int64_t)1 << k) < v) k++;
+  while (((int64_t)1 << k) < v)
+    k++;
   return k;
 }
 
@@ -21,7 +22,8 @@ void ttg_ll_init(ttg_ll *l, int nin, int nout, const int32_t *out_size) {
   memset(l, 0, sizeof *l);
   l->nin = nin;
   l->nout = nout;
-  for (int d = 0; d < nout; d++) l->out_size[d] = out_size ? out_size[d] : 1;
+  for (int d = 0; d < nout; d++)
+    l->out_size[d] = out_size ? out_size[d] : 1;
 }
 
 /* Appends a basis to input dim `in`: `value` along output dim `dim` (-1: a
@@ -29,13 +31,15 @@ void ttg_ll_init(ttg_ll *l, int nin, int nout, const int32_t *out_size) {
 static void ll_push(ttg_ll *l, int in, int dim, int32_t value) {
   IR_ASSERT(l->nbits[in] < TTG_LL_MAX_BITS);
   int32_t *b = l->basis[in][l->nbits[in]++];
-  for (int d = 0; d < l->nout; d++) b[d] = 0;
+  for (int d = 0; d < l->nout; d++)
+    b[d] = 0;
   if (dim >= 0) b[dim] = value;
 }
 
 /* Appends log2(n) bases along `dim` to input `in`, starting at `start`. */
 static void ll_push_range(ttg_ll *l, int in, int dim, int64_t n, int64_t start) {
-  for (int64_t v = start; v < start * n; v *= 2) ll_push(l, in, dim, (int32_t)v);
+  for (int64_t v = start; v < start * n; v *= 2)
+    ll_push(l, in, dim, (int32_t)v);
 }
 
 /* Largest coordinate span along each output dim: the layout's "size". */
@@ -43,7 +47,8 @@ static void ll_span(const ttg_ll *l, int64_t *span) {
   for (int d = 0; d < l->nout; d++) {
     int32_t acc = 0;
     for (int i = 0; i < l->nin; i++)
-      for (int b = 0; b < l->nbits[i]; b++) acc |= l->basis[i][b][d];
+      for (int b = 0; b < l->nbits[i]; b++)
+        acc |= l->basis[i][b][d];
     span[d] = acc ? (int64_t)1 << log2i((int64_t)acc + 1) : 1;
   }
 }
@@ -73,12 +78,14 @@ static void ll_fit(ttg_ll *l, const int64_t *shape, const int *rep_order) {
     int d = rep_order[k];
     if (span[d] < shape[d]) ll_push_range(l, TTG_IN_REG, d, shape[d] / span[d], span[d]);
   }
-  for (int d = 0; d < l->nout; d++) l->out_size[d] = (int32_t)shape[d];
+  for (int d = 0; d < l->nout; d++)
+    l->out_size[d] = (int32_t)shape[d];
 }
 
 static int64_t product(const unsigned *v, int n) {
   int64_t p = 1;
-  for (int i = 0; i < n; i++) p *= v[i];
+  for (int i = 0; i < n; i++)
+    p *= v[i];
   return p;
 }
 
@@ -127,8 +134,8 @@ static void mma_warps(ttg_ll *l, const ir_attr *mma, const int64_t *tile, int bc
   for (int i = 0; i < 2; i++) {
     int d = order[i];
     int64_t n = mma->warps_per_cta[d];
-    for (int64_t v = 1; v < n; v *= 2) ll_push(l, TTG_IN_WARP, d == bcast_dim ? -1 : d,
-                                              (int32_t)(tile[d] * v));
+    for (int64_t v = 1; v < n; v *= 2)
+      ll_push(l, TTG_IN_WARP, d == bcast_dim ? -1 : d, (int32_t)(tile[d] * v));
   }
 }
 
@@ -179,11 +186,13 @@ static bool slice_ll(const ir_attr *e, int rank, const int64_t *shape, ttg_ll *l
   int dim = e->dim;
   if (rank + 1 > IR_MAX_RANK || dim < 0 || dim > rank || !e->parent) return false;
   int64_t pshape[IR_MAX_RANK];
-  for (int i = 0, j = 0; i < rank + 1; i++) pshape[i] = i == dim ? 1 : shape[j++];
+  for (int i = 0, j = 0; i < rank + 1; i++)
+    pshape[i] = i == dim ? 1 : shape[j++];
   ttg_ll parent;
   if (!ttg_ll_of_tensor(e->parent, rank + 1, pshape, &parent)) return false;
   int32_t size[IR_MAX_RANK];
-  for (int i = 0; i < rank; i++) size[i] = (int32_t)shape[i];
+  for (int i = 0; i < rank; i++)
+    size[i] = (int32_t)shape[i];
   ttg_ll_init(l, 3, rank, size);
   for (int in = 0; in < 3; in++) {
     for (int b = 0; b < parent.nbits[in]; b++) {
@@ -223,18 +232,22 @@ bool ttg_ll_of_type(const ir_type *t, ttg_ll *out) {
 int64_t ttg_ll_num_regs(const ttg_ll *l) { return (int64_t)1 << l->nbits[TTG_IN_REG]; }
 
 void ttg_ll_apply1(const ttg_ll *l, int in, uint32_t x, int32_t *out) {
-  for (int d = 0; d < l->nout; d++) out[d] = 0;
+  for (int d = 0; d < l->nout; d++)
+    out[d] = 0;
   for (int b = 0; b < l->nbits[in]; b++)
     if (x >> b & 1)
-      for (int d = 0; d < l->nout; d++) out[d] ^= l->basis[in][b][d];
+      for (int d = 0; d < l->nout; d++)
+        out[d] ^= l->basis[in][b][d];
 }
 
 void ttg_ll_apply(const ttg_ll *l, const uint32_t *in, int32_t *out) {
   int32_t part[IR_MAX_RANK];
-  for (int d = 0; d < l->nout; d++) out[d] = 0;
+  for (int d = 0; d < l->nout; d++)
+    out[d] = 0;
   for (int i = 0; i < l->nin; i++) {
     ttg_ll_apply1(l, i, in[i], part);
-    for (int d = 0; d < l->nout; d++) out[d] ^= part[d];
+    for (int d = 0; d < l->nout; d++)
+      out[d] ^= part[d];
   }
 }
 
@@ -266,10 +279,12 @@ static bool swizzled_ll(const ir_attr *e, int rank, const int64_t *shape, ttg_ll
   if (e->rank != rank || !is_pow2(e->vec) || !is_pow2(e->per_phase) || !is_pow2(e->max_phase))
     return false;
   int32_t size[IR_MAX_RANK];
-  for (int d = 0; d < rank; d++) size[d] = (int32_t)shape[d];
+  for (int d = 0; d < rank; d++)
+    size[d] = (int32_t)shape[d];
   ttg_ll_init(l, 1, rank, size);
   int fast = (int)e->order[0];
-  for (int64_t v = 1; v < shape[fast]; v *= 2) ll_push(l, 0, fast, (int32_t)v);
+  for (int64_t v = 1; v < shape[fast]; v *= 2)
+    ll_push(l, 0, fast, (int32_t)v);
   if (rank == 1) return true;
   int row = (int)e->order[1];
   int64_t nchunks = shape[fast] / e->vec;
@@ -284,7 +299,8 @@ static bool swizzled_ll(const ir_attr *e, int rank, const int64_t *shape, ttg_ll
   }
   for (int i = 2; i < rank; i++) {
     int d = (int)e->order[i];
-    for (int64_t v = 1; v < shape[d]; v *= 2) ll_push(l, 0, d, (int32_t)v);
+    for (int64_t v = 1; v < shape[d]; v *= 2)
+      ll_push(l, 0, d, (int32_t)v);
   }
   return true;
 }
@@ -308,7 +324,8 @@ static bool nvmma_ll(const ir_attr *e, int rank, const int64_t *shape, int elem_
   if (line > shape[fast]) return false;
   int32_t size[2] = {(int32_t)shape[0], (int32_t)shape[1]};
   ttg_ll_init(l, 1, 2, size);
-  for (int64_t v = 1; v < line; v *= 2) ll_push(l, 0, fast, (int32_t)v);
+  for (int64_t v = 1; v < line; v *= 2)
+    ll_push(l, 0, fast, (int32_t)v);
   /* Lines of the other dim; line r XORs its 16-byte chunk index with
    * (r / per_phase) % max_phase, per_phase = 128 / swizzle bytes. */
   int64_t nchunk = line / chunk;
@@ -321,7 +338,8 @@ static bool nvmma_ll(const ir_attr *e, int rank, const int64_t *shape, int elem_
     int64_t phase = (r / per_phase) % max_phase;
     b[fast] = (int32_t)((phase % nchunk) * chunk);
   }
-  for (int64_t v = line; v < shape[fast]; v *= 2) ll_push(l, 0, fast, (int32_t)v);
+  for (int64_t v = line; v < shape[fast]; v *= 2)
+    ll_push(l, 0, fast, (int32_t)v);
   return true;
 }
 
@@ -340,7 +358,8 @@ bool ttg_ll_of_shared(const ir_attr *enc, int rank, const int64_t *shape, int el
 /* Flattened bit position of output bit k of dim d: dims in order, low bits first. */
 static int flat_bit(const ttg_ll *l, int d, int k) {
   int pos = 0;
-  for (int i = 0; i < d; i++) pos += log2i(l->out_size[i]);
+  for (int i = 0; i < d; i++)
+    pos += log2i(l->out_size[i]);
   return pos + k;
 }
 
@@ -355,7 +374,8 @@ static uint32_t flatten(const ttg_ll *l, const int32_t *v) {
 bool ttg_ll_invert(const ttg_ll *l, ttg_ll *inv) {
   if (l->nin != 1) return false;
   int n = l->nbits[0], total = 0;
-  for (int d = 0; d < l->nout; d++) total += log2i(l->out_size[d]);
+  for (int d = 0; d < l->nout; d++)
+    total += log2i(l->out_size[d]);
   if (n != total || n > 30) return false;
   /* Gauss-Jordan on rows [image bits | input bit], over GF(2). */
   uint32_t row[32], src[32];
@@ -368,8 +388,12 @@ bool ttg_ll_invert(const ttg_ll *l, ttg_ll *inv) {
     for (int r = col; r < n && piv < 0; r++)
       if (row[r] >> col & 1) piv = r;
     if (piv < 0) return false; /* not a bijection */
-    uint32_t t = row[piv]; row[piv] = row[col]; row[col] = t;
-    t = src[piv]; src[piv] = src[col]; src[col] = t;
+    uint32_t t = row[piv];
+    row[piv] = row[col];
+    row[col] = t;
+    t = src[piv];
+    src[piv] = src[col];
+    src[col] = t;
     for (int r = 0; r < n; r++)
       if (r != col && (row[r] >> col & 1)) row[r] ^= row[col], src[r] ^= src[col];
   }
@@ -390,11 +414,13 @@ bool ttg_ll_compose(const ttg_ll *a, const ttg_ll *b, ttg_ll *out) {
   for (int i = 0; i < a->nin; i++) {
     for (int k = 0; k < a->nbits[i]; k++) {
       int32_t *o = out->basis[i][out->nbits[i]++];
-      for (int e = 0; e < b->nout; e++) o[e] = 0;
+      for (int e = 0; e < b->nout; e++)
+        o[e] = 0;
       for (int d = 0; d < a->nout; d++)
         for (int j = 0; j < b->nbits[d]; j++)
           if (a->basis[i][k][d] >> j & 1)
-            for (int e = 0; e < b->nout; e++) o[e] ^= b->basis[d][j][e];
+            for (int e = 0; e < b->nout; e++)
+              o[e] ^= b->basis[d][j][e];
     }
   }
   return true;
@@ -419,7 +445,8 @@ void ttg_ll_print(const ttg_ll *l, ir_strbuf *out) {
 void ttg_ll_solver_init(ttg_ll_solver *s, const ttg_ll *l, int in) {
   memset(s, 0, sizeof *s);
   s->nout = l->nout;
-  for (int d = 0; d < l->nout; d++) s->out_size[d] = l->out_size[d];
+  for (int d = 0; d < l->nout; d++)
+    s->out_size[d] = l->out_size[d];
   /* Row echelon form, each new row reduced by the earlier ones: solving
    * clears the pivots in insertion order, and no later row sets an earlier
    * pivot again. */
@@ -429,7 +456,8 @@ void ttg_ll_solver_init(ttg_ll_solver *s, const ttg_ll *l, int in) {
       if (v >> s->pivot[i] & 1) v ^= s->row[i], src ^= s->src[i];
     if (!v) continue; /* dependent: a zero or repeated basis */
     int piv = 0;
-    while (!(v >> piv & 1)) piv++;
+    while (!(v >> piv & 1))
+      piv++;
     s->row[s->n] = v;
     s->src[s->n] = src;
     s->pivot[s->n] = piv;

@@ -40,15 +40,17 @@ static bool overlaps(const range *set, int n, range r) {
 }
 
 static void merge(mb_state *into, const mb_state *from) {
-  for (int i = 0; i < from->nreads; i++) add_range(into->reads, &into->nreads, from->reads[i]);
-  for (int i = 0; i < from->nwrites; i++) add_range(into->writes, &into->nwrites, from->writes[i]);
+  for (int i = 0; i < from->nreads; i++)
+    add_range(into->reads, &into->nreads, from->reads[i]);
+  for (int i = 0; i < from->nwrites; i++)
+    add_range(into->writes, &into->nwrites, from->writes[i]);
 }
 
 /* The bytes a buffer value covers: its local_alloc's, through views; the
  * whole of shared memory when it cannot be traced (a loop-carried view). */
 static range buffer_of(const ir_value *v, uint64_t total) {
-  while (v->def && (v->def->kind == IR_OP_TTG_MEMDESC_INDEX ||
-                    v->def->kind == IR_OP_TTG_MEMDESC_TRANS))
+  while (v->def &&
+         (v->def->kind == IR_OP_TTG_MEMDESC_INDEX || v->def->kind == IR_OP_TTG_MEMDESC_TRANS))
     v = v->def->operands[0];
   const ir_op *a = v->def;
   range all = {0, total};
@@ -75,10 +77,12 @@ static void walk_block(mb_ctx *cx, ir_block *b, mb_state *st);
 
 static void walk_region_twice(mb_ctx *cx, ir_region *r, mb_state *st) {
   mb_state in = *st, out = *st;
-  for (ir_block *b = r->first; b; b = b->next) walk_block(cx, b, &out);
+  for (ir_block *b = r->first; b; b = b->next)
+    walk_block(cx, b, &out);
   mb_state again = in;
   merge(&again, &out);
-  for (ir_block *b = r->first; b; b = b->next) walk_block(cx, b, &again);
+  for (ir_block *b = r->first; b; b = b->next)
+    walk_block(cx, b, &again);
   *st = in;
   merge(st, &again);
 }
@@ -89,14 +93,17 @@ static void walk_op(mb_ctx *cx, ir_op *op, mb_state *st) {
     return;
   }
   if (op->kind == IR_OP_SCF_FOR || op->kind == IR_OP_SCF_WHILE) {
-    for (int r = 0; r < op->nregions; r++) walk_region_twice(cx, &op->regions[r], st);
+    for (int r = 0; r < op->nregions; r++)
+      walk_region_twice(cx, &op->regions[r], st);
     return;
   }
   if (op->kind == IR_OP_SCF_IF) {
     mb_state a = *st, b = *st;
-    for (ir_block *blk = op->regions[0].first; blk; blk = blk->next) walk_block(cx, blk, &a);
+    for (ir_block *blk = op->regions[0].first; blk; blk = blk->next)
+      walk_block(cx, blk, &a);
     if (op->nregions > 1)
-      for (ir_block *blk = op->regions[1].first; blk; blk = blk->next) walk_block(cx, blk, &b);
+      for (ir_block *blk = op->regions[1].first; blk; blk = blk->next)
+        walk_block(cx, blk, &b);
     *st = a;
     merge(st, &b);
     return;
@@ -125,17 +132,21 @@ static void walk_op(mb_ctx *cx, ir_op *op, mb_state *st) {
       if (ir_type_is_memdesc(op->operands[i]->type))
         rd[nrd++] = buffer_of(op->operands[i], cx->total);
   bool conflict = false;
-  for (int i = 0; i < nrd; i++) conflict = conflict || overlaps(st->writes, st->nwrites, rd[i]);
+  for (int i = 0; i < nrd; i++)
+    conflict = conflict || overlaps(st->writes, st->nwrites, rd[i]);
   for (int i = 0; i < nwr; i++)
     conflict = conflict || overlaps(st->writes, st->nwrites, wr[i]) ||
                overlaps(st->reads, st->nreads, wr[i]);
   if (conflict) barrier_before(cx, op, st);
-  for (int i = 0; i < nrd; i++) add_range(st->reads, &st->nreads, rd[i]);
-  for (int i = 0; i < nwr; i++) add_range(st->writes, &st->nwrites, wr[i]);
+  for (int i = 0; i < nrd; i++)
+    add_range(st->reads, &st->nreads, rd[i]);
+  for (int i = 0; i < nwr; i++)
+    add_range(st->writes, &st->nwrites, wr[i]);
 }
 
 static void walk_block(mb_ctx *cx, ir_block *b, mb_state *st) {
-  for (ir_op *op = b->first; op; op = op->next) walk_op(cx, op, st);
+  for (ir_op *op = b->first; op; op = op->next)
+    walk_op(cx, op, st);
 }
 
 bool ttg_pass_membar(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
@@ -147,7 +158,8 @@ bool ttg_pass_membar(ir_module *m, ir_arena *scratch, const ir_pass_args *args) 
     if (f->kind != IR_OP_TT_FUNC) continue;
     mb_state st;
     st.nreads = st.nwrites = 0;
-    for (ir_block *b = f->regions[0].first; b; b = b->next) walk_block(&cx, b, &st);
+    for (ir_block *b = f->regions[0].first; b; b = b->next)
+      walk_block(&cx, b, &st);
   }
   return true;
 }

@@ -28,16 +28,19 @@ static void collect(ir_op *op, void *user) {
 /* The order the source keeps its elements in, fastest first. */
 static void source_order(const ir_type *t, unsigned *order) {
   const ir_attr *l = t->layout;
-  while (l && l->kind == IR_ATTR_SLICE) l = l->parent;
+  while (l && l->kind == IR_ATTR_SLICE)
+    l = l->parent;
   if (l && l->kind == IR_ATTR_BLOCKED && l->rank == t->rank) {
-    for (int i = 0; i < t->rank; i++) order[i] = l->order[i];
+    for (int i = 0; i < t->rank; i++)
+      order[i] = l->order[i];
     return;
   }
-  for (int i = 0; i < t->rank; i++) order[i] = (unsigned)(t->rank - 1 - i);
+  for (int i = 0; i < t->rank; i++)
+    order[i] = (unsigned)(t->rank - 1 - i);
 }
 
 const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
-                                           const unsigned *order, unsigned k_width) {
+                                            const unsigned *order, unsigned k_width) {
   /* Triton's swizzling for mma.sync operands: 16-byte vectors, a phase per
    * 128 bytes of row, 8 phases over the 8 rows an ldmatrix reads. */
   int64_t row_bytes = t->shape[order[0]] * (int64_t)ir_type_bytes(ir_type_scalar(t));
@@ -51,7 +54,8 @@ static void decompose(ir_module *m, ir_op *cvt) {
   const ir_type *st = src->type, *dt = cvt->results[0].type;
   ttg_ll sl, dl;
   int proj[IR_MAX_RANK];
-  for (int d = 0; d < st->rank; d++) proj[d] = d;
+  for (int d = 0; d < st->rank; d++)
+    proj[d] = d;
   if (ttg_ll_of_type(st, &sl) && ttg_ll_of_type(dt, &dl)) {
     int64_t map[4096];
     if (ttg_ll_num_regs(&dl) <= 4096 && ttg_ll_reg_map(&sl, &dl, proj, map)) return;
@@ -72,13 +76,13 @@ static void decompose(ir_module *m, ir_op *cvt) {
   ir_op_erase(cvt);
 }
 
-bool ttg_pass_reduce_data_duplication(ir_module *m, ir_arena *scratch,
-                                      const ir_pass_args *args) {
+bool ttg_pass_reduce_data_duplication(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   (void)args;
   rdd_state *st = ir_arena_alloc(scratch, sizeof *st);
   if (!st) return true;
   st->n = 0;
   ir_walk(m->op, collect, st);
-  for (int i = 0; i < st->n; i++) decompose(m, st->list[i]);
+  for (int i = 0; i < st->n; i++)
+    decompose(m, st->list[i]);
   return true;
 }

@@ -47,7 +47,8 @@ static size_t slot_of(const void *p, size_t cap) {
 
 static lmap_entry *lmap_find(prop_state *st, const ir_value *v) {
   size_t s = slot_of(v, st->cap);
-  while (st->tab[s].v && st->tab[s].v != v) s = (s + 1) & (st->cap - 1);
+  while (st->tab[s].v && st->tab[s].v != v)
+    s = (s + 1) & (st->cap - 1);
   return &st->tab[s];
 }
 
@@ -58,8 +59,7 @@ static const ir_attr *chosen(prop_state *st, const ir_value *v) {
 
 /* Gives v layout l unless it already has one; queues it for propagation. */
 static void assign(prop_state *st, ir_value *v, const ir_attr *l) {
-  if (!l || !ir_type_is_tensor(v->type) || ir_attr_is_shared_layout(l) ||
-      l->kind == IR_ATTR_DOT_OP)
+  if (!l || !ir_type_is_tensor(v->type) || ir_attr_is_shared_layout(l) || l->kind == IR_ATTR_DOT_OP)
     return;
   lmap_entry *e = lmap_find(st, v);
   if (e->v) return;
@@ -123,7 +123,8 @@ static void spread_to(prop_state *st, ir_op *user, int idx, const ir_attr *l) {
   case IR_OP_TT_REDUCE:
     if (user->nresults && ir_type_is_tensor(user->results[0].type)) {
       const ir_attr *s = ir_attr_slice(st->ctx, (int)ir_op_get_int(user, "axis", 0), l);
-      for (int i = 0; i < user->nresults; i++) assign(st, &user->results[i], s);
+      for (int i = 0; i < user->nresults; i++)
+        assign(st, &user->results[i], s);
     }
     return;
   case IR_OP_TT_EXPAND_DIMS:
@@ -136,14 +137,12 @@ static void spread_to(prop_state *st, ir_op *user, int idx, const ir_attr *l) {
     if (!to || to->kind != IR_ATTR_DOT_OP) assign(st, &user->results[0], l);
     return;
   }
-  case IR_OP_TT_BROADCAST:
-    assign(st, &user->results[0], l);
-    return;
+  case IR_OP_TT_BROADCAST: assign(st, &user->results[0], l); return;
   case IR_OP_TT_SCAN: /* operands and results share one layout */
-    for (int i = 0; i < user->nresults; i++) assign(st, &user->results[i], l);
+    for (int i = 0; i < user->nresults; i++)
+      assign(st, &user->results[i], l);
     return;
-  default:
-    break;
+  default: break;
   }
   /* Elementwise ops of one shape; a load's pointer or mask is not a reason
    * to re-lay out its value, and neither is a store's. */
@@ -170,7 +169,8 @@ typedef struct use_index {
 
 static size_t use_slot(use_index *u, const ir_value *v) {
   size_t s = slot_of(v, u->st->cap);
-  while (u->key[s] && u->key[s] != v) s = (s + 1) & (u->st->cap - 1);
+  while (u->key[s] && u->key[s] != v)
+    s = (s + 1) & (u->st->cap - 1);
   return s;
 }
 
@@ -218,9 +218,8 @@ static void propagate(prop_state *st, use_index *u, ir_op *func) {
   ir_walk(func, anchors_mem, st);
   ir_block *entry = ir_region_entry(&func->regions[0]);
   for (int i = 0; entry && i < entry->nargs; i++)
-    assign(st, entry->args[i], ir_type_is_tensor(entry->args[i]->type)
-                                   ? entry->args[i]->type->layout
-                                   : NULL);
+    assign(st, entry->args[i],
+           ir_type_is_tensor(entry->args[i]->type) ? entry->args[i]->type->layout : NULL);
   /* Breadth first from the anchors; each value is queued once. */
   for (size_t q = 0; q < st->nqueue && !st->oom; q++) {
     const ir_value *v = st->queue[q];
@@ -281,8 +280,8 @@ enum { REMAT_MAX_OPS = 48 }; /* ops cloned for one conversion, at most */
 typedef struct remat_state {
   ir_module *m;
   ir_context *ctx;
-  int budget; /* ops left to clone for the current conversion */
-  const ir_value *assumed; /* a loop argument taken to be in the wanted layout */
+  int budget;                 /* ops left to clone for the current conversion */
+  const ir_value *assumed;    /* a loop argument taken to be in the wanted layout */
   const ir_value *relaid[64]; /* loop arguments already re-laid out: never twice */
   int nrelaid;
 } remat_state;
@@ -337,7 +336,8 @@ static ir_value *remat(remat_state *st, ir_value *v, const ir_attr *l) {
   }
   const ir_type *rt = ir_type_with_layout(st->ctx, v->type, l);
   ir_op *c = ir_op_create(st->m, op->kind, op->loc, 1, &rt, op->noperands, ops, 0);
-  for (int i = 0; i < op->nattrs; i++) ir_op_set_attr(st->m, c, op->attrs[i].name, op->attrs[i].value);
+  for (int i = 0; i < op->nattrs; i++)
+    ir_op_set_attr(st->m, c, op->attrs[i].name, op->attrs[i].value);
   c->results[0].name = v->name;
   ir_op_insert_after(op, c);
   ttg_set_value_layout(st->m, &c->results[0], l); /* a constant's value follows */
@@ -429,7 +429,8 @@ static void remove_identities(ir_module *m, ir_arena *scratch) {
   ir_op **list = ir_arena_alloc(scratch, sizeof *list * (size_t)n), **end = list;
   if (!list) return;
   ir_walk(m->op, drop_identity, &end);
-  for (ir_op **p = list; p < end; p++) replace_and_erase(m, *p, (*p)->operands[0]);
+  for (ir_op **p = list; p < end; p++)
+    replace_and_erase(m, *p, (*p)->operands[0]);
 }
 
 /* ---- the pass ------------------------------------------------------------------- */
@@ -440,7 +441,8 @@ static void count_values(ir_op *op, void *user) {
   size_t *n = user;
   *n += (size_t)op->nresults;
   for (int r = 0; r < op->nregions; r++)
-    for (ir_block *b = op->regions[r].first; b; b = b->next) *n += (size_t)b->nargs;
+    for (ir_block *b = op->regions[r].first; b; b = b->next)
+      *n += (size_t)b->nargs;
 }
 
 bool ttg_pass_remove_convert(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
@@ -451,7 +453,8 @@ bool ttg_pass_remove_convert(ir_module *m, ir_arena *scratch, const ir_pass_args
     ir_walk(func, count_values, &nvalues);
     nvalues += (size_t)ir_region_entry(&func->regions[0])->nargs;
     prop_state st = {m, m->ctx, NULL, 16, NULL, 0, nvalues + 1, false};
-    while (st.cap < 2 * (nvalues + 1)) st.cap *= 2;
+    while (st.cap < 2 * (nvalues + 1))
+      st.cap *= 2;
     size_t nuses = 0;
     ir_walk(func, count_uses, &nuses);
     use_index u = {&st, NULL, NULL, NULL, 0, nuses + 1};

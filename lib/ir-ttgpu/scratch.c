@@ -33,10 +33,12 @@ static void remap_proj(const ir_op *op, int *proj) {
   const ir_type *st = op->operands[0]->type, *dt = op->results[0].type;
   if (op->kind == IR_OP_TT_EXPAND_DIMS) {
     int axis = (int)ir_op_get_int(op, "axis", 0);
-    for (int d = 0, k = 0; d < dt->rank; d++) proj[d] = d == axis ? -1 : k++;
+    for (int d = 0, k = 0; d < dt->rank; d++)
+      proj[d] = d == axis ? -1 : k++;
     return;
   }
-  for (int d = 0; d < dt->rank; d++) proj[d] = st->shape[d] == 1 && dt->shape[d] != 1 ? -1 : d;
+  for (int d = 0; d < dt->rank; d++)
+    proj[d] = st->shape[d] == 1 && dt->shape[d] != 1 ? -1 : d;
 }
 
 /* Warps whose basis lies along `axis`: the partials a reduction exchanges. */
@@ -57,12 +59,12 @@ static uint64_t remap_bytes(const ir_op *op) {
   if (!ir_type_is_tensor(st)) return 0;
   if (op->kind == IR_OP_TTG_CONVERT_LAYOUT) {
     if (st->layout == dt->layout) return 0;
-    for (int d = 0; d < st->rank; d++) proj[d] = d;
+    for (int d = 0; d < st->rank; d++)
+      proj[d] = d;
   } else {
     remap_proj(op, proj);
   }
-  return ttg_moves_between_threads(st, dt, proj) ? (uint64_t)ir_type_numel(st) * elem_bytes(st)
-                                                  : 0;
+  return ttg_moves_between_threads(st, dt, proj) ? (uint64_t)ir_type_numel(st) * elem_bytes(st) : 0;
 }
 
 static uint64_t reduce_bytes(const ir_op *op) {
@@ -80,8 +82,8 @@ static uint64_t reduce_bytes(const ir_op *op) {
 static uint64_t scan_bytes(const ir_op *op) {
   uint64_t total = 0;
   for (int i = 0; i < op->noperands; i++)
-    total += round_up((uint64_t)ir_type_numel(op->operands[i]->type) *
-                          elem_bytes(op->operands[i]->type), 8);
+    total += round_up(
+        (uint64_t)ir_type_numel(op->operands[i]->type) * elem_bytes(op->operands[i]->type), 8);
   return total;
 }
 

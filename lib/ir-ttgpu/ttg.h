@@ -85,9 +85,9 @@ const ir_attr *ttg_default_blocked(ir_context *ctx, int rank, const int64_t *sha
 /* ---- convert.c: ttir -> ttgir -------------------------------------------- */
 
 typedef struct ttg_options {
-  int num_warps;        /* power of two, 1..32 */
-  int threads_per_warp; /* 32 */
-  int num_ctas;         /* 1 */
+  int num_warps;          /* power of two, 1..32 */
+  int threads_per_warp;   /* 32 */
+  int num_ctas;           /* 1 */
   int compute_capability; /* 80, 90, ... -> ttg.target = "cuda:90" */
 } ttg_options;
 
@@ -128,7 +128,7 @@ const ir_attr *ttg_nvmma_shared_for(ir_context *ctx, int rank, const int64_t *sh
 /* Triton's swizzled_shared layout for an mma.sync operand of kWidth k_width
  * stored in `order`: 16-byte vectors, conflict-free ldmatrix rows. */
 const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
-                                           const unsigned *order, unsigned k_width);
+                                            const unsigned *order, unsigned k_width);
 
 /* ---- scratch.c, allocate_shared_memory.c: shared memory ------------------------ */
 
@@ -150,7 +150,7 @@ bool ttg_verify(const ir_module *m);
 
 /* ---- the ttgir passes (passes.def), one file each ------------------------- */
 
-#define TTG_PASS(ID, NAME, SUMMARY, OPTIONS)                                               \
+#define TTG_PASS(ID, NAME, SUMMARY, OPTIONS)                                                       \
   bool ttg_pass_##ID(ir_module *m, ir_arena *scratch, const ir_pass_args *args);
 #include "ir-ttgpu/passes.def"
 extern const char *const ttg_convert_options[];

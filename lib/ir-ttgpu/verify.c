@@ -23,7 +23,8 @@ static void tv_error(tv_state *st, const ir_op *op, const char *what, const ir_t
 
 static int log2i(int v) {
   int k = 0;
-  while ((1 << k) < v) k++;
+  while ((1 << k) < v)
+    k++;
   return k;
 }
 
@@ -42,8 +43,8 @@ static void check_type(tv_state *st, const ir_op *op, const ir_type *t) {
   } else if (ir_type_is_memdesc(t)) {
     ttg_ll l;
     if (!ttg_ll_of_shared(t->layout, t->rank, t->shape, (int)ir_type_bytes(t->elem) * 8, &l) &&
-        !(t->rank == 3 && ttg_ll_of_shared(t->layout, 2, t->shape + 1,
-                                           (int)ir_type_bytes(t->elem) * 8, &l)))
+        !(t->rank == 3 &&
+          ttg_ll_of_shared(t->layout, 2, t->shape + 1, (int)ir_type_bytes(t->elem) * 8, &l)))
       tv_error(st, op, "shared encoding cannot lay out this buffer", t);
   }
 }
@@ -67,17 +68,21 @@ static void check_dot(tv_state *st, const ir_op *op) {
     if (ir_type_is_memdesc(t) && is_wg) continue;
     if (!ir_type_is_tensor(t) || !t->layout || t->layout->kind != IR_ATTR_DOT_OP ||
         t->layout->parent != dl || t->layout->op_idx != i || (is_wg && i == 1))
-      tv_error(st, op, i == 0 ? "operand A must be a dot_op of the result's mma"
-                              : "operand B must be a dot_op of the result's mma", t);
+      tv_error(st, op,
+               i == 0 ? "operand A must be a dot_op of the result's mma"
+                      : "operand B must be a dot_op of the result's mma",
+               t);
   }
 }
 
 static void check_op(ir_op *op, void *user) {
   tv_state *st = user;
-  for (int i = 0; i < op->nresults; i++) check_type(st, op, op->results[i].type);
+  for (int i = 0; i < op->nresults; i++)
+    check_type(st, op, op->results[i].type);
   for (int r = 0; r < op->nregions; r++)
     for (ir_block *b = op->regions[r].first; b; b = b->next)
-      for (int i = 0; i < b->nargs; i++) check_type(st, op, b->args[i]->type);
+      for (int i = 0; i < b->nargs; i++)
+        check_type(st, op, b->args[i]->type);
   if (op->kind == IR_OP_TT_DOT || op->kind == IR_OP_TTNG_WARP_GROUP_DOT) check_dot(st, op);
 }
 

@@ -20,7 +20,8 @@ typedef struct rt_entry {
   size_t offset;
 } rt_entry;
 
-#define RT_ENTRY(field) {"cu" #field, offsetof(rt_cuda, field)}
+#define RT_ENTRY(field)                                                                            \
+  { "cu" #field, offsetof(rt_cuda, field) }
 
 static const rt_entry rt_entries[] = {
     RT_ENTRY(GetErrorName),
@@ -76,8 +77,8 @@ ttc_status rt_cuda_load(rt_cuda *cu, char *err, size_t errlen) {
   for (size_t i = 0; i < sizeof rt_entries / sizeof rt_entries[0]; i++) {
     void *fn = NULL;
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult res = get_proc(rt_entries[i].name, &fn, RT_CUDA_API_VERSION,
-                            CU_GET_PROC_ADDRESS_DEFAULT, &found);
+    CUresult res =
+        get_proc(rt_entries[i].name, &fn, RT_CUDA_API_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found);
     if (res != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !fn) {
       dlclose(dl);
       memset(cu, 0, sizeof *cu);
@@ -98,8 +99,7 @@ void rt_cuda_unload(rt_cuda *cu) {
   memset(cu, 0, sizeof *cu);
 }
 
-void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err,
-                    size_t errlen) {
+void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err, size_t errlen) {
   const char *name = NULL, *desc = NULL;
   if (!cu->GetErrorName || cu->GetErrorName(res, &name) != CUDA_SUCCESS) name = NULL;
   if (!cu->GetErrorString || cu->GetErrorString(res, &desc) != CUDA_SUCCESS) desc = NULL;

@@ -131,7 +131,8 @@ ttc_status ttc_device_destroy(ttc_device *dev) {
   if (nmodules > 0)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
                            "ttc_device_destroy: %d modules are still loaded on this device; "
-                           "destroy them (and kernel functions) first", nmodules);
+                           "destroy them (and kernel functions) first",
+                           nmodules);
   rt_handle_remove(dev, RT_HANDLE_DEVICE);
   if (dev->is_interp) {
     rt_idev_destroy(dev);
@@ -209,8 +210,8 @@ ttc_status ttc_device_memset(ttc_device *dev, uint64_t dptr, int value, size_t b
   if (dev->is_interp) return rt_idev_memset(dev, dptr, value, bytes);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
-  CUresult res = dev->cu.MemsetD8Async((CUdeviceptr)dptr, (unsigned char)value, bytes,
-                                       (CUstream)stream);
+  CUresult res =
+      dev->cu.MemsetD8Async((CUdeviceptr)dptr, (unsigned char)value, bytes, (CUstream)stream);
   return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemsetD8Async");
 }
 
@@ -221,13 +222,12 @@ ttc_status ttc_device_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t b
   if (dev->is_interp) return rt_idev_copy(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
-  CUresult res = dev->cu.MemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
-                                         (CUstream)stream);
+  CUresult res =
+      dev->cu.MemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes, (CUstream)stream);
   return res == CUDA_SUCCESS ? TTC_OK : rt_device_fail(dev, res, "cuMemcpyDtoDAsync");
 }
 
-ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base,
-                                    size_t *size) {
+ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size) {
   if (!RT_DEV_LIVE(dev) || !base || !size) return TTC_ERROR_ARGUMENT;
   *base = 0;
   *size = 0;

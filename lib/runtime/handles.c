@@ -26,7 +26,6 @@ typedef struct registry {
 
 static registry reg = {PTHREAD_RWLOCK_INITIALIZER, NULL, NULL, 0, 0};
 
-
 /* The slot holding p, or SIZE_MAX. Caller holds the lock. */
 static size_t find(const void *p) {
   if (!reg.cap) return SIZE_MAX;
@@ -40,9 +39,11 @@ static size_t find(const void *p) {
  * write lock. */
 static bool grow(void) {
   size_t live = 0;
-  for (size_t i = 0; i < reg.cap; i++) live += reg.keys[i] && reg.keys[i] != TOMBSTONE;
+  for (size_t i = 0; i < reg.cap; i++)
+    live += reg.keys[i] && reg.keys[i] != TOMBSTONE;
   size_t cap = 64;
-  while (cap < 4 * (live + 1)) cap *= 2;
+  while (cap < 4 * (live + 1))
+    cap *= 2;
   const void **keys = calloc(cap, sizeof *keys);
   unsigned char *kinds = malloc(cap);
   if (!keys || !kinds) {
@@ -53,7 +54,8 @@ static bool grow(void) {
   for (size_t i = 0; i < reg.cap; i++) {
     if (!reg.keys[i] || reg.keys[i] == TOMBSTONE) continue;
     size_t j = ir_ptr_slot(reg.keys[i], cap);
-    while (keys[j]) j = (j + 1) & (cap - 1);
+    while (keys[j])
+      j = (j + 1) & (cap - 1);
     keys[j] = reg.keys[i];
     kinds[j] = reg.kinds[i];
   }

@@ -36,7 +36,8 @@ static bool map_put(slot_map *m, const ir_value *v, int slot) {
     for (size_t i = 0; i < m->cap; i++) {
       if (!m->keys[i]) continue;
       size_t h = map_hash(m->keys[i], cap);
-      while (keys[h]) h = (h + 1) & (cap - 1);
+      while (keys[h])
+        h = (h + 1) & (cap - 1);
       keys[h] = m->keys[i];
       vals[h] = m->vals[i];
     }
@@ -47,7 +48,8 @@ static bool map_put(slot_map *m, const ir_value *v, int slot) {
     m->cap = cap;
   }
   size_t h = map_hash(v, m->cap);
-  while (m->keys[h] && m->keys[h] != v) h = (h + 1) & (m->cap - 1);
+  while (m->keys[h] && m->keys[h] != v)
+    h = (h + 1) & (m->cap - 1);
   if (!m->keys[h]) m->n++;
   m->keys[h] = v;
   m->vals[h] = slot;
@@ -159,8 +161,9 @@ static const ir_value *pointer_origin(const ir_value *v) {
 static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
   ins->op = op;
   ins->origin = -1;
-  if ((op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE ||
-       op->kind == IR_OP_TT_ATOMIC_RMW || op->kind == IR_OP_TT_ATOMIC_CAS) && op->noperands) {
+  if ((op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE || op->kind == IR_OP_TT_ATOMIC_RMW ||
+       op->kind == IR_OP_TT_ATOMIC_CAS) &&
+      op->noperands) {
     const ir_value *arg = pointer_origin(op->operands[0]);
     if (arg && arg->type->kind == IR_TY_PTR) {
       ins->origin = map_get(&p->map, arg);
@@ -198,16 +201,16 @@ static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
     if (op->kind == IR_OP_ARITH_CONSTANT || op->kind == IR_OP_TT_MAKE_RANGE)
       p->ip->slots[s].is_const = true;
   }
-  ins->n = op->nresults ? p->ip->slots[ins->out[0]].numel
-           : op->noperands ? p->ip->slots[ins->in[0]].numel : 1;
+  ins->n = op->nresults    ? p->ip->slots[ins->out[0]].numel
+           : op->noperands ? p->ip->slots[ins->in[0]].numel
+                           : 1;
   /* Reduce and scan combine regions run over as many lanes as the input. */
   size_t inner = lanes;
   if (op->kind == IR_OP_TT_REDUCE || op->kind == IR_OP_TT_SCAN)
     inner = p->ip->slots[ins->in[0]].numel;
   ins->nregions = op->nregions;
-  ins->regions = op->nregions ? ir_arena_alloc(&p->ip->arena, (size_t)op->nregions *
-                                                                   sizeof(rt_iblock))
-                              : NULL;
+  ins->regions =
+      op->nregions ? ir_arena_alloc(&p->ip->arena, (size_t)op->nregions * sizeof(rt_iblock)) : NULL;
   if (op->nregions && !ins->regions) return false;
   for (int r = 0; r < op->nregions; r++) {
     const ir_block *entry = ir_region_entry(&op->regions[r]);
@@ -228,7 +231,8 @@ static bool prep_block(prep *p, const ir_block *blk, rt_iblock *out, size_t lane
   for (int i = 0; i < blk->nargs; i++)
     if ((out->args[i] = prep_slot(p, blk->args[i], lanes)) < 0) return false;
   int n = 0;
-  for (const ir_op *op = blk->first; op; op = op->next) n++;
+  for (const ir_op *op = blk->first; op; op = op->next)
+    n++;
   out->nins = n;
   out->ins = n ? ir_arena_alloc(&p->ip->arena, (size_t)n * sizeof(rt_ins)) : NULL;
   if (n && !out->ins) return false;
@@ -254,7 +258,8 @@ static bool prep_constants(prep *p, const rt_iblock *b) {
     void *dst = ip->pool + s->offset;
     if (ins->op->kind == IR_OP_TT_MAKE_RANGE) {
       int64_t start = ir_op_get_int(ins->op, "start", 0);
-      for (size_t k = 0; k < s->numel; k++) ((int32_t *)dst)[k] = (int32_t)(start + (int64_t)k);
+      for (size_t k = 0; k < s->numel; k++)
+        ((int32_t *)dst)[k] = (int32_t)(start + (int64_t)k);
       continue;
     }
     const ir_attr *a = ir_op_get_attr(ins->op, "value");
@@ -325,8 +330,8 @@ int rt_interp_num_params(const rt_interp *ip) { return ip ? ip->nparams : 0; }
 
 /* ---- running ---------------------------------------------------------------- */
 
-bool rt_iexec_fail(rt_iexec *ex, const ir_op *op, ttc_status st, const char *what,
-                   const char *fmt, ...) {
+bool rt_iexec_fail(rt_iexec *ex, const ir_op *op, ttc_status st, const char *what, const char *fmt,
+                   ...) {
   char loc[512], msg[768];
   va_list ap;
   va_start(ap, fmt);
@@ -376,13 +381,16 @@ static bool exec_for(rt_iexec *ex, const rt_ins *ins) {
   if (step <= 0 && lb < ub)
     return rt_iexec_fail(ex, ins->op, TTC_ERROR_UNSUPPORTED, "scf.for",
                          "step %" PRId64 " is not positive", step);
-  for (int j = 0; j < ncarried; j++) copy_slot(ex, ins->out[j], ins->in[3 + j]);
+  for (int j = 0; j < ncarried; j++)
+    copy_slot(ex, ins->out[j], ins->in[3 + j]);
   for (int64_t iv = lb; iv < ub;) {
     scalar_set_int(ex, body->args[0], iv);
-    for (int j = 0; j < ncarried; j++) copy_slot(ex, body->args[1 + j], ins->out[j]);
+    for (int j = 0; j < ncarried; j++)
+      copy_slot(ex, body->args[1 + j], ins->out[j]);
     const rt_ins *term = rt_iexec_block(ex, body);
     if (!term) return false;
-    for (int j = 0; j < ncarried; j++) copy_slot(ex, ins->out[j], term->in[j]);
+    for (int j = 0; j < ncarried; j++)
+      copy_slot(ex, ins->out[j], term->in[j]);
     /* iv + step may pass INT64_MAX: compare the distance left instead
      * (exact in unsigned arithmetic since iv < ub). */
     if ((uint64_t)ub - (uint64_t)iv <= (uint64_t)step) break;
@@ -397,24 +405,29 @@ static bool exec_if(rt_iexec *ex, const rt_ins *ins) {
   if (b->nins == 0) return true; /* an absent else: no results */
   const rt_ins *term = rt_iexec_block(ex, b);
   if (!term) return false;
-  for (int j = 0; j < ins->nout; j++) copy_slot(ex, ins->out[j], term->in[j]);
+  for (int j = 0; j < ins->nout; j++)
+    copy_slot(ex, ins->out[j], term->in[j]);
   return true;
 }
 
 static bool exec_while(rt_iexec *ex, const rt_ins *ins) {
   const rt_iblock *before = &ins->regions[0], *after = &ins->regions[1];
-  for (int j = 0; j < before->nargs; j++) copy_slot(ex, before->args[j], ins->in[j]);
+  for (int j = 0; j < before->nargs; j++)
+    copy_slot(ex, before->args[j], ins->in[j]);
   for (;;) {
     const rt_ins *cond = rt_iexec_block(ex, before);
     if (!cond) return false;
     if ((*(const uint8_t *)ex->v[cond->in[0]] & 1) == 0) {
-      for (int j = 0; j < ins->nout; j++) copy_slot(ex, ins->out[j], cond->in[1 + j]);
+      for (int j = 0; j < ins->nout; j++)
+        copy_slot(ex, ins->out[j], cond->in[1 + j]);
       return true;
     }
-    for (int j = 0; j < after->nargs; j++) copy_slot(ex, after->args[j], cond->in[1 + j]);
+    for (int j = 0; j < after->nargs; j++)
+      copy_slot(ex, after->args[j], cond->in[1 + j]);
     const rt_ins *yield = rt_iexec_block(ex, after);
     if (!yield) return false;
-    for (int j = 0; j < before->nargs; j++) copy_slot(ex, before->args[j], yield->in[j]);
+    for (int j = 0; j < before->nargs; j++)
+      copy_slot(ex, before->args[j], yield->in[j]);
   }
 }
 
@@ -424,8 +437,8 @@ static bool exec_assert(rt_iexec *ex, const rt_ins *ins) {
   for (size_t i = 0; i < n; i++) {
     if (c[i] & 1) continue;
     const ir_attr *msg = ir_op_get_attr(ins->op, "message");
-    return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "assertion failed",
-                         "element %zu: %s", i, msg && msg->s ? msg->s : "");
+    return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "assertion failed", "element %zu: %s", i,
+                         msg && msg->s ? msg->s : "");
   }
   return true;
 }
@@ -463,8 +476,8 @@ static bool exec_print(rt_iexec *ex, const rt_ins *ins) {
   for (int k = 0; k < ins->nin; k++) {
     size_t n = rt_slot(ex, ins->in[k])->numel;
     for (size_t i = 0; i < n; i++) {
-      ir_sb_printf(ex->print, "pid (%u, %u, %u) idx (%zu) %s", ex->pid[0], ex->pid[1],
-                   ex->pid[2], i, prefix);
+      ir_sb_printf(ex->print, "pid (%u, %u, %u) idx (%zu) %s", ex->pid[0], ex->pid[1], ex->pid[2],
+                   i, prefix);
       print_elem(ex, ins->in[k], i);
       ir_sb_putc(ex->print, '\n');
     }
@@ -586,10 +599,17 @@ static bool exec_op(rt_iexec *ex, const rt_ins *ins) {
   case IR_OP_MODULE:
   case IR_OP_TT_FUNC:
   /* ttgir only: the interpreter runs ttir */
-  case IR_OP_TTG_LOCAL_ALLOC: case IR_OP_TTG_LOCAL_LOAD: case IR_OP_TTG_LOCAL_STORE:
-  case IR_OP_TTG_LOCAL_DEALLOC: case IR_OP_TTG_MEMDESC_TRANS: case IR_OP_TTG_MEMDESC_INDEX:
-  case IR_OP_TTG_ASYNC_COPY: case IR_OP_TTG_ASYNC_COMMIT_GROUP: case IR_OP_TTG_ASYNC_WAIT:
-  case IR_OP_TTNG_WARP_GROUP_DOT: case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
+  case IR_OP_TTG_LOCAL_ALLOC:
+  case IR_OP_TTG_LOCAL_LOAD:
+  case IR_OP_TTG_LOCAL_STORE:
+  case IR_OP_TTG_LOCAL_DEALLOC:
+  case IR_OP_TTG_MEMDESC_TRANS:
+  case IR_OP_TTG_MEMDESC_INDEX:
+  case IR_OP_TTG_ASYNC_COPY:
+  case IR_OP_TTG_ASYNC_COMMIT_GROUP:
+  case IR_OP_TTG_ASYNC_WAIT:
+  case IR_OP_TTNG_WARP_GROUP_DOT:
+  case IR_OP_TTNG_WARP_GROUP_DOT_WAIT:
   case IR_OP_TTNG_FENCE_ASYNC_SHARED:
   case IR_NUM_OPS: return exec_unsupported(ex, ins);
   }
@@ -652,7 +672,8 @@ ttc_status rt_interp_run(const rt_interp *ip, const rt_heap *heap, const unsigne
         if (!rt_iexec_block(&ex, &ip->body)) break;
       }
 done:
-  for (int i = 0; i < 4; i++) free(ex.scratch[i]);
+  for (int i = 0; i < 4; i++)
+    free(ex.scratch[i]);
   free(ex.v);
   free(storage);
   return ex.st;

@@ -45,8 +45,10 @@ float rt_f16_to_f32(uint16_t h) {
     float v = (float)mant * 5.9604644775390625e-8f; /* mant * 2^-24, exact */
     return sign ? -v : v;
   }
-  if (exp == 31) bits = sign | 0x7f800000u | mant << 13;
-  else bits = sign | (exp + 112u) << 23 | mant << 13;
+  if (exp == 31)
+    bits = sign | 0x7f800000u | mant << 13;
+  else
+    bits = sign | (exp + 112u) << 23 | mant << 13;
   float f;
   memcpy(&f, &bits, sizeof f);
   return f;
@@ -76,9 +78,12 @@ double rt_float_get(const ir_type *elem, const void *p, size_t i) {
 }
 
 void rt_float_set(const ir_type *elem, void *p, size_t i, double x) {
-  if (elem->width == 64) ((double *)p)[i] = x;
-  else if (elem->width == 32) ((float *)p)[i] = (float)x;
-  else ((uint16_t *)p)[i] = elem->is_bf16 ? dbl_to_half(x, 8, 7) : dbl_to_half(x, 5, 10);
+  if (elem->width == 64)
+    ((double *)p)[i] = x;
+  else if (elem->width == 32)
+    ((float *)p)[i] = (float)x;
+  else
+    ((uint16_t *)p)[i] = elem->is_bf16 ? dbl_to_half(x, 8, 7) : dbl_to_half(x, 5, 10);
 }
 
 /* Widens n elements of a float buffer into doubles. */
@@ -87,13 +92,16 @@ static double *widen(const ir_type *elem, const void *p, double *out, size_t n) 
     memcpy(out, p, n * sizeof *out);
   } else if (elem->width == 32) {
     const float *f = p;
-    for (size_t i = 0; i < n; i++) out[i] = f[i];
+    for (size_t i = 0; i < n; i++)
+      out[i] = f[i];
   } else if (elem->is_bf16) {
     const uint16_t *h = p;
-    for (size_t i = 0; i < n; i++) out[i] = rt_bf16_to_f32(h[i]);
+    for (size_t i = 0; i < n; i++)
+      out[i] = rt_bf16_to_f32(h[i]);
   } else {
     const uint16_t *h = p;
-    for (size_t i = 0; i < n; i++) out[i] = rt_f16_to_f32(h[i]);
+    for (size_t i = 0; i < n; i++)
+      out[i] = rt_f16_to_f32(h[i]);
   }
   return out;
 }
@@ -104,11 +112,13 @@ static void narrow(const ir_type *elem, void *p, const double *x, size_t n) {
     memcpy(p, x, n * sizeof *x);
   } else if (elem->width == 32) {
     float *f = p;
-    for (size_t i = 0; i < n; i++) f[i] = (float)x[i];
+    for (size_t i = 0; i < n; i++)
+      f[i] = (float)x[i];
   } else {
     uint16_t *h = p;
     int eb = elem->is_bf16 ? 8 : 5, mb = elem->is_bf16 ? 7 : 10;
-    for (size_t i = 0; i < n; i++) h[i] = dbl_to_half(x[i], eb, mb);
+    for (size_t i = 0; i < n; i++)
+      h[i] = dbl_to_half(x[i], eb, mb);
   }
 }
 
@@ -126,12 +136,12 @@ static inline double ieee_minimum(double x, double y) {
   return x < y ? x : y;
 }
 
-#define F_LOOP(EXPR)                                                           \
-  for (size_t i = 0; i < n; i++) {                                             \
-    double x = a[i], y = b ? b[i] : 0.0, z = c ? c[i] : 0.0;                   \
-    (void)y;                                                                   \
-    (void)z;                                                                   \
-    o[i] = (EXPR);                                                             \
+#define F_LOOP(EXPR)                                                                               \
+  for (size_t i = 0; i < n; i++) {                                                                 \
+    double x = a[i], y = b ? b[i] : 0.0, z = c ? c[i] : 0.0;                                       \
+    (void)y;                                                                                       \
+    (void)z;                                                                                       \
+    o[i] = (EXPR);                                                                                 \
   }
 
 /* One op over doubles; b and c are NULL for unary ops. */
@@ -140,7 +150,7 @@ static void float_compute(rt_fop k, double *o, const double *a, const double *b,
   switch (k) {
   case RT_F_ADD: F_LOOP(x + y); return;
   case RT_F_SUB: F_LOOP(x - y); return;
-  case RT_F_MUL: F_LOOP(x *y); return;
+  case RT_F_MUL: F_LOOP(x * y); return;
   case RT_F_DIV: F_LOOP(x / y); return;
   case RT_F_REM: F_LOOP(fmod(x, y)); return;
   case RT_F_MAXNUM: F_LOOP(fmax(x, y)); return;
@@ -168,10 +178,22 @@ static void float_compute(rt_fop k, double *o, const double *a, const double *b,
 /* The native f32 loops of the four basic ops. */
 static bool float_f32_fast(rt_fop k, float *o, const float *a, const float *b, size_t n) {
   switch (k) {
-  case RT_F_ADD: for (size_t i = 0; i < n; i++) o[i] = a[i] + b[i]; return true;
-  case RT_F_SUB: for (size_t i = 0; i < n; i++) o[i] = a[i] - b[i]; return true;
-  case RT_F_MUL: for (size_t i = 0; i < n; i++) o[i] = a[i] * b[i]; return true;
-  case RT_F_DIV: for (size_t i = 0; i < n; i++) o[i] = a[i] / b[i]; return true;
+  case RT_F_ADD:
+    for (size_t i = 0; i < n; i++)
+      o[i] = a[i] + b[i];
+    return true;
+  case RT_F_SUB:
+    for (size_t i = 0; i < n; i++)
+      o[i] = a[i] - b[i];
+    return true;
+  case RT_F_MUL:
+    for (size_t i = 0; i < n; i++)
+      o[i] = a[i] * b[i];
+    return true;
+  case RT_F_DIV:
+    for (size_t i = 0; i < n; i++)
+      o[i] = a[i] / b[i];
+    return true;
   case RT_F_REM:
   case RT_F_MAXNUM:
   case RT_F_MINNUM:
@@ -223,13 +245,13 @@ bool rt_interp_cmpf(rt_iexec *ex, const rt_ins *ins) {
   const double *b = widen(elem, ex->v[ins->in[1]], ex->scratch[1], n);
   uint8_t *o = ex->v[ins->out[0]];
   int64_t pred = ir_op_get_int(ins->op, "predicate", 0);
-#define CMPF(EXPR)                                                             \
-  for (size_t i = 0; i < n; i++) {                                             \
-    double x = a[i], y = b[i];                                                 \
-    bool uno = isnan(x) || isnan(y);                                           \
-    (void)uno;                                                                 \
-    o[i] = (uint8_t)(EXPR);                                                    \
-  }                                                                            \
+#define CMPF(EXPR)                                                                                 \
+  for (size_t i = 0; i < n; i++) {                                                                 \
+    double x = a[i], y = b[i];                                                                     \
+    bool uno = isnan(x) || isnan(y);                                                               \
+    (void)uno;                                                                                     \
+    o[i] = (uint8_t)(EXPR);                                                                        \
+  }                                                                                                \
   return true
   switch ((ir_cmpf_pred)pred) {
   case IR_CMPF_FALSE: CMPF(0);
@@ -250,8 +272,7 @@ bool rt_interp_cmpf(rt_iexec *ex, const rt_ins *ins) {
   case IR_CMPF_TRUE: CMPF(1);
   }
 #undef CMPF
-  return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "arith.cmpf", "bad predicate %d",
-                       (int)pred);
+  return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "arith.cmpf", "bad predicate %d", (int)pred);
 }
 
 /* ---- conversions -------------------------------------------------------------- */
@@ -347,7 +368,8 @@ bool rt_interp_convert(rt_iexec *ex, const rt_ins *ins) {
         ins->op->kind != IR_OP_TT_FP_TO_FP) {
       const float *f = a;
       uint16_t *h = o;
-      for (size_t i = 0; i < n; i++) h[i] = rt_f32_to_bf16(f[i]);
+      for (size_t i = 0; i < n; i++)
+        h[i] = rt_f32_to_bf16(f[i]);
       return true;
     }
     widen(si->elem, a, w, n);

@@ -17,7 +17,8 @@
 void rt_heap_init(rt_heap *h) { memset(h, 0, sizeof *h); }
 
 void rt_heap_destroy(rt_heap *h) {
-  for (size_t i = 0; i < h->n; i++) free(h->blocks[i].raw);
+  for (size_t i = 0; i < h->n; i++)
+    free(h->blocks[i].raw);
   free(h->blocks);
   memset(h, 0, sizeof *h);
 }
@@ -27,16 +28,17 @@ static size_t heap_upper(const rt_heap *h, uint64_t addr) {
   size_t lo = 0, hi = h->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (h->blocks[mid].base <= addr) lo = mid + 1;
-    else hi = mid;
+    if (h->blocks[mid].base <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
 
 ttc_status rt_heap_alloc(rt_heap *h, size_t bytes, uint64_t *addr) {
   *addr = 0;
-  if (bytes == 0 || bytes > SIZE_MAX - 2 * HEAP_ALIGN - HEAP_RED_ZONE)
-    return TTC_ERROR_ARGUMENT;
+  if (bytes == 0 || bytes > SIZE_MAX - 2 * HEAP_ALIGN - HEAP_RED_ZONE) return TTC_ERROR_ARGUMENT;
   if (h->n == h->cap) {
     size_t cap = h->cap ? 2 * h->cap : 16;
     rt_heap_block *nb = realloc(h->blocks, cap * sizeof *nb);

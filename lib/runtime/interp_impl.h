@@ -19,8 +19,8 @@ typedef struct rt_islot {
   const ir_type *elem; /* scalar element type */
   unsigned esize;      /* bytes per element (pointers 8, i1 1) */
   size_t numel, cap;
-  size_t offset;       /* in the launch storage, or in the constant pool */
-  bool is_const;       /* lives in the pool (arith.constant, make_range) */
+  size_t offset; /* in the launch storage, or in the constant pool */
+  bool is_const; /* lives in the pool (arith.constant, make_range) */
 } rt_islot;
 
 typedef struct rt_ins rt_ins;
@@ -37,10 +37,10 @@ typedef struct rt_iblock {
 struct rt_ins {
   const ir_op *op;
   int nin, nout;
-  int *in, *out;       /* operand and result slots */
+  int *in, *out; /* operand and result slots */
   int nregions;
-  rt_iblock *regions;  /* region i's entry block (nargs 0, nins 0 when empty) */
-  size_t n;            /* element count the op works on (result 0, else operand 0) */
+  rt_iblock *regions; /* region i's entry block (nargs 0, nins 0 when empty) */
+  size_t n;           /* element count the op works on (result 0, else operand 0) */
   /* Memory ops: the slot of the kernel argument the pointer operand was
    * derived from (through addptr, splat, broadcast, expand_dims, reshape
    * and loop-carried values), or -1 when it is not known. An access must
@@ -50,7 +50,7 @@ struct rt_ins {
 };
 
 struct rt_interp {
-  ir_arena arena;      /* instructions and slot tables */
+  ir_arena arena; /* instructions and slot tables */
   const ir_op *func;
   int nslots;
   rt_islot *slots;
@@ -65,11 +65,11 @@ struct rt_interp {
  * write results there; on a failure they call rt_iexec_fail and return false. */
 typedef struct rt_iexec {
   const rt_interp *ip;
-  void **v;             /* data pointer of every slot */
+  void **v; /* data pointer of every slot */
   const rt_heap *heap;
   unsigned pid[3], grid[3];
-  size_t lanes;         /* > 0 while running a combine region over many lanes */
-  void *scratch[4];     /* each max_numel * 8 bytes */
+  size_t lanes;     /* > 0 while running a combine region over many lanes */
+  void *scratch[4]; /* each max_numel * 8 bytes */
   ir_strbuf *print;
   char *err;
   size_t errlen;
@@ -86,8 +86,8 @@ static inline const rt_islot *rt_slot(const rt_iexec *ex, int s) { return &ex->i
 
 /* Records "<what> at file:line:col in program (x, y, z): <message>" and the
  * status; returns false so handlers can `return rt_iexec_fail(...)`. */
-bool rt_iexec_fail(rt_iexec *ex, const ir_op *op, ttc_status st, const char *what,
-                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+bool rt_iexec_fail(rt_iexec *ex, const ir_op *op, ttc_status st, const char *what, const char *fmt,
+                   ...) __attribute__((format(printf, 5, 6)));
 /* Runs a block's ops except its terminator, which it returns. NULL on failure. */
 const rt_ins *rt_iexec_block(rt_iexec *ex, const rt_iblock *b);
 /* "file:line:col" of an op ("<unknown>" without a location). */
@@ -96,9 +96,24 @@ void rt_interp_loc(const ir_op *op, char *out, size_t cap);
 /* ---- interp_int.c: integer elementwise ops, selects, copies --------------- */
 
 typedef enum rt_ibin {
-  RT_IB_ADD, RT_IB_SUB, RT_IB_MUL, RT_IB_DIVS, RT_IB_DIVU, RT_IB_REMS, RT_IB_REMU,
-  RT_IB_AND, RT_IB_OR, RT_IB_XOR, RT_IB_SHL, RT_IB_SHRS, RT_IB_SHRU,
-  RT_IB_MAXS, RT_IB_MINS, RT_IB_MAXU, RT_IB_MINU, RT_IB_MULHIU
+  RT_IB_ADD,
+  RT_IB_SUB,
+  RT_IB_MUL,
+  RT_IB_DIVS,
+  RT_IB_DIVU,
+  RT_IB_REMS,
+  RT_IB_REMU,
+  RT_IB_AND,
+  RT_IB_OR,
+  RT_IB_XOR,
+  RT_IB_SHL,
+  RT_IB_SHRS,
+  RT_IB_SHRU,
+  RT_IB_MAXS,
+  RT_IB_MINS,
+  RT_IB_MAXU,
+  RT_IB_MINU,
+  RT_IB_MULHIU
 } rt_ibin;
 
 bool rt_interp_int_binary(rt_iexec *ex, const rt_ins *ins, rt_ibin kind);
@@ -113,9 +128,30 @@ bool rt_interp_copy(rt_iexec *ex, const rt_ins *ins);
 /* ---- interp_float.c: float elementwise ops, math, conversions ------------- */
 
 typedef enum rt_fop {
-  RT_F_ADD, RT_F_SUB, RT_F_MUL, RT_F_DIV, RT_F_REM, RT_F_MAXNUM, RT_F_MINNUM, RT_F_MAXIMUM,
-  RT_F_MINIMUM, RT_F_NEG, RT_F_EXP, RT_F_EXP2, RT_F_LOG, RT_F_LOG2, RT_F_SQRT, RT_F_RSQRT,
-  RT_F_ABS, RT_F_SIN, RT_F_COS, RT_F_ERF, RT_F_FLOOR, RT_F_CEIL, RT_F_FMA, RT_F_CLAMP
+  RT_F_ADD,
+  RT_F_SUB,
+  RT_F_MUL,
+  RT_F_DIV,
+  RT_F_REM,
+  RT_F_MAXNUM,
+  RT_F_MINNUM,
+  RT_F_MAXIMUM,
+  RT_F_MINIMUM,
+  RT_F_NEG,
+  RT_F_EXP,
+  RT_F_EXP2,
+  RT_F_LOG,
+  RT_F_LOG2,
+  RT_F_SQRT,
+  RT_F_RSQRT,
+  RT_F_ABS,
+  RT_F_SIN,
+  RT_F_COS,
+  RT_F_ERF,
+  RT_F_FLOOR,
+  RT_F_CEIL,
+  RT_F_FMA,
+  RT_F_CLAMP
 } rt_fop;
 
 bool rt_interp_float_op(rt_iexec *ex, const rt_ins *ins, rt_fop kind);

@@ -11,17 +11,17 @@
 /* The body of one elementwise op over typed arrays a, b -> o (elements of
  * type OT), n elements. x and y are the unsigned operands, sx and sy the
  * signed views. Binary ops write U, compares write one byte per element. */
-#define PAIR_LOOP(OT, U, S, EXPR)                                              \
-  do {                                                                         \
-    OT *o_ = o;                                                                \
-    const U *a_ = a, *b_ = b;                                                  \
-    for (size_t i = 0; i < n; i++) {                                           \
-      U x = a_[i], y = b_[i];                                                  \
-      S sx = (S)x, sy = (S)y;                                                  \
-      (void)sx;                                                                \
-      (void)sy;                                                                \
-      o_[i] = (OT)(EXPR);                                                      \
-    }                                                                          \
+#define PAIR_LOOP(OT, U, S, EXPR)                                                                  \
+  do {                                                                                             \
+    OT *o_ = o;                                                                                    \
+    const U *a_ = a, *b_ = b;                                                                      \
+    for (size_t i = 0; i < n; i++) {                                                               \
+      U x = a_[i], y = b_[i];                                                                      \
+      S sx = (S)x, sy = (S)y;                                                                      \
+      (void)sx;                                                                                    \
+      (void)sy;                                                                                    \
+      o_[i] = (OT)(EXPR);                                                                          \
+    }                                                                                              \
   } while (0)
 #define BIN_LOOP(U, S, W, EXPR) PAIR_LOOP(U, U, S, EXPR) /* W: the width */
 #define CMP_LOOP(U, S, EXPR) PAIR_LOOP(uint8_t, U, S, EXPR)
@@ -33,32 +33,32 @@ static inline uint64_t mulhi_u64(uint64_t x, uint64_t y) {
 
 /* All binary ops at one width. Division by zero and the signed overflow
  * case INT_MIN / -1 follow PTX (all ones; INT_MIN) instead of trapping. */
-#define BIN_ALL(U, S, W, SMIN)                                                           \
-  switch (kind) {                                                                        \
-  case RT_IB_ADD: BIN_LOOP(U, S, W, (uint64_t)x + y); return;                            \
-  case RT_IB_SUB: BIN_LOOP(U, S, W, (uint64_t)x - y); return;                            \
-  case RT_IB_MUL: BIN_LOOP(U, S, W, (uint64_t)x * y); return;                            \
-  case RT_IB_DIVS:                                                                       \
-    BIN_LOOP(U, S, W, y == 0 ? (U)~(U)0 : (sx == SMIN && sy == -1) ? (U)sx : (U)(sx / sy)); \
-    return;                                                                              \
-  case RT_IB_DIVU: BIN_LOOP(U, S, W, y == 0 ? (U)~(U)0 : x / y); return;                 \
-  case RT_IB_REMS:                                                                       \
-    BIN_LOOP(U, S, W, y == 0 ? x : (sx == SMIN && sy == -1) ? 0 : (U)(sx % sy));         \
-    return;                                                                              \
-  case RT_IB_REMU: BIN_LOOP(U, S, W, y == 0 ? x : x % y); return;                        \
-  case RT_IB_AND: BIN_LOOP(U, S, W, x &y); return;                                       \
-  case RT_IB_OR: BIN_LOOP(U, S, W, x | y); return;                                       \
-  case RT_IB_XOR: BIN_LOOP(U, S, W, x ^ y); return;                                      \
-  case RT_IB_SHL: BIN_LOOP(U, S, W, y >= W ? 0 : (uint64_t)x << y); return;              \
-  case RT_IB_SHRS: BIN_LOOP(U, S, W, y >= W ? (sx < 0 ? (U)~(U)0 : 0) : (U)(sx >> y)); return; \
-  case RT_IB_SHRU: BIN_LOOP(U, S, W, y >= W ? 0 : x >> y); return;                       \
-  case RT_IB_MAXS: BIN_LOOP(U, S, W, sx > sy ? x : y); return;                           \
-  case RT_IB_MINS: BIN_LOOP(U, S, W, sx < sy ? x : y); return;                           \
-  case RT_IB_MAXU: BIN_LOOP(U, S, W, x > y ? x : y); return;                             \
-  case RT_IB_MINU: BIN_LOOP(U, S, W, x < y ? x : y); return;                             \
-  case RT_IB_MULHIU:                                                                     \
-    BIN_LOOP(U, S, W, W == 64 ? mulhi_u64(x, y) : ((uint64_t)x * y) >> (W % 64));        \
-    return;                                                                              \
+#define BIN_ALL(U, S, W, SMIN)                                                                     \
+  switch (kind) {                                                                                  \
+  case RT_IB_ADD: BIN_LOOP(U, S, W, (uint64_t)x + y); return;                                      \
+  case RT_IB_SUB: BIN_LOOP(U, S, W, (uint64_t)x - y); return;                                      \
+  case RT_IB_MUL: BIN_LOOP(U, S, W, (uint64_t)x *y); return;                                       \
+  case RT_IB_DIVS:                                                                                 \
+    BIN_LOOP(U, S, W, y == 0 ? (U) ~(U)0 : (sx == SMIN && sy == -1) ? (U)sx : (U)(sx / sy));       \
+    return;                                                                                        \
+  case RT_IB_DIVU: BIN_LOOP(U, S, W, y == 0 ? (U) ~(U)0 : x / y); return;                          \
+  case RT_IB_REMS:                                                                                 \
+    BIN_LOOP(U, S, W, y == 0 ? x : (sx == SMIN && sy == -1) ? 0 : (U)(sx % sy));                   \
+    return;                                                                                        \
+  case RT_IB_REMU: BIN_LOOP(U, S, W, y == 0 ? x : x % y); return;                                  \
+  case RT_IB_AND: BIN_LOOP(U, S, W, x &y); return;                                                 \
+  case RT_IB_OR: BIN_LOOP(U, S, W, x | y); return;                                                 \
+  case RT_IB_XOR: BIN_LOOP(U, S, W, x ^ y); return;                                                \
+  case RT_IB_SHL: BIN_LOOP(U, S, W, y >= W ? 0 : (uint64_t)x << y); return;                        \
+  case RT_IB_SHRS: BIN_LOOP(U, S, W, y >= W ? (sx < 0 ? (U) ~(U)0 : 0) : (U)(sx >> y)); return;    \
+  case RT_IB_SHRU: BIN_LOOP(U, S, W, y >= W ? 0 : x >> y); return;                                 \
+  case RT_IB_MAXS: BIN_LOOP(U, S, W, sx > sy ? x : y); return;                                     \
+  case RT_IB_MINS: BIN_LOOP(U, S, W, sx < sy ? x : y); return;                                     \
+  case RT_IB_MAXU: BIN_LOOP(U, S, W, x > y ? x : y); return;                                       \
+  case RT_IB_MINU: BIN_LOOP(U, S, W, x < y ? x : y); return;                                       \
+  case RT_IB_MULHIU:                                                                               \
+    BIN_LOOP(U, S, W, W == 64 ? mulhi_u64(x, y) : ((uint64_t)x * y) >> (W % 64));                  \
+    return;                                                                                        \
   }
 
 static void int_binary(rt_ibin kind, unsigned esize, void *o, const void *a, const void *b,
@@ -76,13 +76,15 @@ static void int_binary(rt_ibin kind, unsigned esize, void *o, const void *a, con
 static const void *widen_i1(const void *src, void *dst, size_t n) {
   const uint8_t *s = src;
   uint8_t *d = dst;
-  for (size_t i = 0; i < n; i++) d[i] = (uint8_t)-(s[i] & 1);
+  for (size_t i = 0; i < n; i++)
+    d[i] = (uint8_t) - (s[i] & 1);
   return dst;
 }
 
 static void mask_i1(void *p, size_t n) {
   uint8_t *d = p;
-  for (size_t i = 0; i < n; i++) d[i] &= 1;
+  for (size_t i = 0; i < n; i++)
+    d[i] &= 1;
 }
 
 bool rt_interp_int_binary(rt_iexec *ex, const rt_ins *ins, rt_ibin kind) {
@@ -100,22 +102,22 @@ bool rt_interp_int_binary(rt_iexec *ex, const rt_ins *ins, rt_ibin kind) {
   return true;
 }
 
-#define CMP_ALL(U, S)                                                          \
-  switch (pred) {                                                              \
-  case IR_CMPI_EQ: CMP_LOOP(U, S, x == y); return;                             \
-  case IR_CMPI_NE: CMP_LOOP(U, S, x != y); return;                             \
-  case IR_CMPI_SLT: CMP_LOOP(U, S, sx < sy); return;                           \
-  case IR_CMPI_SLE: CMP_LOOP(U, S, sx <= sy); return;                          \
-  case IR_CMPI_SGT: CMP_LOOP(U, S, sx > sy); return;                           \
-  case IR_CMPI_SGE: CMP_LOOP(U, S, sx >= sy); return;                          \
-  case IR_CMPI_ULT: CMP_LOOP(U, S, x < y); return;                             \
-  case IR_CMPI_ULE: CMP_LOOP(U, S, x <= y); return;                            \
-  case IR_CMPI_UGT: CMP_LOOP(U, S, x > y); return;                             \
-  case IR_CMPI_UGE: CMP_LOOP(U, S, x >= y); return;                            \
+#define CMP_ALL(U, S)                                                                              \
+  switch (pred) {                                                                                  \
+  case IR_CMPI_EQ: CMP_LOOP(U, S, x == y); return;                                                 \
+  case IR_CMPI_NE: CMP_LOOP(U, S, x != y); return;                                                 \
+  case IR_CMPI_SLT: CMP_LOOP(U, S, sx < sy); return;                                               \
+  case IR_CMPI_SLE: CMP_LOOP(U, S, sx <= sy); return;                                              \
+  case IR_CMPI_SGT: CMP_LOOP(U, S, sx > sy); return;                                               \
+  case IR_CMPI_SGE: CMP_LOOP(U, S, sx >= sy); return;                                              \
+  case IR_CMPI_ULT: CMP_LOOP(U, S, x < y); return;                                                 \
+  case IR_CMPI_ULE: CMP_LOOP(U, S, x <= y); return;                                                \
+  case IR_CMPI_UGT: CMP_LOOP(U, S, x > y); return;                                                 \
+  case IR_CMPI_UGE: CMP_LOOP(U, S, x >= y); return;                                                \
   }
 
-static void int_compare(ir_cmpi_pred pred, unsigned esize, uint8_t *o, const void *a,
-                        const void *b, size_t n) {
+static void int_compare(ir_cmpi_pred pred, unsigned esize, uint8_t *o, const void *a, const void *b,
+                        size_t n) {
   switch (esize) {
   case 1: CMP_ALL(uint8_t, int8_t); return;
   case 2: CMP_ALL(uint16_t, int16_t); return;
@@ -134,8 +136,7 @@ bool rt_interp_cmpi(rt_iexec *ex, const rt_ins *ins) {
   }
   int64_t pred = ir_op_get_int(ins->op, "predicate", 0);
   if (pred < IR_CMPI_EQ || pred > IR_CMPI_UGE)
-    return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "arith.cmpi", "bad predicate %d",
-                         (int)pred);
+    return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "arith.cmpi", "bad predicate %d", (int)pred);
   int_compare((ir_cmpi_pred)pred, s->esize, ex->v[ins->out[0]], a, b, n);
   return true;
 }
@@ -180,18 +181,19 @@ bool rt_interp_int_cast(rt_iexec *ex, const rt_ins *ins, bool is_signed) {
   if (si->esize == 4 && so->esize == 8 && is_signed) {
     const int32_t *a_ = a;
     int64_t *o_ = o;
-    for (size_t i = 0; i < n; i++) o_[i] = a_[i];
+    for (size_t i = 0; i < n; i++)
+      o_[i] = a_[i];
     return true;
   }
   if (si->esize == 8 && so->esize == 4) {
     const uint64_t *a_ = a;
     uint32_t *o_ = o;
-    for (size_t i = 0; i < n; i++) o_[i] = (uint32_t)a_[i];
+    for (size_t i = 0; i < n; i++)
+      o_[i] = (uint32_t)a_[i];
     return true;
   }
   for (size_t i = 0; i < n; i++)
-    int_put(o, i, so->esize, so->elem->width,
-            int_get(a, i, si->esize, si->elem->width, is_signed));
+    int_put(o, i, so->esize, so->elem->width, int_get(a, i, si->esize, si->elem->width, is_signed));
   return true;
 }
 
@@ -207,16 +209,17 @@ bool rt_interp_absi(rt_iexec *ex, const rt_ins *ins) {
   return true;
 }
 
-#define SELECT_LOOP(T)                                                         \
-  do {                                                                         \
-    const T *a_ = a, *b_ = b;                                                  \
-    T *o_ = o;                                                                 \
-    if (cn == 1) {                                                             \
-      const T *src = (c[0] & 1) ? a_ : b_;                                     \
-      if (o_ != src) memcpy(o_, src, n * sizeof(T));                           \
-    } else {                                                                   \
-      for (size_t i = 0; i < n; i++) o_[i] = (c[i] & 1) ? a_[i] : b_[i];       \
-    }                                                                          \
+#define SELECT_LOOP(T)                                                                             \
+  do {                                                                                             \
+    const T *a_ = a, *b_ = b;                                                                      \
+    T *o_ = o;                                                                                     \
+    if (cn == 1) {                                                                                 \
+      const T *src = (c[0] & 1) ? a_ : b_;                                                         \
+      if (o_ != src) memcpy(o_, src, n * sizeof(T));                                               \
+    } else {                                                                                       \
+      for (size_t i = 0; i < n; i++)                                                               \
+        o_[i] = (c[i] & 1) ? a_[i] : b_[i];                                                        \
+    }                                                                                              \
   } while (0)
 
 bool rt_interp_select(rt_iexec *ex, const rt_ins *ins) {

@@ -26,8 +26,9 @@ bool rt_interp_addptr(rt_iexec *ex, const rt_ins *ins) {
   const void *off = ex->v[ins->in[1]];
   /* Offsets are signed: sign-extended to 64 bits, then multiplied and added
    * modulo 2^64, like the GPU's 64-bit address arithmetic. */
-#define ADD_LOOP(T)                                                            \
-  for (size_t i = 0; i < n; i++) o[i] = p[i] + (uint64_t)(int64_t)((const T *)off)[i] * scale
+#define ADD_LOOP(T)                                                                                \
+  for (size_t i = 0; i < n; i++)                                                                   \
+  o[i] = p[i] + (uint64_t)(int64_t)((const T *)off)[i] * scale
   switch (so->esize) {
   case 1: ADD_LOOP(int8_t); break;
   case 2: ADD_LOOP(int16_t); break;
@@ -43,7 +44,8 @@ bool rt_interp_addptr(rt_iexec *ex, const rt_ins *ins) {
 static const void *lanes_of(rt_iexec *ex, int slot, size_t n, int scratch) {
   const rt_islot *s = rt_slot(ex, slot);
   if (ex->lanes || s->numel >= n) return ex->v[slot];
-  for (size_t i = 0; i < n; i++) rt_copy_elem(ex->scratch[scratch], i, ex->v[slot], 0, s->esize);
+  for (size_t i = 0; i < n; i++)
+    rt_copy_elem(ex->scratch[scratch], i, ex->v[slot], 0, s->esize);
   return ex->scratch[scratch];
 }
 
@@ -76,8 +78,8 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
     if (p[i] % es) {
       snprintf(kind, sizeof kind, "misaligned %s", what);
       return rt_iexec_fail(ex, ins->op, TTC_ERROR_OUT_OF_BOUNDS, kind,
-                           "element %zu: address 0x%" PRIx64 " is not a multiple of %u", i,
-                           p[i], es);
+                           "element %zu: address 0x%" PRIx64 " is not a multiple of %u", i, p[i],
+                           es);
     }
     const rt_heap_block *b = rt_heap_find(ex->heap, p[i], es);
     if (b && (!own || b == own)) continue;
@@ -99,16 +101,17 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
   return true; /* the span crossed allocations, but every lane is inside one */
 }
 
-#define LOAD_LOOP(T)                                                           \
-  do {                                                                         \
-    T *o_ = o;                                                                 \
-    const T *oth_ = other;                                                     \
-    if (!mask) {                                                               \
-      for (size_t i = 0; i < n; i++) o_[i] = *(const T *)(uintptr_t)p[i];     \
-    } else {                                                                   \
-      for (size_t i = 0; i < n; i++)                                           \
-        o_[i] = (mask[i] & 1) ? *(const T *)(uintptr_t)p[i] : oth_ ? oth_[i] : (T)0; \
-    }                                                                          \
+#define LOAD_LOOP(T)                                                                               \
+  do {                                                                                             \
+    T *o_ = o;                                                                                     \
+    const T *oth_ = other;                                                                         \
+    if (!mask) {                                                                                   \
+      for (size_t i = 0; i < n; i++)                                                               \
+        o_[i] = *(const T *)(uintptr_t)p[i];                                                       \
+    } else {                                                                                       \
+      for (size_t i = 0; i < n; i++)                                                               \
+        o_[i] = (mask[i] & 1) ? *(const T *)(uintptr_t)p[i] : oth_ ? oth_[i] : (T)0;               \
+    }                                                                                              \
   } while (0)
 
 bool rt_interp_load(rt_iexec *ex, const rt_ins *ins) {
@@ -127,16 +130,17 @@ bool rt_interp_load(rt_iexec *ex, const rt_ins *ins) {
   }
   if (so->elem->kind == IR_TY_INT && so->elem->width == 1) { /* bytes in memory: != 0 */
     uint8_t *b = o;
-    for (size_t i = 0; i < n; i++) b[i] = b[i] != 0;
+    for (size_t i = 0; i < n; i++)
+      b[i] = b[i] != 0;
   }
   return true;
 }
 
-#define STORE_LOOP(T)                                                          \
-  do {                                                                         \
-    const T *x_ = x;                                                           \
-    for (size_t i = 0; i < n; i++)                                             \
-      if (!mask || (mask[i] & 1)) *(T *)(uintptr_t)p[i] = x_[i];               \
+#define STORE_LOOP(T)                                                                              \
+  do {                                                                                             \
+    const T *x_ = x;                                                                               \
+    for (size_t i = 0; i < n; i++)                                                                 \
+      if (!mask || (mask[i] & 1)) *(T *)(uintptr_t)p[i] = x_[i];                                   \
   } while (0)
 
 bool rt_interp_store(rt_iexec *ex, const rt_ins *ins) {
@@ -159,16 +163,29 @@ bool rt_interp_store(rt_iexec *ex, const rt_ins *ins) {
  * read-modify-write per active lane, in lane order, is sequentially
  * consistent. ---------------------------------------------------------------- */
 
-typedef enum rmw_kind { RMW_ADD, RMW_FADD, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_AND,
-                        RMW_OR, RMW_XOR, RMW_XCHG, RMW_BAD } rmw_kind;
+typedef enum rmw_kind {
+  RMW_ADD,
+  RMW_FADD,
+  RMW_MAX,
+  RMW_MIN,
+  RMW_UMAX,
+  RMW_UMIN,
+  RMW_AND,
+  RMW_OR,
+  RMW_XOR,
+  RMW_XCHG,
+  RMW_BAD
+} rmw_kind;
 
 static rmw_kind rmw_of(const ir_op *op) {
   const ir_attr *a = ir_op_get_attr(op, "atomic_rmw_op");
   const char *k = a && a->s ? a->s : "add";
-  static const struct { const char *name; rmw_kind kind; } names[] = {
-      {"add", RMW_ADD},   {"fadd", RMW_FADD}, {"max", RMW_MAX}, {"min", RMW_MIN},
-      {"umax", RMW_UMAX}, {"umin", RMW_UMIN}, {"and", RMW_AND}, {"or", RMW_OR},
-      {"xor", RMW_XOR},   {"xchg", RMW_XCHG}, {"exch", RMW_XCHG}};
+  static const struct {
+    const char *name;
+    rmw_kind kind;
+  } names[] = {{"add", RMW_ADD},   {"fadd", RMW_FADD}, {"max", RMW_MAX},  {"min", RMW_MIN},
+               {"umax", RMW_UMAX}, {"umin", RMW_UMIN}, {"and", RMW_AND},  {"or", RMW_OR},
+               {"xor", RMW_XOR},   {"xchg", RMW_XCHG}, {"exch", RMW_XCHG}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcmp(k, names[i].name) == 0) return names[i].kind;
   return RMW_BAD;
@@ -176,7 +193,12 @@ static rmw_kind rmw_of(const ir_op *op) {
 
 /* Integer element of es bytes at addr, sign-extended when is_signed. */
 static uint64_t mem_get(uint64_t addr, unsigned es, bool is_signed) {
-  union { uint8_t b; uint16_t h; uint32_t w; uint64_t d; } u = {0};
+  union {
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    uint64_t d;
+  } u = {0};
   memcpy(&u, (const void *)(uintptr_t)addr, es);
   switch (es) {
   case 1: return is_signed ? (uint64_t)(int64_t)(int8_t)u.b : u.b;
@@ -227,8 +249,7 @@ bool rt_interp_atomic_rmw(rt_iexec *ex, const rt_ins *ins) {
   const uint8_t *mask = ins->nin > 2 ? lanes_of(ex, ins->in[2], n, 2) : NULL;
   rmw_kind k = rmw_of(ins->op);
   if (k == RMW_BAD)
-    return rt_iexec_fail(ex, ins->op, TTC_ERROR_UNSUPPORTED, "tt.atomic_rmw",
-                         "unknown atomic op");
+    return rt_iexec_fail(ex, ins->op, TTC_ERROR_UNSUPPORTED, "tt.atomic_rmw", "unknown atomic op");
   if (!check_access(ex, ins, p, mask, n, sv->esize, "atomic")) return false;
   unsigned es = sv->esize;
   void *o = ex->v[ins->out[0]];

@@ -24,7 +24,8 @@ bool rt_interp_fill_constant(const ir_attr *a, const rt_islot *s, void *p, size_
   } else {
     return false;
   }
-  for (size_t i = 1; i < n; i++) rt_copy_elem(p, i, p, 0, s->esize);
+  for (size_t i = 1; i < n; i++)
+    rt_copy_elem(p, i, p, 0, s->esize);
   return true;
 }
 
@@ -36,17 +37,20 @@ bool rt_interp_splat(rt_iexec *ex, const rt_ins *ins) {
   case 1: memset(o, *(const uint8_t *)x, n); break;
   case 2: {
     uint16_t v = *(const uint16_t *)x, *d = o;
-    for (size_t i = 0; i < n; i++) d[i] = v;
+    for (size_t i = 0; i < n; i++)
+      d[i] = v;
     break;
   }
   case 4: {
     uint32_t v = *(const uint32_t *)x, *d = o;
-    for (size_t i = 0; i < n; i++) d[i] = v;
+    for (size_t i = 0; i < n; i++)
+      d[i] = v;
     break;
   }
   default: {
     uint64_t v = *(const uint64_t *)x, *d = o;
-    for (size_t i = 0; i < n; i++) d[i] = v;
+    for (size_t i = 0; i < n; i++)
+      d[i] = v;
     break;
   }
   }
@@ -59,7 +63,8 @@ static void gather(void *dst, const void *src, int rank, const int64_t *shape,
                    const int64_t *strides, unsigned es) {
   int64_t idx[IR_MAX_RANK] = {0};
   size_t total = 1;
-  for (int d = 0; d < rank; d++) total *= (size_t)shape[d];
+  for (int d = 0; d < rank; d++)
+    total *= (size_t)shape[d];
   if (rank == 0 || total == 0) {
     if (total) rt_copy_elem(dst, 0, src, 0, es);
     return;
@@ -68,10 +73,11 @@ static void gather(void *dst, const void *src, int rank, const int64_t *shape,
   size_t k = 0;
   while (k < total) {
     int64_t base = 0;
-    for (int d = 0; d < rank - 1; d++) base += idx[d] * strides[d];
-#define GATHER_ROW(T)                                                          \
-  for (int64_t j = 0; j < inner; j++)                                          \
-    ((T *)dst)[k + (size_t)j] = ((const T *)src)[base + j * istride]
+    for (int d = 0; d < rank - 1; d++)
+      base += idx[d] * strides[d];
+#define GATHER_ROW(T)                                                                              \
+  for (int64_t j = 0; j < inner; j++)                                                              \
+  ((T *)dst)[k + (size_t)j] = ((const T *)src)[base + j * istride]
     switch (es) {
     case 1: GATHER_ROW(uint8_t); break;
     case 2: GATHER_ROW(uint16_t); break;
@@ -115,7 +121,8 @@ bool rt_interp_trans(rt_iexec *ex, const rt_ins *ins) {
     return rt_iexec_fail(ex, ins->op, TTC_ERROR_INPUT, "tt.trans", "missing or bad 'order'");
   int64_t in_st[IR_MAX_RANK], st[IR_MAX_RANK];
   row_strides(si->type, in_st);
-  for (int d = 0; d < rank; d++) st[d] = in_st[order->ints[d]];
+  for (int d = 0; d < rank; d++)
+    st[d] = in_st[order->ints[d]];
   gather(ex->v[ins->out[0]], ex->v[ins->in[0]], rank, so->type->shape, st, so->esize);
   return true;
 }
@@ -148,9 +155,12 @@ static void axis_view(const ir_type *t, int axis, size_t *outer, size_t *len, si
   *len = 1;
   if (!ir_type_is_tensor(t)) return;
   for (int d = 0; d < t->rank; d++) {
-    if (d < axis) *outer *= (size_t)t->shape[d];
-    else if (d == axis) *len = (size_t)t->shape[d];
-    else *inner *= (size_t)t->shape[d];
+    if (d < axis)
+      *outer *= (size_t)t->shape[d];
+    else if (d == axis)
+      *len = (size_t)t->shape[d];
+    else
+      *inner *= (size_t)t->shape[d];
   }
 }
 
@@ -159,7 +169,8 @@ static void axis_view(const ir_type *t, int axis, size_t *outer, size_t *len, si
 static void copy_runs(void *dst, const void *src, size_t nruns, size_t run, size_t dstride,
                       size_t sstride, unsigned es) {
   if (run == 1) {
-    for (size_t r = 0; r < nruns; r++) rt_copy_elem(dst, r * dstride, src, r * sstride, es);
+    for (size_t r = 0; r < nruns; r++)
+      rt_copy_elem(dst, r * dstride, src, r * sstride, es);
     return;
   }
   for (size_t r = 0; r < nruns; r++)
@@ -190,7 +201,8 @@ static void *work_alloc(work *w, size_t bytes) {
 }
 
 static void work_free(work *w) {
-  for (int i = 0; i < w->n; i++) free(w->buf[i]);
+  for (int i = 0; i < w->n; i++)
+    free(w->buf[i]);
 }
 
 bool rt_interp_reduce(rt_iexec *ex, const rt_ins *ins) {
@@ -225,8 +237,8 @@ bool rt_interp_reduce(rt_iexec *ex, const rt_ins *ins) {
         const char *src = (const char *)cur[j] + o * len * inner * es[j];
         size_t at = o * h * inner * es[j];
         copy_runs((char *)ex->v[region->args[j]] + at, src, h, inner, inner, 2 * inner, es[j]);
-        copy_runs((char *)ex->v[region->args[nin + j]] + at, src + inner * es[j], h, inner,
-                  inner, 2 * inner, es[j]);
+        copy_runs((char *)ex->v[region->args[nin + j]] + at, src + inner * es[j], h, inner, inner,
+                  2 * inner, es[j]);
       }
     const rt_ins *term = run_combine(ex, region, lanes);
     if (!term) {
@@ -238,8 +250,8 @@ bool rt_interp_reduce(rt_iexec *ex, const rt_ins *ins) {
         char *dst = (char *)nxt[j] + o * nlen * inner * es[j];
         memcpy(dst, (const char *)ex->v[term->in[j]] + o * h * inner * es[j], h * inner * es[j]);
         if (len & 1) /* the odd last element carries to the next level */
-          memcpy(dst + h * inner * es[j],
-                 (const char *)cur[j] + (o * len + 2 * h) * inner * es[j], inner * es[j]);
+          memcpy(dst + h * inner * es[j], (const char *)cur[j] + (o * len + 2 * h) * inner * es[j],
+                 inner * es[j]);
       }
     for (int j = 0; j < nin; j++) {
       void *t = cur[j];
@@ -248,7 +260,8 @@ bool rt_interp_reduce(rt_iexec *ex, const rt_ins *ins) {
     }
     len = nlen;
   }
-  for (int j = 0; j < nin; j++) memcpy(ex->v[ins->out[j]], cur[j], outer * inner * es[j]);
+  for (int j = 0; j < nin; j++)
+    memcpy(ex->v[ins->out[j]], cur[j], outer * inner * es[j]);
   work_free(&w);
   return true;
 }
@@ -257,8 +270,8 @@ bool rt_interp_scan(rt_iexec *ex, const rt_ins *ins) {
   int nin = ins->nin;
   const rt_iblock *region = &ins->regions[0];
   if (nin > RT_MAX_COMBINE || region->nargs != 2 * nin)
-    return rt_iexec_fail(ex, ins->op, TTC_ERROR_UNSUPPORTED, "tt.scan",
-                         "%d operands (at most %d)", nin, RT_MAX_COMBINE);
+    return rt_iexec_fail(ex, ins->op, TTC_ERROR_UNSUPPORTED, "tt.scan", "%d operands (at most %d)",
+                         nin, RT_MAX_COMBINE);
   const rt_islot *s0 = rt_slot(ex, ins->in[0]);
   int axis = (int)ir_op_get_int(ins->op, "axis", 0);
   const ir_attr *rev = ir_op_get_attr(ins->op, "reverse");
@@ -302,7 +315,8 @@ bool rt_interp_scan(rt_iexec *ex, const rt_ins *ins) {
 
 /* Widens a float tensor to floats (f16/bf16 exactly). */
 static float *to_f32(const rt_islot *s, const void *p, float *out, size_t n) {
-  for (size_t i = 0; i < n; i++) out[i] = (float)rt_float_get(s->elem, p, i);
+  for (size_t i = 0; i < n; i++)
+    out[i] = (float)rt_float_get(s->elem, p, i);
   return out;
 }
 
@@ -353,7 +367,8 @@ bool rt_interp_dot(rt_iexec *ex, const rt_ins *ins) {
         for (size_t k = 0; k < K; k++) {
           double av = A[(bt * M + m) * K + k];
           const double *brow = B + (bt * K + k) * N;
-          for (size_t n = 0; n < N; n++) row[n] += av * brow[n];
+          for (size_t n = 0; n < N; n++)
+            row[n] += av * brow[n];
         }
       }
     return true;
@@ -374,9 +389,11 @@ bool rt_interp_dot(rt_iexec *ex, const rt_ins *ins) {
       for (size_t k = 0; k < K; k++) {
         float av = A[(bt * M + m) * K + k];
         const float *brow = B + (bt * K + k) * N;
-        for (size_t n = 0; n < N; n++) row[n] += av * brow[n];
+        for (size_t n = 0; n < N; n++)
+          row[n] += av * brow[n];
       }
     }
-  for (size_t i = 0; i < so->numel; i++) rt_float_set(so->elem, o, i, C[i]);
+  for (size_t i = 0; i < so->numel; i++)
+    rt_float_set(so->elem, o, i, C[i]);
   return true;
 }

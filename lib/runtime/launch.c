@@ -60,7 +60,7 @@ uint16_t rt_round_half(double x, int ebits, int mbits) {
   if (frac > 0.5 || (frac == 0.5 && (n & 1u))) n++;
   const uint32_t hidden = 1u << mbits;
   if (n < hidden) return (uint16_t)(sign | n); /* subnormal (exp == emin) or zero */
-  if (n == hidden << 1) { /* rounding carried into the next binade */
+  if (n == hidden << 1) {                      /* rounding carried into the next binade */
     n = hidden;
     ex++;
   }
@@ -111,12 +111,12 @@ static void pack_float(ttc_type param, double v, rt_arg_storage *s) {
   }
 }
 
-ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args,
-                        size_t nargs, rt_arg_storage *storage, void **slots, char *err,
-                        size_t errlen) {
+ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args, size_t nargs,
+                        rt_arg_storage *storage, void **slots, char *err, size_t errlen) {
   if (nparams < 0 || nargs != (size_t)nparams) {
-    if (err) snprintf(err, errlen, "expected %d argument%s, got %zu", nparams,
-                      nparams == 1 ? "" : "s", nargs);
+    if (err)
+      snprintf(err, errlen, "expected %d argument%s, got %zu", nparams, nparams == 1 ? "" : "s",
+               nargs);
     return TTC_ERROR_ARGUMENT;
   }
   for (int i = 0; i < nparams; i++) {
@@ -124,8 +124,9 @@ ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg 
     ttc_type got = args[i].type;
     rt_family family = type_family(param);
     if (family == RT_FAMILY_NONE || family != type_family(got)) {
-      if (err) snprintf(err, errlen, "argument %d expects %s, got %s", i, rt_type_label(param),
-                        rt_type_label(got));
+      if (err)
+        snprintf(err, errlen, "argument %d expects %s, got %s", i, rt_type_label(param),
+                 rt_type_label(got));
       return TTC_ERROR_ARGUMENT;
     }
     rt_arg_storage *s = &storage[i];
@@ -156,8 +157,10 @@ static int64_t packed_int(ttc_type t, const rt_arg_storage *s) {
 
 /* "argument 1 ('n')", or "argument 1" when the name is unknown. */
 static void describe_param(const rt_param_check *c, char *out, size_t cap) {
-  if (c->name[0]) snprintf(out, cap, "argument %d ('%s')", c->param, c->name);
-  else snprintf(out, cap, "argument %d", c->param);
+  if (c->name[0])
+    snprintf(out, cap, "argument %d ('%s')", c->param, c->name);
+  else
+    snprintf(out, cap, "argument %d", c->param);
 }
 
 ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
@@ -173,18 +176,21 @@ ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
       if (p % d == 0) continue;
       describe_param(&checks[c], who, sizeof who);
       if (err)
-        snprintf(err, errlen, "%s: pointer 0x%" PRIx64 " is not %u-byte aligned, but the "
+        snprintf(err, errlen,
+                 "%s: pointer 0x%" PRIx64 " is not %u-byte aligned, but the "
                  "kernel was specialized for an aligned pointer ('*T:%u'); pass an aligned "
-                 "pointer or use a kernel compiled without ':%u'", who, p, d, d, d);
+                 "pointer or use a kernel compiled without ':%u'",
+                 who, p, d, d, d);
       return TTC_ERROR_ARGUMENT;
     }
     int64_t v = packed_int(t, &storage[i]);
     if (v % (int64_t)d == 0) continue;
     describe_param(&checks[c], who, sizeof who);
     if (err)
-      snprintf(err, errlen, "%s: %s value %" PRId64 " is not divisible by %u, but the "
-               "kernel was specialized for it ('%s:%u'); use a kernel compiled without ':%u'", who,
-               rt_type_label(t), v, d, rt_type_label(t), d, d);
+      snprintf(err, errlen,
+               "%s: %s value %" PRId64 " is not divisible by %u, but the "
+               "kernel was specialized for it ('%s:%u'); use a kernel compiled without ':%u'",
+               who, rt_type_label(t), v, d, rt_type_label(t), d, d);
     return TTC_ERROR_ARGUMENT;
   }
   return TTC_OK;
@@ -192,13 +198,16 @@ ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
 
 ttc_status rt_check_grid(const unsigned grid[3], char *err, size_t errlen) {
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) {
-    if (err) snprintf(err, errlen, "grid (%u, %u, %u) has an empty dimension", grid[0], grid[1],
-                      grid[2]);
+    if (err)
+      snprintf(err, errlen, "grid (%u, %u, %u) has an empty dimension", grid[0], grid[1], grid[2]);
     return TTC_ERROR_ARGUMENT;
   }
   if (grid[0] > 2147483647u || grid[1] > 65535u || grid[2] > 65535u) {
-    if (err) snprintf(err, errlen, "grid (%u, %u, %u) exceeds the GPU's limits (x up to "
-                      "2147483647, y and z up to 65535)", grid[0], grid[1], grid[2]);
+    if (err)
+      snprintf(err, errlen,
+               "grid (%u, %u, %u) exceeds the GPU's limits (x up to "
+               "2147483647, y and z up to 65535)",
+               grid[0], grid[1], grid[2]);
     return TTC_ERROR_ARGUMENT;
   }
   return TTC_OK;

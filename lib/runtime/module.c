@@ -45,10 +45,9 @@ static ttc_status module_load_image(ttc_device *dev, const ttc_kernel *kernel, C
   if (res == CUDA_SUCCESS) return TTC_OK;
   char why[RT_ERROR_LEN / 2];
   rt_cuda_format(&dev->cu, res, "cuModuleLoadData (PTX)", why, sizeof why);
-  return rt_device_failf(dev, res == CUDA_ERROR_OUT_OF_MEMORY ? TTC_ERROR_OUT_OF_MEMORY
-                                                              : TTC_ERROR_CUDA,
-                         "%s%s%s%s%s", why, log[0] ? ": " : "", log, cubin_err[0] ? "; " : "",
-                         cubin_err);
+  return rt_device_failf(
+      dev, res == CUDA_ERROR_OUT_OF_MEMORY ? TTC_ERROR_OUT_OF_MEMORY : TTC_ERROR_CUDA, "%s%s%s%s%s",
+      why, log[0] ? ": " : "", log, cubin_err[0] ? "; " : "", cubin_err);
 }
 
 /* The name of parameter i of the kernel's tt.func in its printed ttir
@@ -67,7 +66,8 @@ static void param_name(const ttc_kernel *kernel, int i, char *out, size_t cap) {
   for (int k = 0; *p && *p != '\n'; p++) { /* the k-th "%name:" at bracket depth 0 */
     if (*p != '%' || (p[-1] != '(' && p[-1] != ' ')) continue;
     const char *e = p + 1;
-    while (*e && *e != ':' && *e != ' ' && *e != '\n') e++;
+    while (*e && *e != ':' && *e != ' ' && *e != '\n')
+      e++;
     if (*e != ':') continue;
     if (k++ == i) {
       size_t n = (size_t)(e - p - 1) < cap - 1 ? (size_t)(e - p - 1) : cap - 1;
@@ -89,8 +89,8 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "kernel has no entry name");
   if (nparams < 0 || nparams > RT_MAX_PARAMS)
     return rt_device_failf(dev, TTC_ERROR_UNSUPPORTED,
-                           "kernel '%s' has %d parameters; at most %d are supported", name,
-                           nparams, RT_MAX_PARAMS);
+                           "kernel '%s' has %d parameters; at most %d are supported", name, nparams,
+                           RT_MAX_PARAMS);
   if (num_warps < 1 || num_warps > 32 || shared < 0)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
                            "kernel '%s' has an invalid launch shape (num_warps %d, shared %d)",
@@ -99,7 +99,7 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   if (st != TTC_OK) return st;
 
   ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type) +
-                                   (size_t)nparams * sizeof(rt_param_check));
+                                  (size_t)nparams * sizeof(rt_param_check));
   if (mod && !rt_handle_add(mod, RT_HANDLE_MODULE)) {
     free(mod);
     mod = NULL;

@@ -37,9 +37,8 @@ typedef union rt_arg_storage {
  * On a mismatch returns TTC_ERROR_ARGUMENT and writes to err (when not NULL)
  * "argument 3 expects i32, got pointer", indices 0-based as in
  * ttc_kernel_param_type, or "expected 4 arguments, got 3". */
-ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args,
-                        size_t nargs, rt_arg_storage *storage, void **slots, char *err,
-                        size_t errlen);
+ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args, size_t nargs,
+                        rt_arg_storage *storage, void **slots, char *err, size_t errlen);
 
 /* A parameter the kernel was specialized for: its address (pointers) or
  * value (integers) is a multiple of `divisor`. */
@@ -123,8 +122,8 @@ int rt_interp_num_params(const rt_interp *ip);
  * program: TTC_ERROR_OUT_OF_BOUNDS for memory outside every allocation,
  * TTC_ERROR_INPUT for a failed tt.assert, TTC_ERROR_OUT_OF_MEMORY. */
 ttc_status rt_interp_run(const rt_interp *ip, const rt_heap *heap, const unsigned grid[3],
-                         const rt_arg_storage *args, int nargs, ir_strbuf *print,
-                         char *err, size_t errlen);
+                         const rt_arg_storage *args, int nargs, ir_strbuf *print, char *err,
+                         size_t errlen);
 
 /* The CUDA-facing sections need the toolkit's cuda.h (types and enums only:
  * libcuda is never linked), which is on the include path of the library's
@@ -162,8 +161,8 @@ typedef struct rt_cuda {
   CUresult (*ModuleUnload)(CUmodule);
   CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int);
-  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, CUstream, void **, void **);
   CUresult (*MemAlloc)(CUdeviceptr *, size_t);
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
@@ -185,8 +184,7 @@ ttc_status rt_cuda_load(rt_cuda *cu, char *err, size_t errlen);
 void rt_cuda_unload(rt_cuda *cu);
 
 /* Writes "<call> failed: CUDA_ERROR_X (driver's description)" into err. */
-void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err,
-                    size_t errlen);
+void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err, size_t errlen);
 
 /* ---- handles.c: the registry of live public handles ----------------------- */
 
@@ -213,14 +211,14 @@ bool rt_handle_remove(const void *h, rt_handle_kind kind);
 #define RT_ERROR_LEN 1024
 
 struct ttc_device {
-  bool is_interp;  /* the CPU interpreter: no CUDA below is used */
+  bool is_interp;              /* the CPU interpreter: no CUDA below is used */
   pthread_mutex_t interp_lock; /* interpreter: launches run one at a time */
-  rt_heap heap;    /* interpreter: the host allocations (empty on a GPU) */
-  ir_strbuf print; /* interpreter: tt.print output of the last launch */
+  rt_heap heap;                /* interpreter: the host allocations (empty on a GPU) */
+  ir_strbuf print;             /* interpreter: tt.print output of the last launch */
   rt_cuda cu;
   CUdevice cudev;
   CUcontext ctx;
-  bool owns_primary; /* the primary context was retained by us: release it */
+  bool owns_primary;   /* the primary context was retained by us: release it */
   atomic_int nmodules; /* modules loaded and not destroyed: destroy is refused while > 0 */
   int ordinal;
   char name[256];
@@ -254,10 +252,10 @@ ttc_status rt_device_failf(ttc_device *dev, ttc_status st, const char *fmt, ...)
 #define RT_MAX_PARAMS 512
 
 struct ttc_module {
-  ttc_device *dev; /* borrowed: the module must not outlive it */
-  rt_interp *interp;  /* interpreter devices: the prepared ttir (owned), else NULL */
-  ir_module *ir;      /* interpreter: the ttir rt_interp borrows (owned) */
-  ir_context *irctx;  /* interpreter: its context (owned, destroyed after ir) */
+  ttc_device *dev;   /* borrowed: the module must not outlive it */
+  rt_interp *interp; /* interpreter devices: the prepared ttir (owned), else NULL */
+  ir_module *ir;     /* interpreter: the ttir rt_interp borrows (owned) */
+  ir_context *irctx; /* interpreter: its context (owned, destroyed after ir) */
   CUmodule cumod;
   CUfunction fn;
   unsigned block_x;      /* num_warps * 32 */

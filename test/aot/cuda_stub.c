@@ -81,7 +81,8 @@ CUresult CUDAAPI cuInit(unsigned flags) {
 }
 
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char **name) {
-  *name = error == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR (ttc's stub libcuda)";
+  *name =
+      error == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR (ttc's stub libcuda)";
   return CUDA_SUCCESS;
 }
 

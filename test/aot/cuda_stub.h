@@ -8,10 +8,10 @@
 #define STUB_MAX_PARAMS 16
 
 typedef struct stub_launch {
-  int module;              /* load order of the function's module, from 0 */
+  int module; /* load order of the function's module, from 0 */
   unsigned grid[3], block[3], shared;
   void *stream;
-  int nparams;             /* as set by stub_expect_params */
+  int nparams;                      /* as set by stub_expect_params */
   uint64_t params[STUB_MAX_PARAMS]; /* each parameter's bytes, zero-extended */
 } stub_launch;
 

@@ -9,19 +9,20 @@
 
 #include "lang.h"
 
-
 #define N_ELEMS 1000 /* not a multiple of BLOCK: the last program is masked */
 #define BLOCK 128
 #define GRID ((N_ELEMS + BLOCK - 1) / BLOCK)
 
 static void case_add(lctx *c, const char *kernel) {
-  buf *x = lang_input(c, TTC_TYPE_F32, N_ELEMS, -1, 1), *y = lang_input(c, TTC_TYPE_F32, N_ELEMS, -1, 1);
+  buf *x = lang_input(c, TTC_TYPE_F32, N_ELEMS, -1, 1),
+      *y = lang_input(c, TTC_TYPE_F32, N_ELEMS, -1, 1);
   buf *o = lang_output(c, TTC_TYPE_F32, N_ELEMS, 0);
   for (size_t i = 0; i < N_ELEMS; i++)
     ((float *)o->ref)[i] = ((float *)x->host)[i] + ((float *)y->host)[i];
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(y), lang_arg(o), ttc_arg_i32(N_ELEMS)};
-  if (lang_run(c, "elementwise.py", kernel, "*fp32,*fp32,*fp32,i32,128", GRID, 1, 1, a, 4)) lang_check(c);
+  if (lang_run(c, "elementwise.py", kernel, "*fp32,*fp32,*fp32,i32,128", GRID, 1, 1, a, 4))
+    lang_check(c);
 }
 static void case_add_f32(lctx *c, const lparams *lp) {
   case_add(c, lp->variant ? "wrong_add_kernel" : "add_kernel");
@@ -64,7 +65,8 @@ static void case_int_ops(lctx *c, const lparams *lp) {
   for (int op = 0; op < 13; op++)
     for (size_t i = 0; i < n; i++)
       lang_set_i(o, o->ref, op * n + i,
-            int_ref(op, t, lang_get_i(x, x->host, i), lang_get_i(y, y->host, i), lang_get_i(s, s->host, i)));
+                 int_ref(op, t, lang_get_i(x, x->host, i), lang_get_i(y, y->host, i),
+                         lang_get_i(s, s->host, i)));
   if (!lang_upload(c)) return;
   char sig[128];
   const char *tn = ttc_type_name(t);
@@ -111,13 +113,21 @@ static void case_math(lctx *c, const lparams *lp) {
   buf *o = lang_output(c, TTC_TYPE_F32, 8 * n, 2e-6);
   for (size_t i = 0; i < n; i++) {
     double v = ((float *)x->host)[i];
-    double r[8] = {exp(v), log(v + 2), sqrt(v + 2), sin(v), cos(v), 1 / (1 + exp(-v)),
-                   floor((double)(float)(v * 4)), fma(v, v, v)};
-    for (int k = 0; k < 8; k++) lang_set_f(o, o->ref, k * n + i, r[k]);
+    double r[8] = {exp(v),
+                   log(v + 2),
+                   sqrt(v + 2),
+                   sin(v),
+                   cos(v),
+                   1 / (1 + exp(-v)),
+                   floor((double)(float)(v * 4)),
+                   fma(v, v, v)};
+    for (int k = 0; k < 8; k++)
+      lang_set_f(o, o->ref, k * n + i, r[k]);
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o), ttc_arg_i32((int32_t)n)};
-  if (lang_run(c, "elementwise.py", "math_ops", "*fp32,*fp32,i32,128", GRID, 1, 1, a, 3)) lang_check(c);
+  if (lang_run(c, "elementwise.py", "math_ops", "*fp32,*fp32,i32,128", GRID, 1, 1, a, 3))
+    lang_check(c);
 }
 
 static void case_other(lctx *c, const lparams *lp) {
@@ -127,12 +137,14 @@ static void case_other(lctx *c, const lparams *lp) {
     ((float *)o->ref)[i] = i < N_ELEMS ? ((float *)x->host)[i] * 2.0f : -14.0f;
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o), ttc_arg_i32(N_ELEMS)};
-  if (lang_run(c, "elementwise.py", "other_kernel", "*fp32,*fp32,i32,128", GRID, 1, 1, a, 3)) lang_check(c);
+  if (lang_run(c, "elementwise.py", "other_kernel", "*fp32,*fp32,i32,128", GRID, 1, 1, a, 3))
+    lang_check(c);
 }
 
 static void case_casts(lctx *c, const lparams *lp) {
   size_t n = N_ELEMS;
-  buf *x = lang_input(c, TTC_TYPE_F32, n, -70000, 70000), *iv = lang_input(c, TTC_TYPE_I32, n, 0, 0);
+  buf *x = lang_input(c, TTC_TYPE_F32, n, -70000, 70000),
+      *iv = lang_input(c, TTC_TYPE_I32, n, 0, 0);
   buf *h = lang_output(c, TTC_TYPE_F16, n, 0), *bf = lang_output(c, TTC_TYPE_BF16, n, 0);
   buf *xi = lang_output(c, TTC_TYPE_I32, n, 0), *fi = lang_output(c, TTC_TYPE_F32, n, 0);
   for (size_t i = 0; i < n; i++) {
@@ -143,10 +155,10 @@ static void case_casts(lctx *c, const lparams *lp) {
     ((float *)fi->ref)[i] = (float)((int32_t *)iv->host)[i];
   }
   if (!lang_upload(c)) return;
-  ttc_arg a[] = {lang_arg(x), lang_arg(iv), lang_arg(h), lang_arg(bf), lang_arg(xi), lang_arg(fi),
-                 ttc_arg_i32((int32_t)n)};
-  if (lang_run(c, "elementwise.py", "cast_kernel", "*fp32,*i32,*fp16,*bf16,*i32,*fp32,i32,128", GRID,
-          1, 1, a, 7))
+  ttc_arg a[] = {lang_arg(x),  lang_arg(iv),           lang_arg(h), lang_arg(bf), lang_arg(xi),
+                 lang_arg(fi), ttc_arg_i32((int32_t)n)};
+  if (lang_run(c, "elementwise.py", "cast_kernel", "*fp32,*i32,*fp16,*bf16,*i32,*fp32,i32,128",
+               GRID, 1, 1, a, 7))
     lang_check(c);
 }
 
@@ -168,12 +180,14 @@ static void case_loops(lctx *c, const lparams *lp) {
   buf *o = lang_output(c, TTC_TYPE_F32, n, 0);
   for (size_t i = 0; i < n; i++) {
     float acc = 0;
-    for (int k = 0; k < K; k++) acc += ((float *)x->host)[(size_t)k * n + i];
+    for (int k = 0; k < K; k++)
+      acc += ((float *)x->host)[(size_t)k * n + i];
     ((float *)o->ref)[i] = acc * 2.0f * 2.0f * 2.0f + 1.0f;
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o), ttc_arg_i32((int32_t)n), ttc_arg_i32(K)};
-  if (lang_run(c, "control.py", "loop_kernel", "*fp32,*fp32,i32,i32,128", 4, 1, 1, a, 4)) lang_check(c);
+  if (lang_run(c, "control.py", "loop_kernel", "*fp32,*fp32,i32,i32,128", 4, 1, 1, a, 4))
+    lang_check(c);
 }
 
 static void case_reduce(lctx *c, const lparams *lp) {
@@ -185,13 +199,15 @@ static void case_reduce(lctx *c, const lparams *lp) {
   for (int p = 0; p < P; p++) {
     for (int r = 0; r < R; r++) {
       double s = 0, m = -INFINITY;
-      for (int k = 0; k < C; k++) s += v[(p * R + r) * C + k], m = fmax(m, v[(p * R + r) * C + k]);
+      for (int k = 0; k < C; k++)
+        s += v[(p * R + r) * C + k], m = fmax(m, v[(p * R + r) * C + k]);
       ((float *)rs->ref)[p * R + r] = (float)s;
       ((float *)rm->ref)[p * R + r] = (float)m;
     }
     for (int k = 0; k < C; k++) {
       double s = 0;
-      for (int r = 0; r < R; r++) s += v[(p * R + r) * C + k];
+      for (int r = 0; r < R; r++)
+        s += v[(p * R + r) * C + k];
       ((float *)cs->ref)[p * C + k] = (float)s;
     }
   }
@@ -242,7 +258,8 @@ static void case_trans(lctx *c, const lparams *lp) {
   enum { M = 16, N = 32 };
   buf *x = lang_input(c, TTC_TYPE_F32, M * N, -4, 4), *o = lang_output(c, TTC_TYPE_F32, M * N, 0);
   for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) ((float *)o->ref)[j * M + i] = ((float *)x->host)[i * N + j];
+    for (int j = 0; j < N; j++)
+      ((float *)o->ref)[j * M + i] = ((float *)x->host)[i * N + j];
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o)};
   if (lang_run(c, "control.py", "trans_kernel", "*fp32,*fp32,16,32", 1, 1, 1, a, 2)) lang_check(c);
@@ -250,12 +267,15 @@ static void case_trans(lctx *c, const lparams *lp) {
 
 static void case_dot(lctx *c, const lparams *lp) {
   enum { M = 16, N = 32, K = 16 };
-  buf *a = lang_input(c, TTC_TYPE_F16, M * K, -2, 2), *b = lang_input(c, TTC_TYPE_F16, K * N, -2, 2);
-  buf *c0 = lang_input(c, TTC_TYPE_F32, M * N, -1, 1), *o = lang_output(c, TTC_TYPE_F32, M * N, 1e-5);
+  buf *a = lang_input(c, TTC_TYPE_F16, M * K, -2, 2),
+      *b = lang_input(c, TTC_TYPE_F16, K * N, -2, 2);
+  buf *c0 = lang_input(c, TTC_TYPE_F32, M * N, -1, 1),
+      *o = lang_output(c, TTC_TYPE_F32, M * N, 1e-5);
   for (int i = 0; i < M; i++)
     for (int j = 0; j < N; j++) {
       double s = ((float *)c0->host)[i * N + j];
-      for (int k = 0; k < K; k++) s += lang_get_f(a, a->host, i * K + k) * lang_get_f(b, b->host, k * N + j);
+      for (int k = 0; k < K; k++)
+        s += lang_get_f(a, a->host, i * K + k) * lang_get_f(b, b->host, k * N + j);
       ((float *)o->ref)[i * N + j] = (float)s;
     }
   if (!lang_upload(c)) return;
@@ -266,7 +286,8 @@ static void case_dot(lctx *c, const lparams *lp) {
 
 static void case_atomics(lctx *c, const lparams *lp) {
   size_t n = N_ELEMS;
-  buf *x = lang_input(c, TTC_TYPE_I32, n, -100000, 100000), *f = lang_input(c, TTC_TYPE_F32, n, -1, 1);
+  buf *x = lang_input(c, TTC_TYPE_I32, n, -100000, 100000),
+      *f = lang_input(c, TTC_TYPE_F32, n, -1, 1);
   buf *s = lang_output(c, TTC_TYPE_I32, 4, 0), *m = lang_output(c, TTC_TYPE_I32, 1, 0);
   buf *fs = lang_output(c, TTC_TYPE_F32, 4, 1e-5);
   memset(s->host, 0, 16); /* accumulators start at 0 (and INT_MIN for max) */
@@ -281,10 +302,13 @@ static void case_atomics(lctx *c, const lparams *lp) {
     fsum[i % 4] += ((float *)f->host)[i];
   }
   ((int32_t *)m->ref)[0] = mx;
-  for (int k = 0; k < 4; k++) ((float *)fs->ref)[k] = (float)fsum[k];
+  for (int k = 0; k < 4; k++)
+    ((float *)fs->ref)[k] = (float)fsum[k];
   if (!lang_upload(c)) return;
-  ttc_arg a[] = {lang_arg(x), lang_arg(f), lang_arg(s), lang_arg(m), lang_arg(fs), ttc_arg_i32((int32_t)n)};
-  if (lang_run(c, "atomics.py", "atomic_kernel", "*i32,*fp32,*i32,*i32,*fp32,i32,128", GRID, 1, 1, a, 6))
+  ttc_arg a[] = {lang_arg(x), lang_arg(f),  lang_arg(s),
+                 lang_arg(m), lang_arg(fs), ttc_arg_i32((int32_t)n)};
+  if (lang_run(c, "atomics.py", "atomic_kernel", "*i32,*fp32,*i32,*i32,*fp32,i32,128", GRID, 1, 1,
+               a, 6))
     lang_check(c);
 }
 
@@ -311,7 +335,8 @@ static void case_out_of_bounds(lctx *c, const lparams *lp) {
   snprintf(want, sizeof want, "elementwise.py:%d:5 in program (3, 0, 0)",
            lang_line_of(c, "elementwise.py", "(pid == 3) * 4096"));
   const char *msg = ttc_device_error(c->dev);
-  if (st != TTC_ERROR_OUT_OF_BOUNDS) lang_fail(c, "status %s, expected out-of-bounds", ttc_status_string(st));
+  if (st != TTC_ERROR_OUT_OF_BOUNDS)
+    lang_fail(c, "status %s, expected out-of-bounds", ttc_status_string(st));
   else if (!strstr(msg, "out-of-bounds store at ") || !strstr(msg, want))
     lang_fail(c, "message lacks '%s': %s", want, msg);
   else if (!strstr(msg, "bytes past the end of a 2048-byte allocation"))

@@ -26,7 +26,8 @@ static void case_sort(lctx *c, const lparams *p) {
   int n = p->n, rows = 5;
   bool desc = p->variant;
   buf *x = lang_input(c, TTC_TYPE_F32, (size_t)(rows * n), -4, 4);
-  for (int i = 0; i < rows * n; i += 7) ((float *)x->host)[i] = -0.5f; /* ties */
+  for (int i = 0; i < rows * n; i += 7)
+    ((float *)x->host)[i] = -0.5f; /* ties */
   buf *o = lang_output(c, TTC_TYPE_F32, (size_t)(rows * n), 0);
   float *r = o->ref;
   memcpy(r, x->host, sizeof(float) * (size_t)(rows * n));
@@ -54,7 +55,8 @@ static void case_sort2d_topk(lctx *c, const lparams *p) {
   memcpy(r, x->host, sizeof(int32_t) * R * N);
   for (int i = 0; i < R; i++) {
     qsort(r + i * N, N, sizeof(int32_t), cmp_i32);
-    for (int k = 0; k < 4; k++) r[R * N + i * 4 + k] = r[i * N + N - 1 - k];
+    for (int k = 0; k < 4; k++)
+      r[R * N + i * 4 + k] = r[i * N + N - 1 - k];
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o)};
@@ -108,7 +110,8 @@ static void case_histogram(lctx *c, const lparams *p) {
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o)};
-  if (lang_run(c, "language.py", "histogram_kernel", "*i32,*i32,64,16", 1, 1, 1, a, 2)) lang_check(c);
+  if (lang_run(c, "language.py", "histogram_kernel", "*i32,*i32,64,16", 1, 1, 1, a, 2))
+    lang_check(c);
 }
 
 static void case_cat(lctx *c, const lparams *p) {
@@ -139,7 +142,8 @@ static void case_block_ptr(lctx *c, const lparams *p) {
   buf *o = lang_output(c, TTC_TYPE_F32, M, 0);
   for (int i = 0; i < M; i++) {
     float s = 0;
-    for (int j = 0; j < N; j++) s += ((float *)x->host)[i * S + j];
+    for (int j = 0; j < N; j++)
+      s += ((float *)x->host)[i * S + j];
     ((float *)o->ref)[i] = s;
   }
   if (!lang_upload(c)) return;
@@ -153,11 +157,12 @@ static void case_descriptor(lctx *c, const lparams *p) {
   enum { M = 37, N = 45, B = 16 };
   buf *x = lang_input(c, TTC_TYPE_F32, M * N, -1, 1);
   buf *o = lang_output(c, TTC_TYPE_F32, M * N, 0);
-  for (int i = 0; i < M * N; i++) ((float *)o->ref)[i] = 2 * ((float *)x->host)[i];
+  for (int i = 0; i < M * N; i++)
+    ((float *)o->ref)[i] = 2 * ((float *)x->host)[i];
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o), ttc_arg_i32(M), ttc_arg_i32(N)};
-  if (lang_run(c, "language.py", "descriptor_kernel", "*fp32,*fp32,i32,i32,16,16",
-               (M + B - 1) / B, (N + B - 1) / B, 1, a, 4))
+  if (lang_run(c, "language.py", "descriptor_kernel", "*fp32,*fp32,i32,i32,16,16", (M + B - 1) / B,
+               (N + B - 1) / B, 1, a, 4))
     lang_check(c);
 }
 
@@ -166,7 +171,8 @@ static void case_descriptor_arg(lctx *c, const lparams *p) {
   enum { M = 37, N = 45, B = 16 };
   buf *x = lang_input(c, TTC_TYPE_F32, M * N, -1, 1);
   buf *o = lang_output(c, TTC_TYPE_F32, M * N, 0);
-  for (int i = 0; i < M * N; i++) ((float *)o->ref)[i] = ((float *)x->host)[i] + 1;
+  for (int i = 0; i < M * N; i++)
+    ((float *)o->ref)[i] = ((float *)x->host)[i] + 1;
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(N), ttc_arg_i64(1),
                  lang_arg(o), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(N), ttc_arg_i64(1)};
@@ -219,7 +225,8 @@ static void case_int_pointer(lctx *c, const lparams *p) {
   enum { N = 300, B = 128 };
   buf *x = lang_input(c, TTC_TYPE_F32, N, -4, 4);
   buf *o = lang_output(c, TTC_TYPE_F32, N, 0);
-  for (int i = 0; i < N; i++) ((float *)o->ref)[i] = ((float *)x->host)[i] + 2;
+  for (int i = 0; i < N; i++)
+    ((float *)o->ref)[i] = ((float *)x->host)[i] + 2;
   if (!lang_upload(c)) return;
   ttc_arg a[] = {ttc_arg_i64((int64_t)x->dev), lang_arg(o), ttc_arg_i32(N)};
   if (lang_run(c, "language.py", "int_pointer_kernel", "i64,*fp32,i32,128", (N + B - 1) / B, 1, 1,

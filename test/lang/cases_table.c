@@ -12,8 +12,8 @@
 
 #include "lang.h"
 
-static const ttc_type all_types[] = {TTC_TYPE_I8,  TTC_TYPE_I16, TTC_TYPE_I32,  TTC_TYPE_I64,
-                                     TTC_TYPE_U8,  TTC_TYPE_U16, TTC_TYPE_U32,  TTC_TYPE_U64,
+static const ttc_type all_types[] = {TTC_TYPE_I8,  TTC_TYPE_I16,  TTC_TYPE_I32, TTC_TYPE_I64,
+                                     TTC_TYPE_U8,  TTC_TYPE_U16,  TTC_TYPE_U32, TTC_TYPE_U64,
                                      TTC_TYPE_F16, TTC_TYPE_BF16, TTC_TYPE_F32, TTC_TYPE_F64};
 #define NTYPES (sizeof all_types / sizeof all_types[0])
 static const int warp_counts[] = {1, 4, 8};
@@ -108,12 +108,18 @@ static void case_minmax(lctx *c, const lparams *p) {
   size_t n = 1000;
   buf *x = lang_input(c, t, n, -2, 2), *y = lang_input(c, t, n, -2, 2);
   buf *o = lang_output(c, t, 6 * n, 0);
-  for (size_t i = 0; i < n; i += 7) lang_set_f(x, x->host, i, NAN);
+  for (size_t i = 0; i < n; i += 7)
+    lang_set_f(x, x->host, i, NAN);
   for (size_t i = 0; i < n; i++) {
     double a = lang_get_f(x, x->host, i), b = lang_get_f(y, y->host, i);
-    double r[6] = {a < b ? a : b, fmax(a, b), fmin(b, a), isnan(a) ? a : fmax(a, b),
-                   isnan(a) ? a : fmin(b, a), fmin(fmax(b, -0.5), 0.25)};
-    for (int k = 0; k < 6; k++) lang_set_f(o, o->ref, (size_t)k * n + i, r[k]);
+    double r[6] = {a < b ? a : b,
+                   fmax(a, b),
+                   fmin(b, a),
+                   isnan(a) ? a : fmax(a, b),
+                   isnan(a) ? a : fmin(b, a),
+                   fmin(fmax(b, -0.5), 0.25)};
+    for (int k = 0; k < 6; k++)
+      lang_set_f(o, o->ref, (size_t)k * n + i, r[k]);
   }
   if (!lang_upload(c)) return;
   char sig[128];
@@ -163,7 +169,8 @@ static void case_reduce1d(lctx *c, const lparams *p) {
     double r[3];
     int32_t ix[2];
     reduce_ref(x, q * B, 1, B, r, ix);
-    for (int k = 0; k < 3; k++) lang_set_f(o, o->ref, 3 * q + (size_t)k, r[k]);
+    for (int k = 0; k < 3; k++)
+      lang_set_f(o, o->ref, 3 * q + (size_t)k, r[k]);
     ((int32_t *)idx->ref)[2 * q] = ix[0];
     ((int32_t *)idx->ref)[2 * q + 1] = ix[1];
   }
@@ -184,9 +191,12 @@ static void case_reduce2d(lctx *c, const lparams *p) {
     for (size_t i = 0; i < L; i++) {
       double r[3];
       int32_t ix[2];
-      if (p->axis == 0) reduce_ref(x, q * M * N + i, N, M, r, ix); /* column i */
-      else reduce_ref(x, q * M * N + i * N, 1, N, r, ix);          /* row i */
-      for (size_t k = 0; k < 3; k++) lang_set_f(o, o->ref, (3 * q + k) * L + i, r[k]);
+      if (p->axis == 0)
+        reduce_ref(x, q * M * N + i, N, M, r, ix); /* column i */
+      else
+        reduce_ref(x, q * M * N + i * N, 1, N, r, ix); /* row i */
+      for (size_t k = 0; k < 3; k++)
+        lang_set_f(o, o->ref, (3 * q + k) * L + i, r[k]);
       ((int32_t *)idx->ref)[(2 * q) * L + i] = ix[0];
       ((int32_t *)idx->ref)[(2 * q + 1) * L + i] = ix[1];
     }
@@ -206,9 +216,12 @@ static void case_cumsum(lctx *c, const lparams *p) {
   /* along the axis: `len` elements `step` apart; `lines` such lines */
   size_t len = p->axis == 0 && !is_1d ? M : N, step = p->axis == 0 && !is_1d ? N : 1;
   size_t lines = M * N / len;
-  buf *x = t == TTC_TYPE_F32 ? lang_input(c, t, M * N, -1, 1) : lang_input(c, t, M * N, -1000, 1000);
-  buf *f = t == TTC_TYPE_F32 ? lang_output_tol(c, t, M * N, 1e-4, 1e-5) : lang_output(c, t, M * N, 0);
-  buf *r = t == TTC_TYPE_F32 ? lang_output_tol(c, t, M * N, 1e-4, 1e-5) : lang_output(c, t, M * N, 0);
+  buf *x =
+      t == TTC_TYPE_F32 ? lang_input(c, t, M * N, -1, 1) : lang_input(c, t, M * N, -1000, 1000);
+  buf *f =
+      t == TTC_TYPE_F32 ? lang_output_tol(c, t, M * N, 1e-4, 1e-5) : lang_output(c, t, M * N, 0);
+  buf *r =
+      t == TTC_TYPE_F32 ? lang_output_tol(c, t, M * N, 1e-4, 1e-5) : lang_output(c, t, M * N, 0);
   for (size_t l = 0; l < lines; l++) {
     size_t base = step == 1 ? l * N : l; /* row l, or column l */
     double s = 0, u = 0;
@@ -237,7 +250,8 @@ static void case_cumsum(lctx *c, const lparams *p) {
 
 static void case_dot(lctx *c, const lparams *p) {
   size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
-  buf *a = lang_input(c, TTC_TYPE_F16, M * K, -2, 2), *b = lang_input(c, TTC_TYPE_F16, K * N, -2, 2);
+  buf *a = lang_input(c, TTC_TYPE_F16, M * K, -2, 2),
+      *b = lang_input(c, TTC_TYPE_F16, K * N, -2, 2);
   buf *c0 = lang_input(c, TTC_TYPE_F32, M * N, -1, 1);
   /* products are exact in f32; K sums of |terms| <= 4 round to ~K * 4 * 2^-24 */
   buf *o = lang_output_tol(c, TTC_TYPE_F32, M * N, 2e-4, 1e-5);
@@ -283,16 +297,23 @@ static void case_cast(lctx *c, const lparams *p) {
     x32 = lang_input(c, t, n, 0, 0);
   }
   buf *o[NTYPES];
-  for (size_t k = 0; k < NTYPES; k++) o[k] = lang_output(c, all_types[k], n, 0);
+  for (size_t k = 0; k < NTYPES; k++)
+    o[k] = lang_output(c, all_types[k], n, 0);
   for (size_t k = 0; k < NTYPES; k++) {
     ttc_type d = all_types[k];
     unsigned w = (unsigned)lang_type_size(d) * 8;
     /* as the kernel reads them: 8- and 16-bit integer targets and fp16 from x8 / x16 */
-    const buf *src = lang_is_float(d) ? (d == TTC_TYPE_F16 ? x16 : x32) : w == 8 ? x8 : w == 16 ? x16 : x32;
+    const buf *src = lang_is_float(d) ? (d == TTC_TYPE_F16 ? x16 : x32)
+                     : w == 8         ? x8
+                     : w == 16        ? x16
+                                      : x32;
     for (size_t i = 0; i < n; i++) {
-      if (!fl && lang_is_float(d)) lang_set_f(o[k], o[k]->ref, i, int_to_float(src, i, d));
-      else if (!fl) lang_set_i(o[k], o[k]->ref, i, lang_get_i(src, src->host, i));
-      else if (lang_is_float(d)) lang_set_f(o[k], o[k]->ref, i, lang_get_f(src, src->host, i));
+      if (!fl && lang_is_float(d))
+        lang_set_f(o[k], o[k]->ref, i, int_to_float(src, i, d));
+      else if (!fl)
+        lang_set_i(o[k], o[k]->ref, i, lang_get_i(src, src->host, i));
+      else if (lang_is_float(d))
+        lang_set_f(o[k], o[k]->ref, i, lang_get_f(src, src->host, i));
       else {
         double v = lang_get_f(src, src->host, i);
         if (!lang_is_signed(d)) v = fabs(v);
@@ -309,7 +330,8 @@ static void case_cast(lctx *c, const lparams *p) {
   snprintf(sig + len, sizeof sig - (size_t)len, ",i32,128");
   ttc_arg a[3 + NTYPES + 1];
   a[0] = lang_arg(x8), a[1] = lang_arg(x16), a[2] = lang_arg(x32);
-  for (size_t k = 0; k < NTYPES; k++) a[3 + k] = lang_arg(o[k]);
+  for (size_t k = 0; k < NTYPES; k++)
+    a[3 + k] = lang_arg(o[k]);
   a[3 + NTYPES] = ttc_arg_i32((int32_t)n);
   if (lang_run(c, "table.py", "cast_all_kernel", sig, (unsigned)(n + 127) / 128, 1, 1, a,
                3 + NTYPES + 1))
@@ -326,9 +348,16 @@ static void case_math2(lctx *c, const lparams *lp) {
   for (size_t i = 0; i < n; i++) {
     float v = ((float *)x->host)[i], w = ((float *)y->host)[i];
     float v2 = v + 2.0f; /* the kernel adds in f32 first */
-    double r[8] = {exp2(v), log2(v2), 1 / sqrt(v2), sqrtf(v2), erf(v), ceil((double)(v * 4.0f)),
-                   1 / (1 + exp(-(double)v)), (double)v / w};
-    for (size_t k = 0; k < 8; k++) lang_set_f(o, o->ref, k * n + i, r[k]);
+    double r[8] = {exp2(v),
+                   log2(v2),
+                   1 / sqrt(v2),
+                   sqrtf(v2),
+                   erf(v),
+                   ceil((double)(v * 4.0f)),
+                   1 / (1 + exp(-(double)v)),
+                   (double)v / w};
+    for (size_t k = 0; k < 8; k++)
+      lang_set_f(o, o->ref, k * n + i, r[k]);
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(y), lang_arg(o), ttc_arg_i32((int32_t)n)};
@@ -343,13 +372,15 @@ static void case_math_f64(lctx *c, const lparams *lp) {
   buf *o = lang_output(c, TTC_TYPE_F64, 8 * n, 1e-14); /* libdevice: within 2 ulp */
   for (size_t i = 0; i < n; i++) {
     double v = ((double *)x->host)[i];
-    double r[8] = {exp(v), log(v + 2), sqrt(v + 2), sin(v), cos(v), 1 / (1 + exp(-v)),
-                   floor(v * 4), fma(v, v, v)};
-    for (size_t k = 0; k < 8; k++) lang_set_f(o, o->ref, k * n + i, r[k]);
+    double r[8] = {exp(v), log(v + 2),        sqrt(v + 2),  sin(v),
+                   cos(v), 1 / (1 + exp(-v)), floor(v * 4), fma(v, v, v)};
+    for (size_t k = 0; k < 8; k++)
+      lang_set_f(o, o->ref, k * n + i, r[k]);
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(x), lang_arg(o), ttc_arg_i32((int32_t)n)};
-  if (lang_run(c, "elementwise.py", "math_ops", "*fp64,*fp64,i32,128", 8, 1, 1, a, 3)) lang_check(c);
+  if (lang_run(c, "elementwise.py", "math_ops", "*fp64,*fp64,i32,128", 8, 1, 1, a, 3))
+    lang_check(c);
 }
 
 /* ---- random_kernel: Philox 4x32-10 as Triton's random.py ------------------------- */
@@ -370,7 +401,7 @@ static void philox(uint64_t seed, uint32_t ctr[4]) {
 /* uint_to_uniform_float: |x| as int32 (x < 0: -x - 1), to f32, times 2^-31. */
 static float to_uniform(uint32_t u) {
   int32_t x = (int32_t)u;
-  if (x < 0) x = (int32_t)~(uint32_t)x;
+  if (x < 0) x = (int32_t) ~(uint32_t)x;
   return (float)x * 4.6566127342e-10f;
 }
 
@@ -386,12 +417,14 @@ static void case_random(lctx *c, const lparams *lp) {
     philox((uint64_t)seed, ctr);
     ((uint32_t *)ri->ref)[i] = ctr[0];
     ((float *)ru->ref)[i] = to_uniform(ctr[0]);
-    float u1 = fmaxf(1.0e-7f, to_uniform(ctr[0])), th = (float)6.283185307179586 * to_uniform(ctr[1]);
+    float u1 = fmaxf(1.0e-7f, to_uniform(ctr[0])),
+          th = (float)6.283185307179586 * to_uniform(ctr[1]);
     ((float *)rn->ref)[i] = (float)(sqrt(-2.0 * log((double)u1)) * cos((double)th));
   }
   if (!lang_upload(c)) return;
   ttc_arg a[] = {lang_arg(ri), lang_arg(ru), lang_arg(rn),
-                 lp->variant ? ttc_arg_i64(seed) : ttc_arg_i32((int32_t)seed), ttc_arg_i32((int32_t)n)};
+                 lp->variant ? ttc_arg_i64(seed) : ttc_arg_i32((int32_t)seed),
+                 ttc_arg_i32((int32_t)n)};
   const char *sig = lp->variant ? "*u32,*fp32,*fp32,i64,i32,128" : "*u32,*fp32,*fp32,i32,i32,128";
   if (lang_run(c, "table.py", "random_kernel", sig, 8, 1, 1, a, 5)) lang_check(c);
 }
@@ -432,8 +465,8 @@ void lang_cases_table(lcase_list *l) {
       for (size_t si = 0; si < 3; si++)
         for (int axis = 0; axis < 2; axis++) {
           p.m = shapes2d[si][0], p.n = shapes2d[si][1], p.axis = axis;
-          lang_add(l, case_reduce2d, &p, w, "reduce2d_%s_%dx%d_axis%d_w%d", lang_tn(p.t), p.m,
-                   p.n, axis, w);
+          lang_add(l, case_reduce2d, &p, w, "reduce2d_%s_%dx%d_axis%d_w%d", lang_tn(p.t), p.m, p.n,
+                   axis, w);
         }
       static const int scan2d[][2] = {{8, 32}, {32, 8}};
       for (size_t si = 0; si < 2; si++)

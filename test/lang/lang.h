@@ -41,11 +41,11 @@ typedef struct lctx {
 
 /* What a table-driven case varies; each case reads the fields it needs. */
 typedef struct lparams {
-  ttc_type t, t2;     /* element types */
-  int m, n, k;        /* shape */
-  int block;          /* BLOCK constexpr */
-  int axis;           /* reduction / scan axis */
-  int variant;        /* case-specific switch */
+  ttc_type t, t2; /* element types */
+  int m, n, k;    /* shape */
+  int block;      /* BLOCK constexpr */
+  int axis;       /* reduction / scan axis */
+  int variant;    /* case-specific switch */
 } lparams;
 
 typedef struct lcase {
@@ -67,8 +67,8 @@ typedef struct lcase_list {
 
 /* Appends a case named by the printf format; returns it (owned by the list)
  * so that the caller can set flags, or NULL when memory ran out. */
-lcase *lang_add(lcase_list *l, void (*fn)(lctx *, const lparams *), const lparams *p,
-                int num_warps, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+lcase *lang_add(lcase_list *l, void (*fn)(lctx *, const lparams *), const lparams *p, int num_warps,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 size_t lang_type_size(ttc_type t);
 bool lang_is_float(ttc_type t);
@@ -111,8 +111,8 @@ buf *lang_output_tol(lctx *c, ttc_type t, size_t n, double atol, double rtol);
 bool lang_upload(lctx *c);
 /* Compiles file:kernel (file relative to c->dir) with c->num_warps,
  * runs it on the grid and copies every buffer back. */
-ttc_status lang_launch(lctx *c, const char *file, const char *kernel, const char *sig,
-                       unsigned gx, unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs);
+ttc_status lang_launch(lctx *c, const char *file, const char *kernel, const char *sig, unsigned gx,
+                       unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs);
 /* lang_launch, recording a failure; true when it ran. */
 bool lang_run(lctx *c, const char *file, const char *kernel, const char *sig, unsigned gx,
               unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs);

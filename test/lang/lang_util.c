@@ -14,8 +14,8 @@
 #define TTC_LANG_DIR "test/lang"
 #endif
 
-lcase *lang_add(lcase_list *l, void (*fn)(lctx *, const lparams *), const lparams *p,
-                int num_warps, const char *fmt, ...) {
+lcase *lang_add(lcase_list *l, void (*fn)(lctx *, const lparams *), const lparams *p, int num_warps,
+                const char *fmt, ...) {
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 64;
     lcase *v = realloc(l->v, cap * sizeof *v);
@@ -39,10 +39,20 @@ lcase *lang_add(lcase_list *l, void (*fn)(lctx *, const lparams *), const lparam
 
 size_t lang_type_size(ttc_type t) {
   switch (t) {
-  case TTC_TYPE_I1: case TTC_TYPE_I8: case TTC_TYPE_U8: return 1;
-  case TTC_TYPE_I16: case TTC_TYPE_U16: case TTC_TYPE_F16: case TTC_TYPE_BF16: return 2;
-  case TTC_TYPE_I32: case TTC_TYPE_U32: case TTC_TYPE_F32: return 4;
-  case TTC_TYPE_PTR: case TTC_TYPE_I64: case TTC_TYPE_U64: case TTC_TYPE_F64: return 8;
+  case TTC_TYPE_I1:
+  case TTC_TYPE_I8:
+  case TTC_TYPE_U8: return 1;
+  case TTC_TYPE_I16:
+  case TTC_TYPE_U16:
+  case TTC_TYPE_F16:
+  case TTC_TYPE_BF16: return 2;
+  case TTC_TYPE_I32:
+  case TTC_TYPE_U32:
+  case TTC_TYPE_F32: return 4;
+  case TTC_TYPE_PTR:
+  case TTC_TYPE_I64:
+  case TTC_TYPE_U64:
+  case TTC_TYPE_F64: return 8;
   }
   return 8;
 }
@@ -67,8 +77,11 @@ uint16_t lang_half_encode(double x, int eb, int mb) {
   if (x != 0 && ldexp(1.0, e) > x) e--; /* log2 rounding */
   if (x != 0 && ldexp(1.0, e + 1) <= x) e++;
   if (x == 0 || e < 1 - bias) e = 1 - bias; /* subnormal: fixed scale */
-  double q = nearbyint(ldexp(x, mb - e));    /* significand, ties to even */
-  if (q >= ldexp(1.0, mb + 1)) { q /= 2; e++; }
+  double q = nearbyint(ldexp(x, mb - e));   /* significand, ties to even */
+  if (q >= ldexp(1.0, mb + 1)) {
+    q /= 2;
+    e++;
+  }
   if (e + bias >= (1 << eb) - 1) return sign | inf;
   if (q < ldexp(1.0, mb)) return sign | (uint16_t)q; /* subnormal */
   return sign | (uint16_t)((unsigned)(e + bias) << mb | ((unsigned)q - (1u << mb)));
@@ -157,9 +170,12 @@ buf *lang_buf(lctx *c, ttc_type t, size_t n) {
 buf *lang_input(lctx *c, ttc_type t, size_t n, double lo, double hi) {
   buf *b = lang_buf(c, t, n);
   for (size_t i = 0; i < n; i++) {
-    if (lang_is_float(t)) lang_set_f(b, b->host, i, lo + (hi - lo) * lang_rnd_unit(c));
-    else if (hi > lo) lang_set_i(b, b->host, i, (int64_t)floor(lo + (hi - lo) * lang_rnd_unit(c)));
-    else lang_set_i(b, b->host, i, (int64_t)lang_rnd(c));
+    if (lang_is_float(t))
+      lang_set_f(b, b->host, i, lo + (hi - lo) * lang_rnd_unit(c));
+    else if (hi > lo)
+      lang_set_i(b, b->host, i, (int64_t)floor(lo + (hi - lo) * lang_rnd_unit(c)));
+    else
+      lang_set_i(b, b->host, i, (int64_t)lang_rnd(c));
   }
   return b;
 }
@@ -180,21 +196,24 @@ buf *lang_output_tol(lctx *c, ttc_type t, size_t n, double atol, double rtol) {
   return b;
 }
 
-ttc_status lang_launch(lctx *c, const char *file, const char *kernel, const char *sig,
-                       unsigned gx, unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs) {
+ttc_status lang_launch(lctx *c, const char *file, const char *kernel, const char *sig, unsigned gx,
+                       unsigned gy, unsigned gz, const ttc_arg *args, size_t nargs) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", c->dir, file);
   ttc_compile_options o;
   ttc_compile_options_init(&o);
   if (c->num_warps) o.num_warps = c->num_warps;
-  if (!ttc_device_is_interpreter(c->dev)) o.arch = ttc_device_arch(c->dev);
-  else if (c->full_compile) o.arch = "sm_90a";
-  else o.stop_after = TTC_LEVEL_TTIR;
+  if (!ttc_device_is_interpreter(c->dev))
+    o.arch = ttc_device_arch(c->dev);
+  else if (c->full_compile)
+    o.arch = "sm_90a";
+  else
+    o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
   ttc_status st = ttc_compile_file(path, kernel, sig, &o, &k);
   if (st != TTC_OK) {
-    lang_fail(c, "compile of %s '%s' (%s) failed: %s\n%s", file, kernel, sig,
-              ttc_status_string(st), k ? ttc_kernel_diagnostics(k) : "");
+    lang_fail(c, "compile of %s '%s' (%s) failed: %s\n%s", file, kernel, sig, ttc_status_string(st),
+              k ? ttc_kernel_diagnostics(k) : "");
     ttc_kernel_destroy(k);
     return st;
   }

@@ -33,7 +33,8 @@ static bool run_case(const lcase *k, ttc_device *dev, lctx *c, const char *dir, 
   c->dev = dev;
   c->verbose = verbose;
   c->seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)k->name[0] * 0x100000001b3ull;
-  for (const char *p = k->name; *p; p++) c->seed = (c->seed ^ (uint8_t)*p) * 0x100000001b3ull;
+  for (const char *p = k->name; *p; p++)
+    c->seed = (c->seed ^ (uint8_t)*p) * 0x100000001b3ull;
   if (c->seed == 0) c->seed = 1;
   c->num_warps = k->num_warps;
   c->full_compile = full_compile;
@@ -49,11 +50,14 @@ static bool compare_runs(const lctx *gpu, const lctx *cpu, char *why, size_t cap
     for (size_t i = 0; i < b->n; i++) {
       if (lang_agree(b, gpu->bufs[k].host, b->host, i)) continue;
       if (lang_is_float(b->type))
-        snprintf(why, cap, "GPU and interpreter differ: output %d element %zu: GPU %.9g, interpreter %.9g",
-                 k, i, lang_get_f(b, gpu->bufs[k].host, i), lang_get_f(b, b->host, i));
+        snprintf(why, cap,
+                 "GPU and interpreter differ: output %d element %zu: GPU %.9g, interpreter %.9g", k,
+                 i, lang_get_f(b, gpu->bufs[k].host, i), lang_get_f(b, b->host, i));
       else
-        snprintf(why, cap, "GPU and interpreter differ: output %d element %zu: GPU %lld, interpreter %lld",
-                 k, i, (long long)lang_get_i(b, gpu->bufs[k].host, i), (long long)lang_get_i(b, b->host, i));
+        snprintf(why, cap,
+                 "GPU and interpreter differ: output %d element %zu: GPU %lld, interpreter %lld", k,
+                 i, (long long)lang_get_i(b, gpu->bufs[k].host, i),
+                 (long long)lang_get_i(b, b->host, i));
       return false;
     }
   }
@@ -68,7 +72,8 @@ static int open_device(bool gpu, ttc_device **dev) {
     fprintf(stderr, "run_lang: --gpu with TTC_INTERPRET set: unset it\n");
     return 1;
   }
-  if (st != TTC_OK) fprintf(stderr, "run_lang: cannot open the %s: %s\n", gpu ? "GPU" : "interpreter", err);
+  if (st != TTC_OK)
+    fprintf(stderr, "run_lang: cannot open the %s: %s\n", gpu ? "GPU" : "interpreter", err);
   return st == TTC_OK ? 0 : 1;
 }
 
@@ -76,16 +81,24 @@ int main(int argc, char **argv) {
   bool use_gpu = false, use_cpu = true, verbose = false, list = false, ptxas = false;
   const char *filter = NULL;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--gpu") == 0) use_gpu = true, use_cpu = false;
-    else if (strcmp(argv[i], "--interp") == 0) use_gpu = false, use_cpu = true;
-    else if (strcmp(argv[i], "--compare") == 0) use_gpu = use_cpu = true;
-    else if (strcmp(argv[i], "-v") == 0) verbose = true;
-    else if (strcmp(argv[i], "-l") == 0) list = true;
-    else if (strcmp(argv[i], "--ptxas") == 0) ptxas = true;
+    if (strcmp(argv[i], "--gpu") == 0)
+      use_gpu = true, use_cpu = false;
+    else if (strcmp(argv[i], "--interp") == 0)
+      use_gpu = false, use_cpu = true;
+    else if (strcmp(argv[i], "--compare") == 0)
+      use_gpu = use_cpu = true;
+    else if (strcmp(argv[i], "-v") == 0)
+      verbose = true;
+    else if (strcmp(argv[i], "-l") == 0)
+      list = true;
+    else if (strcmp(argv[i], "--ptxas") == 0)
+      ptxas = true;
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: run_lang [--interp | --gpu | --compare] [--ptxas] [-v] [-l] [FILTER]\n");
+      fprintf(stderr,
+              "usage: run_lang [--interp | --gpu | --compare] [--ptxas] [-v] [-l] [FILTER]\n");
       return 2;
-    } else filter = argv[i];
+    } else
+      filter = argv[i];
   }
   lcase_list cases = {NULL, 0, 0};
   lang_cases_basic(&cases);
@@ -115,7 +128,8 @@ int main(int argc, char **argv) {
     char why[600] = "";
     if (cpu) {
       ok = run_case(k, cpu, &a, dir, verbose, ptxas);
-      if (!ok) snprintf(why, sizeof why, "interpreter: %s", a.failed ? a.why : "mismatch not detected");
+      if (!ok)
+        snprintf(why, sizeof why, "interpreter: %s", a.failed ? a.why : "mismatch not detected");
     }
     if (gpu && !(k->interp_only && cpu)) {
       if (k->interp_only) {

@@ -51,7 +51,8 @@ int main() {
   ttc_status st = ttc_function_launch(f, grid, nullptr, args, 4);
   ttc_device_copy_from(dev, y.data(), dy, n * sizeof(float));
   int bad = st != TTC_OK;
-  for (int i = 0; i < n && !bad; i++) bad = y[i] != 2.0f * static_cast<float>(i) + 1.0f;
+  for (int i = 0; i < n && !bad; i++)
+    bad = y[i] != 2.0f * static_cast<float>(i) + 1.0f;
   std::printf("consumer: ttc %s, axpy on the interpreter: %s\n", ttc_version(),
               bad ? "WRONG" : "ok");
   ttc_function_destroy(f);

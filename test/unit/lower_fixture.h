@@ -60,7 +60,8 @@ static void expect_ir(const lower_fixture *f, const char *needle) {
 /* Occurrences of `needle` in the printed module. */
 static int count_ir(const lower_fixture *f, const char *needle) {
   int n = 0;
-  for (const char *p = f->ir; p && (p = strstr(p, needle)); p++) n++;
+  for (const char *p = f->ir; p && (p = strstr(p, needle)); p++)
+    n++;
   return n;
 }
 

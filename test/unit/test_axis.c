@@ -28,7 +28,8 @@ static void fx_init(fixture *fx) {
 static ir_op *fx_func(fixture *fx, int nargs, const ir_type *const *types, const int *div) {
   ir_op *f = ir_build_func(&fx->b, "k", nargs, types);
   fx->entry = ir_region_entry(&f->regions[0]);
-  for (int i = 0; i < nargs; i++) fx->entry->args[i]->divisibility = div[i];
+  for (int i = 0; i < nargs; i++)
+    fx->entry->args[i]->divisibility = div[i];
   ir_builder_set_end(&fx->b, fx->entry);
   return f;
 }
@@ -76,7 +77,8 @@ static void test_vector_add_facts(void **state) {
   ir_value *offs = ir_build_binary(b, IR_OP_ARITH_ADDI, ir_build_splat(b, base, ti), range);
   ir_value *nsplat = ir_build_splat(b, fx.entry->args[1], ti);
   ir_value *mask = ir_build_cmpi(b, IR_CMPI_SLT, offs, nsplat);
-  ir_value *ptr = ir_build_binary(b, IR_OP_TT_ADDPTR, ir_build_splat(b, fx.entry->args[0], tp), offs);
+  ir_value *ptr =
+      ir_build_binary(b, IR_OP_TT_ADDPTR, ir_build_splat(b, fx.entry->args[0], tp), offs);
   ir_value *m2 = ir_build_cmpi(b, IR_CMPI_SLT, offs, ir_build_splat(b, fx.entry->args[2], ti));
   ir_build(b, IR_OP_TT_RETURN, 0, NULL, 0, NULL, 0);
 
@@ -140,10 +142,11 @@ static void test_2d_pointer_grid(void **state) {
                                      ir_build_splat(b, sam, tensor2(&fx, 128, 1, fx.i32)));
   ir_value *cols = expand(&fx, ir_build_make_range(b, 0, 64), 0, tensor2(&fx, 1, 64, fx.i32));
   const ir_type *grid = tensor2(&fx, 128, 64, fx.i32);
-  ir_value *offs = ir_build_binary(b, IR_OP_ARITH_ADDI, bcast(&fx, rows_s, grid), bcast(&fx, cols, grid));
+  ir_value *offs =
+      ir_build_binary(b, IR_OP_ARITH_ADDI, bcast(&fx, rows_s, grid), bcast(&fx, cols, grid));
   const ir_type *pgrid = tensor2(&fx, 128, 64, pf16);
-  ir_value *ptrs = ir_build_binary(b, IR_OP_TT_ADDPTR, ir_build_splat(b, fx.entry->args[0], pgrid),
-                                   offs);
+  ir_value *ptrs =
+      ir_build_binary(b, IR_OP_TT_ADDPTR, ir_build_splat(b, fx.entry->args[0], pgrid), offs);
   ir_build(b, IR_OP_TT_RETURN, 0, NULL, 0, NULL, 0);
 
   ir_axis_analysis *a = ir_axis_analyze(f, &fx.arena);
@@ -184,7 +187,7 @@ static void test_div_rem_const_and_logic(void **state) {
   ir_value *m = ir_build_binary(b, IR_OP_ARITH_REMSI, r, c8);
   ir_value *c6 = ir_build_const_int(b, fx.i32, 6), *c4 = ir_build_const_int(b, fx.i32, 4);
   ir_value *k = ir_build_binary(b, IR_OP_ARITH_ADDI, c6, c4); /* 10 */
-  ir_value *k2 = ir_build_binary(b, IR_OP_ARITH_MULI, k, c4);  /* 40 */
+  ir_value *k2 = ir_build_binary(b, IR_OP_ARITH_MULI, k, c4); /* 40 */
   ir_value *sh = ir_build_binary(b, IR_OP_ARITH_SHLI, r, ir_build_const_int(b, t, 2));
   ir_value *r1 = ir_build_binary(b, IR_OP_ARITH_MULI, r, ir_build_const_int(b, t, 1));
   ir_value *both = ir_build_binary(b, IR_OP_ARITH_ANDI, ir_build_cmpi(b, IR_CMPI_SLT, r, c8),
@@ -233,7 +236,8 @@ static void test_for_iter_args(void **state) {
   ir_block *body = ir_block_create(fx.m, 3, bt);
   ir_region_append_block(&loop->regions[0], body);
   ir_builder_set_end(b, body);
-  ir_value *next = ir_build_binary(b, IR_OP_TT_ADDPTR, body->args[1], ir_build_const_int(b, ti, 64));
+  ir_value *next =
+      ir_build_binary(b, IR_OP_TT_ADDPTR, body->args[1], ir_build_const_int(b, ti, 64));
   /* The second iter arg alternates between an aligned and an odd start. */
   ir_value *ys[2] = {next, body->args[1]};
   ir_build(b, IR_OP_SCF_YIELD, 0, NULL, 2, ys, 0);

@@ -21,25 +21,24 @@
 
 /* A kernel calling a helper that reads a module constant; `other` is not
  * reached by `k`. */
-static const char src_template[] =
-    "import triton\n"
-    "import triton.language as tl\n"
-    "\n"
-    "SCALE = %d\n"
-    "\n"
-    "@triton.jit\n"
-    "def helper(x):\n"
-    "    return x * SCALE + %d\n"
-    "\n"
-    "@triton.jit\n"
-    "def other(x):\n"
-    "    return x - %d\n"
-    "\n"
-    "@triton.jit\n"
-    "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
-    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
-    "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
-    "    tl.store(x_ptr + offs, helper(x), mask=offs < n)\n";
+static const char src_template[] = "import triton\n"
+                                   "import triton.language as tl\n"
+                                   "\n"
+                                   "SCALE = %d\n"
+                                   "\n"
+                                   "@triton.jit\n"
+                                   "def helper(x):\n"
+                                   "    return x * SCALE + %d\n"
+                                   "\n"
+                                   "@triton.jit\n"
+                                   "def other(x):\n"
+                                   "    return x - %d\n"
+                                   "\n"
+                                   "@triton.jit\n"
+                                   "def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+                                   "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                   "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
+                                   "    tl.store(x_ptr + offs, helper(x), mask=offs < n)\n";
 
 static char *make_src(int scale, int bias, int other) {
   static char buf[2048];
@@ -110,8 +109,10 @@ static int compile_cached(const char *src, const char *sig, ttc_level level, ttc
   if (st != TTC_OK) fprintf(stderr, "%s", ttc_kernel_diagnostics(k));
   assert_int_equal(st, TTC_OK);
   int hit = ttc_kernel_from_cache(k);
-  if (out) *out = k;
-  else ttc_kernel_destroy(k);
+  if (out)
+    *out = k;
+  else
+    ttc_kernel_destroy(k);
   return hit;
 }
 
@@ -122,8 +123,10 @@ static void test_hit_and_outputs(void **state) {
   assert_false(compile_cached(src, "*fp32:16,i32,256", TTC_LEVEL_PTX, &a));
   assert_true(compile_cached(src, "*fp32:16,i32,256", TTC_LEVEL_PTX, &b));
   /* the cached kernel carries what a launch and the caller need */
-  assert_string_equal(ttc_kernel_output(a, TTC_LEVEL_PTX, NULL), ttc_kernel_output(b, TTC_LEVEL_PTX, NULL));
-  assert_string_equal(ttc_kernel_output(a, TTC_LEVEL_TTIR, NULL), ttc_kernel_output(b, TTC_LEVEL_TTIR, NULL));
+  assert_string_equal(ttc_kernel_output(a, TTC_LEVEL_PTX, NULL),
+                      ttc_kernel_output(b, TTC_LEVEL_PTX, NULL));
+  assert_string_equal(ttc_kernel_output(a, TTC_LEVEL_TTIR, NULL),
+                      ttc_kernel_output(b, TTC_LEVEL_TTIR, NULL));
   assert_string_equal(ttc_kernel_metadata_json(a), ttc_kernel_metadata_json(b));
   assert_string_equal(ttc_kernel_ttir_located(a, NULL), ttc_kernel_ttir_located(b, NULL));
   assert_null(ttc_kernel_output(b, TTC_LEVEL_TTGIR, NULL)); /* not kept */
@@ -344,7 +347,8 @@ static void test_hashes(void **state) {
   drv_hex(d, sizeof d, hex);
   assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   uint8_t bytes[768];
-  for (int i = 0; i < 768; i++) bytes[i] = (uint8_t)i;
+  for (int i = 0; i < 768; i++)
+    bytes[i] = (uint8_t)i;
   assert_true(drv_xxh64("", 0, 0) == 0xef46db3751d8e999ull);
   assert_true(drv_xxh64("abc", 3, 0) == 0x44bc2cf5ad770999ull);
   assert_true(drv_xxh64(bytes, 37, 0) == 0xd93fa2dfee5c24c9ull);

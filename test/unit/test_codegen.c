@@ -56,7 +56,8 @@ static void begin_func(kb *k, const char *name, int nargs, const ir_type *const 
   ir_builder_set_end(&k->b, ir_module_body(k->m));
   k->func = ir_build_func(&k->b, name, nargs, tys);
   k->entry = ir_region_entry(&k->func->regions[0]);
-  for (int i = 0; i < nargs; i++) k->entry->args[i]->divisibility = 16;
+  for (int i = 0; i < nargs; i++)
+    k->entry->args[i]->divisibility = 16;
   ir_builder_set_end(&k->b, k->entry);
 }
 
@@ -105,7 +106,8 @@ static void build_vector_add(kb *k) {
   ir_value *off = ir_build_binary(&k->b, IR_OP_ARITH_MULI, pid, c1024);
   ir_value *range = make_range(k, ti);
   ir_value *offs = ir_build_binary(&k->b, IR_OP_ARITH_ADDI, ir_build_splat(&k->b, off, ti), range);
-  ir_value *mask = ir_build_cmpi(&k->b, IR_CMPI_SLT, offs, ir_build_splat(&k->b, k->entry->args[3], ti));
+  ir_value *mask =
+      ir_build_cmpi(&k->b, IR_CMPI_SLT, offs, ir_build_splat(&k->b, k->entry->args[3], ti));
   ir_value *x = load(k, addptr(k, k->entry->args[0], offs, tp), mask, NULL, tf);
   ir_value *y = load(k, addptr(k, k->entry->args[1], offs, tp), mask, NULL, tf);
   ir_value *zp = addptr(k, k->entry->args[2], offs, tp);
@@ -115,7 +117,8 @@ static void build_vector_add(kb *k) {
 
 static int count(const char *hay, const char *needle) {
   int n = 0;
-  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+    n++;
   return n;
 }
 
@@ -166,7 +169,10 @@ static void assert_ptxas_ok(kb *k, const char *ptx, const char *arch) {
   if (!cg_run_ptxas(k->ctx, ptx, arch, NULL, &cubin, &size))
     fail_msg("ptxas %s failed: %s", arch, first_diag(k));
   assert_true(size > 64);
-  assert_memory_equal(cubin, "\x7f" "ELF", 4);
+  assert_memory_equal(cubin,
+                      "\x7f"
+                      "ELF",
+                      4);
   free(cubin);
   save_cubin(k, ptx);
 }
@@ -274,8 +280,10 @@ static void test_ptxas_spawn_failures(void **state) {
   }
   assert_non_null(strstr(ir_context_diag(k->ctx, 0)->msg, "Exec format error"));
   assert_int_equal(rmdir(tmp), 0); /* fails (ENOTEMPTY) if a temp dir was left */
-  if (saved) setenv("TMPDIR", saved, 1);
-  else unsetenv("TMPDIR");
+  if (saved)
+    setenv("TMPDIR", saved, 1);
+  else
+    unsetenv("TMPDIR");
   free(saved);
   unlink(bad);
   unlink(silent);
@@ -369,8 +377,8 @@ static void test_print_libdevice_trans(void **state) {
   const ir_attr *bl = blocked1(k, 1, 32, 4);
   const ir_type *ti = tensor1(k, 128, k->i32, bl), *tf = tensor1(k, 128, k->f32, bl);
   ir_value *offs = make_range(k, ti);
-  ir_value *x = load(k, addptr(k, k->entry->args[0], offs, tensor1(k, 128, k->pf32, bl)), NULL,
-                     NULL, tf);
+  ir_value *x =
+      load(k, addptr(k, k->entry->args[0], offs, tensor1(k, 128, k->pf32, bl)), NULL, NULL, tf);
   ir_op *pr = ir_build(&k->b, IR_OP_TT_PRINT, 0, NULL, 1, &x, 0);
   ir_op_set_attr(k->m, pr, "prefix", ir_attr_string(k->ctx, " x%"));
   ir_value *e = ir_build_unary(&k->b, IR_OP_MATH_ERF, tf, x);
@@ -380,7 +388,8 @@ static void test_print_libdevice_trans(void **state) {
   unsigned spt[2] = {1, 1}, tpw[2] = {4, 8}, wpc[2] = {4, 1}, order[2] = {1, 0};
   const ir_attr *b2 = ir_attr_blocked(k->ctx, 2, spt, tpw, wpc, order);
   int64_t sh[2] = {8, 16}, tsh[2] = {16, 8}, perm[2] = {1, 0};
-  ir_value *m = ir_build1(&k->b, IR_OP_TT_RESHAPE, ir_type_tensor(k->ctx, 2, sh, k->f32, b2), 1, &x);
+  ir_value *m =
+      ir_build1(&k->b, IR_OP_TT_RESHAPE, ir_type_tensor(k->ctx, 2, sh, k->f32, b2), 1, &x);
   ir_value *t = ir_build1(&k->b, IR_OP_TT_TRANS, ir_type_tensor(k->ctx, 2, tsh, k->f32, b2), 1, &m);
   ir_op_set_attr(k->m, t->def, "order", ir_attr_array(k->ctx, 2, perm));
   ir_value *back = ir_build1(&k->b, IR_OP_TT_RESHAPE, tf, 1, &t);
@@ -390,13 +399,15 @@ static void test_print_libdevice_trans(void **state) {
   emit_ok(k, "sm_90a", &llir, &ptx);
   if (getenv("CG_DUMP")) printf("%s\n%s\n", llir, ptx);
   assert_int_equal(count(llir, "call i32 @vprintf"), 1); /* one register per thread */
-  assert_non_null(strstr(llir, "x%%: %f"));             /* '%' in the prefix doubled */
+  assert_non_null(strstr(llir, "x%%: %f"));              /* '%' in the prefix doubled */
   assert_null(strstr(llir, "@__nv_"));
   assert_true(count(ptx, "st.shared") >= 3);
   if (has_ptxas()) assert_ptxas_ok(k, ptx, "sm_90a");
   free(llir);
   free(ptx);
-  cg_options o = {.arch = "sm_90a", .num_warps = 4, .opt_level = 3,
+  cg_options o = {.arch = "sm_90a",
+                  .num_warps = 4,
+                  .opt_level = 3,
                   .libdevice = "/nonexistent/libdevice.10.bc"};
   assert_false(cg_emit_ptx(k->m, &o, &llir, &ptx));
   size_t n = ir_context_num_diags(k->ctx);
@@ -427,7 +438,8 @@ static void test_softmax(void **state) {
   const ir_type *ti = tensor1(k, 1024, k->i32, bl), *tf = tensor1(k, 1024, k->f32, bl);
   const ir_type *tp = tensor1(k, 1024, k->pf32, bl);
   ir_value *cols = make_range(k, ti);
-  ir_value *mask = ir_build_cmpi(&k->b, IR_CMPI_SLT, cols, ir_build_splat(&k->b, k->entry->args[2], ti));
+  ir_value *mask =
+      ir_build_cmpi(&k->b, IR_CMPI_SLT, cols, ir_build_splat(&k->b, k->entry->args[2], ti));
   ir_value *ninf = ir_build_const_float(&k->b, tf, -1.0 / 0.0);
   ir_value *x = load(k, addptr(k, k->entry->args[1], cols, tp), mask, ninf, tf);
   ir_value *mx = reduce(k, x, IR_OP_ARITH_MAXNUMF, k->f32);
@@ -502,14 +514,14 @@ static void test_2d(void **state) {
   const ir_type *t2p = ir_type_tensor(k->ctx, 2, sh, k->pf32, bl);
   ir_value *r = make_range(k, tensor1(k, 32, k->i32, ir_attr_slice(k->ctx, 1, bl)));
   ir_value *c = make_range(k, tensor1(k, 64, k->i32, ir_attr_slice(k->ctx, 0, bl)));
-  ir_value *r2 = ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS,
-                           ir_type_tensor(k->ctx, 2, rows_sh, k->i32, bl), 1, &r);
+  ir_value *r2 =
+      ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(k->ctx, 2, rows_sh, k->i32, bl), 1, &r);
   ir_op_set_attr(k->m, r2->def, "axis", ir_attr_int(k->ctx, k->i32, 1));
-  ir_value *c2 = ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS,
-                           ir_type_tensor(k->ctx, 2, cols_sh, k->i32, bl), 1, &c);
+  ir_value *c2 =
+      ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(k->ctx, 2, cols_sh, k->i32, bl), 1, &c);
   ir_op_set_attr(k->m, c2->def, "axis", ir_attr_int(k->ctx, k->i32, 0));
-  ir_value *rs = ir_build_binary(&k->b, IR_OP_ARITH_MULI, r2,
-                                 ir_build_const_int(&k->b, r2->type, 64));
+  ir_value *rs =
+      ir_build_binary(&k->b, IR_OP_ARITH_MULI, r2, ir_build_const_int(&k->b, r2->type, 64));
   ir_value *rb = ir_build1(&k->b, IR_OP_TT_BROADCAST, t2i, 1, &rs);
   ir_value *cb = ir_build1(&k->b, IR_OP_TT_BROADCAST, t2i, 1, &c2);
   ir_value *offs = ir_build_binary(&k->b, IR_OP_ARITH_ADDI, rb, cb);
@@ -540,7 +552,8 @@ static void test_dtypes(void **state) {
   const ir_attr *bl = blocked1(k, 8, 32, 4);
   const ir_type *ti = tensor1(k, 1024, k->i32, bl);
   ir_value *offs = make_range(k, ti);
-  ir_value *mask = ir_build_cmpi(&k->b, IR_CMPI_SLT, offs, ir_build_splat(&k->b, k->entry->args[4], ti));
+  ir_value *mask =
+      ir_build_cmpi(&k->b, IR_CMPI_SLT, offs, ir_build_splat(&k->b, k->entry->args[4], ti));
   ir_value *h = load(k, addptr(k, k->entry->args[0], offs, tensor1(k, 1024, ph, bl)), mask, NULL,
                      tensor1(k, 1024, f16, bl));
   ir_value *e = ir_build_unary(&k->b, IR_OP_MATH_EXP, tensor1(k, 1024, f16, bl), h);
@@ -572,7 +585,8 @@ static void test_atomics(void **state) {
   const ir_attr *bl = blocked1(k, 1, 32, 4); /* 128 threads over 64 elements */
   const ir_type *ti = tensor1(k, 64, k->i32, bl), *tf = tensor1(k, 64, k->f32, bl);
   ir_value *offs = make_range(k, ti);
-  ir_value *mask = ir_build_cmpi(&k->b, IR_CMPI_SLT, offs, ir_build_splat(&k->b, k->entry->args[2], ti));
+  ir_value *mask =
+      ir_build_cmpi(&k->b, IR_CMPI_SLT, offs, ir_build_splat(&k->b, k->entry->args[2], ti));
   ir_value *one = ir_build_const_float(&k->b, tf, 1.0);
   ir_value *ops[3] = {addptr(k, k->entry->args[0], offs, tensor1(k, 64, k->pf32, bl)), one, mask};
   ir_value *old = ir_build1(&k->b, IR_OP_TT_ATOMIC_RMW, tf, 3, ops);
@@ -603,14 +617,14 @@ static ir_value *offsets2d(kb *k, const ir_attr *bl, const int64_t *sh) {
   int64_t rows_sh[2] = {sh[0], 1}, cols_sh[2] = {1, sh[1]};
   ir_value *r = make_range(k, tensor1(k, sh[0], k->i32, ir_attr_slice(k->ctx, 1, bl)));
   ir_value *c = make_range(k, tensor1(k, sh[1], k->i32, ir_attr_slice(k->ctx, 0, bl)));
-  ir_value *r2 = ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS,
-                           ir_type_tensor(k->ctx, 2, rows_sh, k->i32, bl), 1, &r);
+  ir_value *r2 =
+      ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(k->ctx, 2, rows_sh, k->i32, bl), 1, &r);
   ir_op_set_attr(k->m, r2->def, "axis", ir_attr_int(k->ctx, k->i32, 1));
-  ir_value *c2 = ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS,
-                           ir_type_tensor(k->ctx, 2, cols_sh, k->i32, bl), 1, &c);
+  ir_value *c2 =
+      ir_build1(&k->b, IR_OP_TT_EXPAND_DIMS, ir_type_tensor(k->ctx, 2, cols_sh, k->i32, bl), 1, &c);
   ir_op_set_attr(k->m, c2->def, "axis", ir_attr_int(k->ctx, k->i32, 0));
-  ir_value *rs = ir_build_binary(&k->b, IR_OP_ARITH_MULI, r2,
-                                 ir_build_const_int(&k->b, r2->type, sh[1]));
+  ir_value *rs =
+      ir_build_binary(&k->b, IR_OP_ARITH_MULI, r2, ir_build_const_int(&k->b, r2->type, sh[1]));
   const ir_type *t2i = ir_type_tensor(k->ctx, 2, sh, k->i32, bl);
   ir_value *rb = ir_build1(&k->b, IR_OP_TT_BROADCAST, t2i, 1, &rs);
   ir_value *cb = ir_build1(&k->b, IR_OP_TT_BROADCAST, t2i, 1, &c2);
@@ -631,14 +645,15 @@ static void test_dot_fma(void **state) {
   for (int t = 0; t < 3; t++) {
     offs[t] = offsets2d(k, bl, sh[t]);
     if (t == 2) break;
-    ir_value *p = addptr(k, k->entry->args[t], offs[t], ir_type_tensor(k->ctx, 2, sh[t], ptrs[t], bl));
+    ir_value *p =
+        addptr(k, k->entry->args[t], offs[t], ir_type_tensor(k->ctx, 2, sh[t], ptrs[t], bl));
     vals[t] = load(k, p, NULL, NULL, ir_type_tensor(k->ctx, 2, sh[t], elem[t], bl));
   }
   const ir_type *tc = ir_type_tensor(k->ctx, 2, sh[2], k->f32, bl);
   ir_value *ops[3] = {vals[0], vals[1], ir_build_const_float(&k->b, tc, 0.0)};
   ir_value *c = ir_build1(&k->b, IR_OP_TT_DOT, tc, 3, ops);
-  store(k, addptr(k, k->entry->args[2], offs[2], ir_type_tensor(k->ctx, 2, sh[2], k->pf32, bl)),
-        c, NULL);
+  store(k, addptr(k, k->entry->args[2], offs[2], ir_type_tensor(k->ctx, 2, sh[2], k->pf32, bl)), c,
+        NULL);
   ret(k);
   char *llir, *ptx;
   emit_ok(k, "sm_90a", &llir, &ptx);
@@ -696,11 +711,11 @@ static void test_convert_and_if(void **state) {
   const ir_type *ti4 = tensor1(k, 1024, k->i32, b4), *tf4 = tensor1(k, 1024, k->f32, b4);
   const ir_type *tf1 = tensor1(k, 1024, k->f32, b1), *ti1 = tensor1(k, 1024, k->i32, b1);
   ir_value *offs4 = make_range(k, ti4), *offs1 = make_range(k, ti1);
-  ir_value *x = load(k, addptr(k, k->entry->args[1], offs4, tensor1(k, 1024, k->pf32, b4)), NULL,
-                     NULL, tf4);
+  ir_value *x =
+      load(k, addptr(k, k->entry->args[1], offs4, tensor1(k, 1024, k->pf32, b4)), NULL, NULL, tf4);
   ir_value *xc = ir_build1(&k->b, IR_OP_TTG_CONVERT_LAYOUT, tf1, 1, &x);
-  ir_value *cond = ir_build_cmpi(&k->b, IR_CMPI_SGT, k->entry->args[2],
-                                 ir_build_const_int(&k->b, k->i32, 0));
+  ir_value *cond =
+      ir_build_cmpi(&k->b, IR_CMPI_SGT, k->entry->args[2], ir_build_const_int(&k->b, k->i32, 0));
   ir_op *iff = ir_build(&k->b, IR_OP_SCF_IF, 1, &tf1, 1, &cond, 2);
   for (int r = 0; r < 2; r++) {
     ir_block *blk = ir_block_create(k->m, 0, NULL);
@@ -732,12 +747,12 @@ static void test_metadata(void **state) {
   cg_constexpr_info cx[1] = {{"BLOCK", "1024"}};
   cg_metadata md = {"add_kernel", 4, 3, 0, "cuda:90", "sm_90a", 2, params, 1, cx, "0.1.0", ""};
   char *json = cg_metadata_json(&md);
-  assert_string_equal(json,
-      "{\"name\": \"add_kernel\", \"num_warps\": 4, \"num_stages\": 3, \"shared\": 0, "
-      "\"target\": {\"backend\": \"cuda\", \"arch\": 90, \"name\": \"sm_90a\"}, "
-      "\"params\": [{\"name\": \"x_ptr\", \"type\": \"*fp32\", \"divisibility\": 16}, "
-      "{\"name\": \"n\", \"type\": \"i32\"}], \"constexprs\": {\"BLOCK\": \"1024\"}, "
-      "\"version\": \"0.1.0\", \"hash\": \"cbf29ce484222325\"}");
+  assert_string_equal(
+      json, "{\"name\": \"add_kernel\", \"num_warps\": 4, \"num_stages\": 3, \"shared\": 0, "
+            "\"target\": {\"backend\": \"cuda\", \"arch\": 90, \"name\": \"sm_90a\"}, "
+            "\"params\": [{\"name\": \"x_ptr\", \"type\": \"*fp32\", \"divisibility\": 16}, "
+            "{\"name\": \"n\", \"type\": \"i32\"}], \"constexprs\": {\"BLOCK\": \"1024\"}, "
+            "\"version\": \"0.1.0\", \"hash\": \"cbf29ce484222325\"}");
   free(json);
   assert_int_equal(cg_fnv1a64("a", 1), 0xaf63dc4c8601ec8cull);
 }

@@ -9,18 +9,17 @@
 
 #include "ttc/ttc.h"
 
-static const char add_src[] =
-    "import triton\n"
-    "import triton.language as tl\n"
-    "\n"
-    "@triton.jit\n"
-    "def add(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):\n"
-    "    pid = tl.program_id(0)\n"
-    "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
-    "    m = offs < n\n"
-    "    x = tl.load(x_ptr + offs, mask=m)\n"
-    "    y = tl.load(y_ptr + offs, mask=m)\n"
-    "    tl.store(z_ptr + offs, x + y, mask=m)\n";
+static const char add_src[] = "import triton\n"
+                              "import triton.language as tl\n"
+                              "\n"
+                              "@triton.jit\n"
+                              "def add(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):\n"
+                              "    pid = tl.program_id(0)\n"
+                              "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+                              "    m = offs < n\n"
+                              "    x = tl.load(x_ptr + offs, mask=m)\n"
+                              "    y = tl.load(y_ptr + offs, mask=m)\n"
+                              "    tl.store(z_ptr + offs, x + y, mask=m)\n";
 
 static const char *sig = "*fp32:16,*fp32:16,*fp32:16,i32,1024";
 
@@ -200,7 +199,8 @@ static void run_add_on_interpreter(const ttc_kernel *k) {
   assert_non_null(mod);
   enum { N = 1000 };
   float x[N], z[N];
-  for (int i = 0; i < N; i++) x[i] = (float)i;
+  for (int i = 0; i < N; i++)
+    x[i] = (float)i;
   uint64_t dx, dz;
   ttc_device_alloc(dev, sizeof x, &dx);
   ttc_device_alloc(dev, sizeof z, &dz);
@@ -209,7 +209,8 @@ static void run_add_on_interpreter(const ttc_kernel *k) {
   const unsigned grid[3] = {1, 1, 1};
   assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 4), TTC_OK);
   ttc_device_copy_from(dev, z, dz, sizeof z);
-  for (int i = 0; i < N; i++) assert_true(z[i] == 2.0f * (float)i);
+  for (int i = 0; i < N; i++)
+    assert_true(z[i] == 2.0f * (float)i);
   /* an access out of bounds names the kernel file's line, carried by the ttir */
   const ttc_arg bad[4] = {ttc_arg_ptr(dx), ttc_arg_ptr(dx), ttc_arg_ptr(dz + 64), ttc_arg_i32(N)};
   assert_int_equal(ttc_module_launch(mod, grid, NULL, bad, 4), TTC_ERROR_OUT_OF_BOUNDS);
@@ -241,11 +242,13 @@ static void test_kernel_from_ttir(void **state) {
   /* named, wrongly named, malformed */
   assert_int_equal(ttc_kernel_create_from_ttir(located, n, "add.ttir", "add", &from), TTC_OK);
   ttc_kernel_destroy(from);
-  assert_int_equal(ttc_kernel_create_from_ttir(located, n, "add.ttir", "nope", &from), TTC_ERROR_INPUT);
+  assert_int_equal(ttc_kernel_create_from_ttir(located, n, "add.ttir", "nope", &from),
+                   TTC_ERROR_INPUT);
   assert_non_null(strstr(ttc_kernel_diagnostics(from), "no tt.func 'nope'"));
   ttc_kernel_destroy(from);
-  assert_int_equal(ttc_kernel_create_from_ttir("module {\n  tt.func @f(\n", 20, "bad.ttir", NULL, &from),
-                   TTC_ERROR_INPUT);
+  assert_int_equal(
+      ttc_kernel_create_from_ttir("module {\n  tt.func @f(\n", 20, "bad.ttir", NULL, &from),
+      TTC_ERROR_INPUT);
   assert_non_null(strstr(ttc_kernel_diagnostics(from), "bad.ttir:"));
   ttc_kernel_destroy(from);
   ttc_kernel_destroy(k);

@@ -78,7 +78,8 @@ static void test_many_diags_and_long_message(void **state) {
   char big[1000];
   memset(big, 'z', sizeof big - 1);
   big[sizeof big - 1] = '\0';
-  for (int i = 0; i < 100; i++) ir_error(ctx, ((ir_loc){0}), "%d %s", i, big);
+  for (int i = 0; i < 100; i++)
+    ir_error(ctx, ((ir_loc){0}), "%d %s", i, big);
   assert_int_equal(ir_context_num_errors(ctx), 100);
   const ir_diag *d = ir_context_diag(ctx, 99);
   assert_int_equal(strlen(d->msg), 3 + sizeof big - 1);

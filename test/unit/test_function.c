@@ -92,7 +92,8 @@ static ttc_function_stats stats(const ttc_function *f) {
 
 static void test_specialization(void **state) {
   (void)state;
-  ttc_function *f = make_file(EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024");
+  ttc_function *f =
+      make_file(EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024");
   assert_int_equal(ttc_function_num_args(f), 4);
   assert_string_equal(ttc_function_arg_name(f, 3), "n_elements");
   assert_null(ttc_function_arg_name(f, 4));
@@ -146,7 +147,8 @@ static void same_ttir(const char *path, const char *name, const char *cexprs, co
   o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
   assert_int_equal(ttc_compile_file(path, name, sig, &o, &k), TTC_OK);
-  assert_string_equal(ttc_kernel_output(fk, TTC_LEVEL_TTIR, NULL), ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
+  assert_string_equal(ttc_kernel_output(fk, TTC_LEVEL_TTIR, NULL),
+                      ttc_kernel_output(k, TTC_LEVEL_TTIR, NULL));
   check_sig(f, args, n, sig);
   ttc_kernel_destroy(k);
   ttc_function_destroy(f);
@@ -161,10 +163,18 @@ static void test_same_kernel_as_signature(void **state) {
   ttc_arg sm[5] = {F32(a), F32(a), ttc_arg_i32(781), ttc_arg_i32(781), ttc_arg_i32(781)};
   same_ttir(EXAMPLES "/softmax/softmax.py", "softmax_kernel", "BLOCK_SIZE=1024", sm, 5,
             "*fp32:16,*fp32:16,i32,i32,i32,1024");
-  ttc_arg mm[12] = {ttc_arg_ptr_to(TTC_TYPE_F16, a), ttc_arg_ptr_to(TTC_TYPE_F16, a),
-                    ttc_arg_ptr_to(TTC_TYPE_F16, a), ttc_arg_i32(512), ttc_arg_i32(512),
-                    ttc_arg_i32(100), ttc_arg_i32(100), ttc_arg_i32(1), ttc_arg_i32(512),
-                    ttc_arg_i32(1), ttc_arg_i32(512), ttc_arg_i32(1)};
+  ttc_arg mm[12] = {ttc_arg_ptr_to(TTC_TYPE_F16, a),
+                    ttc_arg_ptr_to(TTC_TYPE_F16, a),
+                    ttc_arg_ptr_to(TTC_TYPE_F16, a),
+                    ttc_arg_i32(512),
+                    ttc_arg_i32(512),
+                    ttc_arg_i32(100),
+                    ttc_arg_i32(100),
+                    ttc_arg_i32(1),
+                    ttc_arg_i32(512),
+                    ttc_arg_i32(1),
+                    ttc_arg_i32(512),
+                    ttc_arg_i32(1)};
   same_ttir(EXAMPLES "/matmul/matmul.py", "matmul_kernel",
             "BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8", mm, 12,
             "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32,i32,1,i32:16,1,i32:16,1,64,64,32,8");
@@ -199,7 +209,8 @@ static void run_add(ttc_function *f, int n, int offset) {
   }
   assert_int_equal(st, TTC_OK);
   ttc_device_copy_from(dev, z, dz, bytes);
-  for (int i = 0; i < n; i++) assert_true(z[offset + i] == x[offset + i] + y[offset + i]);
+  for (int i = 0; i < n; i++)
+    assert_true(z[offset + i] == x[offset + i] + y[offset + i]);
   ttc_device_free(dev, dx);
   ttc_device_free(dev, dy);
   ttc_device_free(dev, dz);
@@ -210,12 +221,13 @@ static void run_add(ttc_function *f, int n, int offset) {
 
 static void test_launch_and_reuse(void **state) {
   (void)state;
-  ttc_function *f = make_file(EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024");
+  ttc_function *f =
+      make_file(EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024");
   run_add(f, 4096, 0);
   run_add(f, 2048, 0);
   assert_int_equal(stats(f).variants, 1); /* same specialization */
   run_add(f, 3001, 0);
-  run_add(f, 1, 0); /* n == 1: the specialized-away argument */
+  run_add(f, 1, 0);  /* n == 1: the specialized-away argument */
   run_add(f, 64, 1); /* unaligned pointers */
   ttc_function_stats s = stats(f);
   assert_int_equal(s.variants, 4);
@@ -233,12 +245,11 @@ static void test_launch_and_reuse(void **state) {
 
 static void test_errors(void **state) {
   (void)state;
-  static const char src[] =
-      "import triton\nimport triton.language as tl\n\n"
-      "@triton.jit\n"
-      "def k(x_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr = True):\n"
-      "    offs = tl.arange(0, BLOCK)\n"
-      "    tl.store(x_ptr + offs, offs.to(tl.float32), mask=offs < n)\n";
+  static const char src[] = "import triton\nimport triton.language as tl\n\n"
+                            "@triton.jit\n"
+                            "def k(x_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr = True):\n"
+                            "    offs = tl.arange(0, BLOCK)\n"
+                            "    tl.store(x_ptr + offs, offs.to(tl.float32), mask=offs < n)\n";
   ttc_function_options o = options();
   ttc_function *f = NULL;
   struct {
@@ -288,12 +299,11 @@ static void test_errors(void **state) {
   ttc_function_destroy(f);
 
   /* a compile error surfaces at the launch that compiles, with diagnostics */
-  static const char broken[] =
-      "import triton\nimport triton.language as tl\n\n"
-      "@triton.jit\n"
-      "def k(x_ptr, BLOCK: tl.constexpr):\n"
-      "    offs = tl.arange(0, BLOCK)\n"
-      "    tl.store(x_ptr + offs, offs)\n";
+  static const char broken[] = "import triton\nimport triton.language as tl\n\n"
+                               "@triton.jit\n"
+                               "def k(x_ptr, BLOCK: tl.constexpr):\n"
+                               "    offs = tl.arange(0, BLOCK)\n"
+                               "    tl.store(x_ptr + offs, offs)\n";
   f = make(broken, "k", "BLOCK=48");
   ttc_arg one = F32(0x4000);
   assert_int_equal(ttc_function_launch(f, g, NULL, &one, 1), TTC_ERROR_INPUT);
@@ -373,7 +383,8 @@ static void test_heuristics(void **state) {
   assert_int_equal(ttc_function_launch(f, g, NULL, a, 3), TTC_OK);
   float out[16];
   ttc_device_copy_from(dev, out, buf, sizeof out);
-  for (int i = 0; i < 16; i++) assert_true(out[i] == (float)i - 4 + 21);
+  for (int i = 0; i < 16; i++)
+    assert_true(out[i] == (float)i - 4 + 21);
   a[1] = ttc_arg_i32(100);
   assert_int_equal(ttc_function_launch(f, g, NULL, a, 3), TTC_OK);
   assert_int_equal(stats(f).variants, 2);
@@ -429,7 +440,8 @@ static void run_twice(ttc_function *f, int n) {
   assert_int_equal(st, TTC_OK);
   assert_true(calls >= 1);
   ttc_device_copy_from(dev, y, dy, bytes);
-  for (int i = 0; i < n; i++) assert_true(y[i] == 2.0f * (float)i);
+  for (int i = 0; i < n; i++)
+    assert_true(y[i] == 2.0f * (float)i);
   ttc_device_free(dev, dx);
   ttc_device_free(dev, dy);
   free(x);
@@ -450,7 +462,8 @@ static void test_autotune(void **state) {
   o.on_message = on_message;
   o.message_user = log;
   ttc_function *f = NULL;
-  assert_int_equal(ttc_function_create(dev, tune_src, strlen(tune_src), "t.py", "twice", NULL, &o, &f), TTC_OK);
+  assert_int_equal(
+      ttc_function_create(dev, tune_src, strlen(tune_src), "t.py", "twice", NULL, &o, &f), TTC_OK);
   run_twice(f, 1000);
   ttc_function_stats s = stats(f);
   assert_int_equal(s.tunings, 1);
@@ -458,7 +471,8 @@ static void test_autotune(void **state) {
   assert_true(s.benchmark_runs >= 3);
   assert_int_equal(s.variants, 3); /* every config compiled */
   /* the report: each config timed, then the choice */
-  assert_non_null(strstr(log, "autotune twice (n=1000): config 0 {{'BLOCK': 32}, num_warps=1, num_stages=3}: "));
+  assert_non_null(strstr(
+      log, "autotune twice (n=1000): config 0 {{'BLOCK': 32}, num_warps=1, num_stages=3}: "));
   assert_non_null(strstr(log, "config 2 {{'BLOCK': 128}, num_warps=4, num_stages=2}"));
   assert_non_null(strstr(log, "autotune twice (n=1000): chose config "));
   /* the same key: no timing; another key: tuned again */
@@ -478,7 +492,9 @@ static void test_autotune(void **state) {
     ttc_function *g = NULL;
     ttc_function_options o2 = options();
     if (ttc_device_open_interpreter(&d2, err, sizeof err) != TTC_OK) _exit(10);
-    if (ttc_function_create(d2, tune_src, strlen(tune_src), "t.py", "twice", NULL, &o2, &g) != TTC_OK) _exit(11);
+    if (ttc_function_create(d2, tune_src, strlen(tune_src), "t.py", "twice", NULL, &o2, &g) !=
+        TTC_OK)
+      _exit(11);
     dev = d2;
     run_twice(g, 1000);
     run_twice(g, 1024);
@@ -500,7 +516,8 @@ static void test_autotune(void **state) {
   /* autotune off: the first config, nothing timed */
   o = options();
   o.autotune = 0;
-  assert_int_equal(ttc_function_create(dev, tune_src, strlen(tune_src), "t.py", "twice", NULL, &o, &f), TTC_OK);
+  assert_int_equal(
+      ttc_function_create(dev, tune_src, strlen(tune_src), "t.py", "twice", NULL, &o, &f), TTC_OK);
   run_twice(f, 777);
   s = stats(f);
   assert_int_equal(s.tunings + s.tunings_cached + s.benchmark_runs, 0);
@@ -532,7 +549,8 @@ static void test_autotune_hooks(void **state) {
       "    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=m) + 1.0, mask=m)\n";
   enum { N = 1000 };
   float x[N], out = 123.0f;
-  for (int i = 0; i < N; i++) x[i] = 1.0f;
+  for (int i = 0; i < N; i++)
+    x[i] = 1.0f;
   uint64_t dx, dout;
   ttc_device_alloc(dev, sizeof x, &dx);
   ttc_device_alloc(dev, sizeof out, &dout);
@@ -552,7 +570,8 @@ static void test_autotune_hooks(void **state) {
   assert_int_equal(ttc_function_launch_grid(f, grid_n_block, &calls, NULL, b, 2), TTC_OK);
   assert_true(stats(f).benchmark_runs >= 2);
   ttc_device_copy_from(dev, x, dx, sizeof x);
-  for (int i = 0; i < N; i++) assert_true(x[i] == 2.0f);
+  for (int i = 0; i < N; i++)
+    assert_true(x[i] == 2.0f);
   ttc_function_destroy(f);
   ttc_device_free(dev, dx);
   ttc_device_free(dev, dout);
@@ -580,7 +599,8 @@ static void *thread_main(void *p) {
 static void test_threads(void **state) {
   (void)state;
   enum { T = 4, N = 4096 };
-  ttc_function *f = make_file(EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024");
+  ttc_function *f =
+      make_file(EXAMPLES "/vector_add/vector_add.py", "add_kernel", "BLOCK_SIZE=1024");
   thread_job jobs[T];
   pthread_t tids[T];
   float x[N], y[N], z[N];
@@ -596,12 +616,15 @@ static void test_threads(void **state) {
     ttc_device_copy_to(dev, jobs[t].x, x, sizeof x);
     ttc_device_copy_to(dev, jobs[t].y, y, sizeof y);
   }
-  for (int t = 0; t < T; t++) assert_int_equal(pthread_create(&tids[t], NULL, thread_main, &jobs[t]), 0);
-  for (int t = 0; t < T; t++) pthread_join(tids[t], NULL);
+  for (int t = 0; t < T; t++)
+    assert_int_equal(pthread_create(&tids[t], NULL, thread_main, &jobs[t]), 0);
+  for (int t = 0; t < T; t++)
+    pthread_join(tids[t], NULL);
   for (int t = 0; t < T; t++) {
     assert_int_equal(jobs[t].failures, 0);
     ttc_device_copy_from(dev, z, jobs[t].z, sizeof z);
-    for (int i = 0; i < jobs[t].n; i++) assert_true(z[i] == x[i] + 1.0f);
+    for (int i = 0; i < jobs[t].n; i++)
+      assert_true(z[i] == x[i] + 1.0f);
     ttc_device_free(dev, jobs[t].x);
     ttc_device_free(dev, jobs[t].y);
     ttc_device_free(dev, jobs[t].z);

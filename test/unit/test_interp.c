@@ -63,7 +63,8 @@ static void tb_free(tb *t, rt_interp *ip) {
 static ttc_status run1(rt_interp *ip, rt_heap *h, unsigned gx, const uint64_t *args, int nargs,
                        ir_strbuf *print, char *err, size_t cap) {
   rt_arg_storage st[8];
-  for (int i = 0; i < nargs; i++) st[i].u64 = args[i];
+  for (int i = 0; i < nargs; i++)
+    st[i].u64 = args[i];
   const unsigned grid[3] = {gx, 1, 1};
   return rt_interp_run(ip, h, grid, st, nargs, print, err, cap);
 }
@@ -105,7 +106,7 @@ static void check_half_rounding(bool bf16) {
     assert_int_equal(enc(-lo), h | 0x8000u);
     if (isinf(hi)) continue;
     float mid = (float)(((double)lo + (double)hi) / 2); /* exact in f32 */
-    assert_int_equal(enc(mid), (h & 1) ? h + 1 : h); /* ties to even */
+    assert_int_equal(enc(mid), (h & 1) ? h + 1 : h);    /* ties to even */
     assert_int_equal(enc(nextafterf(mid, 0)), h);
     assert_int_equal(enc(nextafterf(mid, INFINITY)), h + 1);
   }
@@ -134,8 +135,8 @@ static void run_atomic(const char *kind, bool is_float, double val, void *init, 
   const ir_type *et = is_float ? ir_type_f32(t.ctx) : ir_type_i32(t.ctx);
   const ir_type *ptr = ir_type_ptr(t.ctx, et, 1);
   ir_value *p = ir_block_add_arg(t.m, t.entry, ptr), *out = ir_block_add_arg(t.m, t.entry, ptr);
-  ir_value *v = is_float ? ir_build_const_float(&t.b, et, val)
-                         : ir_build_const_int(&t.b, et, (int64_t)val);
+  ir_value *v =
+      is_float ? ir_build_const_float(&t.b, et, val) : ir_build_const_int(&t.b, et, (int64_t)val);
   ir_value *ops[2] = {p, v};
   ir_op *op = ir_build(&t.b, IR_OP_TT_ATOMIC_RMW, 1, &et, 2, ops, 0);
   ir_op_set_attr(t.m, op, "atomic_rmw_op", ir_attr_enum(t.ctx, kind, 0));
@@ -161,7 +162,8 @@ static void test_atomics(void **state) {
   int32_t init = 5, fin = 0, olds[6];
   run_atomic("add", false, 3, &init, 6, &fin, olds);
   assert_int_equal(fin, 5 + 6 * 3);
-  for (int i = 0; i < 6; i++) assert_int_equal(olds[i], 5 + 3 * i); /* program order */
+  for (int i = 0; i < 6; i++)
+    assert_int_equal(olds[i], 5 + 3 * i); /* program order */
   init = -10;
   run_atomic("max", false, -3, &init, 2, &fin, olds);
   assert_int_equal(fin, -3);
@@ -327,18 +329,17 @@ static rt_interp *prepare_text(tb *t, const char *text, char *err, size_t cap) {
  * missing else reads as an empty block. */
 static void test_if_without_else(void **state) {
   (void)state;
-  static const char text[] =
-      "module {\n"
-      "  tt.func public @k(%out: !tt.ptr<i32>, %flag: i32) {\n"
-      "    %c0 = arith.constant 0 : i32\n"
-      "    %c = arith.cmpi ne, %flag, %c0 : i32\n"
-      "    scf.if %c {\n"
-      "      %c5 = arith.constant 5 : i32\n"
-      "      tt.store %out, %c5 : !tt.ptr<i32>\n"
-      "    }\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  static const char text[] = "module {\n"
+                             "  tt.func public @k(%out: !tt.ptr<i32>, %flag: i32) {\n"
+                             "    %c0 = arith.constant 0 : i32\n"
+                             "    %c = arith.cmpi ne, %flag, %c0 : i32\n"
+                             "    scf.if %c {\n"
+                             "      %c5 = arith.constant 5 : i32\n"
+                             "      tt.store %out, %c5 : !tt.ptr<i32>\n"
+                             "    }\n"
+                             "    tt.return\n"
+                             "  }\n"
+                             "}\n";
   tb t;
   char err[256];
   rt_interp *ip = prepare_text(&t, text, err, sizeof err);
@@ -367,19 +368,19 @@ static void test_if_without_else(void **state) {
  * sum to 16 instead of 16.01171875. */
 static void test_dot_tf32(void **state) {
   (void)state;
-#define DOT_TEXT(precision)                                                                   \
-  "module {\n"                                                                                 \
-  "  tt.func public @k(%out: !tt.ptr<f32>) {\n"                                                \
-  "    %a = arith.constant dense<1.000732421875> : tensor<1x16xf32>\n"                          \
-  "    %b = arith.constant dense<1.0> : tensor<16x1xf32>\n"                                     \
-  "    %c = arith.constant dense<0.0> : tensor<1x1xf32>\n"                                      \
-  "    %d = tt.dot %a, %b, %c, inputPrecision = " precision                                     \
-  " : tensor<1x16xf32> * tensor<16x1xf32> -> tensor<1x1xf32>\n"                                \
-  "    %r = tt.reshape %d : tensor<1x1xf32> -> tensor<1xf32>\n"                                 \
-  "    %o = tt.splat %out : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>\n"                           \
-  "    tt.store %o, %r : tensor<1x!tt.ptr<f32>>\n"                                              \
-  "    tt.return\n"                                                                             \
-  "  }\n"                                                                                       \
+#define DOT_TEXT(precision)                                                                        \
+  "module {\n"                                                                                     \
+  "  tt.func public @k(%out: !tt.ptr<f32>) {\n"                                                    \
+  "    %a = arith.constant dense<1.000732421875> : tensor<1x16xf32>\n"                             \
+  "    %b = arith.constant dense<1.0> : tensor<16x1xf32>\n"                                        \
+  "    %c = arith.constant dense<0.0> : tensor<1x1xf32>\n"                                         \
+  "    %d = tt.dot %a, %b, %c, inputPrecision = " precision                                        \
+  " : tensor<1x16xf32> * tensor<16x1xf32> -> tensor<1x1xf32>\n"                                    \
+  "    %r = tt.reshape %d : tensor<1x1xf32> -> tensor<1xf32>\n"                                    \
+  "    %o = tt.splat %out : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>\n"                              \
+  "    tt.store %o, %r : tensor<1x!tt.ptr<f32>>\n"                                                 \
+  "    tt.return\n"                                                                                \
+  "  }\n"                                                                                          \
   "}\n"
   static const char *const texts[2] = {DOT_TEXT("tf32"), DOT_TEXT("ieee")};
 #undef DOT_TEXT
@@ -477,7 +478,8 @@ static void test_public_api(void **state) {
   assert_int_equal(ttc_device_memset(dev, p + 16, 0, 8, NULL), TTC_OK);
   assert_int_equal(ttc_device_copy(dev, q, p + 12, 32, NULL), TTC_OK);
   assert_int_equal(ttc_device_copy_from(dev, buf, q, 32), TTC_OK);
-  for (int i = 0; i < 32; i++) assert_int_equal((unsigned char)buf[i], i >= 4 && i < 12 ? 0 : 0x5a);
+  for (int i = 0; i < 32; i++)
+    assert_int_equal((unsigned char)buf[i], i >= 4 && i < 12 ? 0 : 0x5a);
   assert_int_equal(ttc_device_memset(dev, q, 0, 33, NULL), TTC_ERROR_OUT_OF_BOUNDS);
   assert_int_equal(ttc_device_copy(dev, q, p, 64, NULL), TTC_ERROR_OUT_OF_BOUNDS);
   assert_int_equal(ttc_device_address_range(dev, p + 40, &base, &size), TTC_OK);

@@ -18,7 +18,8 @@ static void test_arena_alignment_and_zero(void **state) {
     unsigned char *p = ir_arena_alloc(&a, (size_t)i);
     assert_non_null(p);
     assert_int_equal((uintptr_t)p % 16, 0);
-    for (int j = 0; j < i; j++) assert_int_equal(p[j], 0);
+    for (int j = 0; j < i; j++)
+      assert_int_equal(p[j], 0);
     memset(p, 0xAB, (size_t)i);
   }
   char *big = ir_arena_alloc(&a, 1 << 20); /* larger than a chunk */
@@ -37,7 +38,8 @@ static void test_strbuf(void **state) {
   ir_sb_puts(&sb, "a");
   ir_sb_printf(&sb, "%d-%s", 42, "x");
   ir_sb_putc(&sb, '!');
-  for (int i = 0; i < 100; i++) ir_sb_printf(&sb, "%0300d", 0); /* forces growth */
+  for (int i = 0; i < 100; i++)
+    ir_sb_printf(&sb, "%0300d", 0); /* forces growth */
   assert_int_equal(sb.len, 6 + 100 * 300);
   assert_memory_equal(sb.data, "a42-x!", 6);
   char *s = ir_sb_take(&sb);

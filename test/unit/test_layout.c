@@ -48,7 +48,8 @@ static void at(const ttg_ll *l, unsigned tid, unsigned j, int32_t *co) {
 /* Every element of the shape held exactly `copies` times over nthreads. */
 static void expect_cover(const ttg_ll *l, unsigned nthreads, int copies) {
   int64_t numel = 1;
-  for (int d = 0; d < l->nout; d++) numel *= l->out_size[d];
+  for (int d = 0; d < l->nout; d++)
+    numel *= l->out_size[d];
   int *seen = calloc((size_t)numel, sizeof *seen);
   for (unsigned t = 0; t < nthreads; t++) {
     for (int64_t j = 0; j < ttg_ll_num_regs(l); j++) {
@@ -62,7 +63,8 @@ static void expect_cover(const ttg_ll *l, unsigned nthreads, int copies) {
       seen[lin]++;
     }
   }
-  for (int64_t i = 0; i < numel; i++) assert_int_equal(seen[i], copies);
+  for (int64_t i = 0; i < numel; i++)
+    assert_int_equal(seen[i], copies);
   free(seen);
 }
 
@@ -187,7 +189,7 @@ static void test_mma_v2(void **state) {
   int64_t ashape[2] = {32, 16}, bshape[2] = {16, 16};
   assert_true(ttg_ll_of_tensor(ir_attr_dot_op(f->ctx, 0, mma, 2), 2, ashape, &a));
   assert_int_equal(ttg_ll_num_regs(&a), 8);
-  static const int32_t wa[8][2] = {{1, 2}, {1, 3}, {9, 2}, {9, 3},
+  static const int32_t wa[8][2] = {{1, 2},  {1, 3},  {9, 2},  {9, 3},
                                    {1, 10}, {1, 11}, {9, 10}, {9, 11}};
   for (unsigned j = 0; j < 8; j++) {
     at(&a, 5, j, co);
@@ -236,7 +238,8 @@ static void test_mma_v3(void **state) {
   int proj[2] = {0, 1};
   int64_t map[32];
   assert_true(ttg_ll_reg_map(&l, &a, proj, map));
-  for (int j = 0; j < 32; j++) assert_int_equal(map[j], j);
+  for (int j = 0; j < 32; j++)
+    assert_int_equal(map[j], j);
 }
 
 /* Shared encodings: offset -> coordinates, inverted to coordinates -> offset. */
@@ -258,8 +261,8 @@ static void test_shared(void **state) {
     }
   /* The same swizzle as a swizzled_shared layout. */
   ttg_ll s2;
-  assert_true(ttg_ll_of_shared(ir_attr_swizzled_shared(f->ctx, 8, 1, 8, 2, order), 2, shape, 16,
-                               &s2));
+  assert_true(
+      ttg_ll_of_shared(ir_attr_swizzled_shared(f->ctx, 8, 1, 8, 2, order), 2, shape, 16, &s2));
   assert_true(ttg_ll_equal(&s, &s2));
   /* 128 columns of f16 are two 64-column atoms, each all rows first. */
   int64_t wide[2] = {16, 128};
@@ -272,8 +275,8 @@ static void test_shared(void **state) {
   /* Transposed: dim 0 is the contiguous one. */
   assert_true(ttg_ll_of_shared(ir_attr_nvmma_shared(f->ctx, 64, true, 16), 2, shape, 16, &s));
   assert_true(ttg_ll_invert(&s, &inv));
-  in[0] = 9;  /* row 1 of the 32-element lines, chunk 1 */
-  in[1] = 5;  /* line 5: phase (5 / 2) % 4 = 2 */
+  in[0] = 9; /* row 1 of the 32-element lines, chunk 1 */
+  in[1] = 5; /* line 5: phase (5 / 2) % 4 = 2 */
   ttg_ll_apply(&inv, in, off);
   assert_int_equal(off[0], 5 * 32 + ((1 ^ 2) * 8) + 1);
   /* Composition: a register layout's offsets, and solving back. */
@@ -317,7 +320,7 @@ static void test_unsupported(void **state) {
   int64_t shape[2] = {16, 16}, odd[1] = {48};
   assert_false(ttg_ll_of_tensor(NULL, 1, shape, &l));
   assert_false(ttg_ll_of_tensor(blocked1(f->ctx, 1, 32, 4), 2, shape, &l)); /* rank mismatch */
-  assert_false(ttg_ll_of_tensor(blocked1(f->ctx, 1, 32, 4), 1, odd, &l));  /* not a power of 2 */
+  assert_false(ttg_ll_of_tensor(blocked1(f->ctx, 1, 32, 4), 1, odd, &l));   /* not a power of 2 */
   assert_false(ttg_ll_of_tensor(blocked1(f->ctx, 1, 16, 4), 1, shape, &l)); /* 16 lanes */
 }
 

@@ -63,7 +63,7 @@ static void test_simple_line(void **state) {
   lex_fixture f;
   lex_text(&f, "x = a + 12\n");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_NAME, FE_TOK_ASSIGN, FE_TOK_NAME, FE_TOK_PLUS,
+  fe_tok_kind k[] = {FE_TOK_NAME, FE_TOK_ASSIGN,  FE_TOK_NAME, FE_TOK_PLUS,
                      FE_TOK_INT,  FE_TOK_NEWLINE, FE_TOK_EOF};
   expect_kinds(&f, k, 7);
   expect_name(&f, 0, "x");
@@ -78,10 +78,10 @@ static void test_indent_dedent(void **state) {
   lex_fixture f;
   lex_text(&f, "def f():\n    if a:\n        b\n\n    # c\n    c\nd\n");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_KW_DEF, FE_TOK_NAME,   FE_TOK_LPAREN, FE_TOK_RPAREN, FE_TOK_COLON,
-                     FE_TOK_NEWLINE, FE_TOK_INDENT, FE_TOK_KW_IF,  FE_TOK_NAME,   FE_TOK_COLON,
-                     FE_TOK_NEWLINE, FE_TOK_INDENT, FE_TOK_NAME,   FE_TOK_NEWLINE, FE_TOK_DEDENT,
-                     FE_TOK_NAME,    FE_TOK_NEWLINE, FE_TOK_DEDENT, FE_TOK_NAME,   FE_TOK_NEWLINE,
+  fe_tok_kind k[] = {FE_TOK_KW_DEF,  FE_TOK_NAME,    FE_TOK_LPAREN, FE_TOK_RPAREN,  FE_TOK_COLON,
+                     FE_TOK_NEWLINE, FE_TOK_INDENT,  FE_TOK_KW_IF,  FE_TOK_NAME,    FE_TOK_COLON,
+                     FE_TOK_NEWLINE, FE_TOK_INDENT,  FE_TOK_NAME,   FE_TOK_NEWLINE, FE_TOK_DEDENT,
+                     FE_TOK_NAME,    FE_TOK_NEWLINE, FE_TOK_DEDENT, FE_TOK_NAME,    FE_TOK_NEWLINE,
                      FE_TOK_EOF};
   expect_kinds(&f, k, 21);
   /* `c` on line 6, col 5 */
@@ -95,8 +95,8 @@ static void test_dedents_at_eof_without_newline(void **state) {
   lex_fixture f;
   lex_text(&f, "if a:\n  b");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_KW_IF,  FE_TOK_NAME,    FE_TOK_COLON,  FE_TOK_NEWLINE, FE_TOK_INDENT,
-                     FE_TOK_NAME,   FE_TOK_NEWLINE, FE_TOK_DEDENT, FE_TOK_EOF};
+  fe_tok_kind k[] = {FE_TOK_KW_IF, FE_TOK_NAME,    FE_TOK_COLON,  FE_TOK_NEWLINE, FE_TOK_INDENT,
+                     FE_TOK_NAME,  FE_TOK_NEWLINE, FE_TOK_DEDENT, FE_TOK_EOF};
   expect_kinds(&f, k, 9);
   lex_done(&f);
 }
@@ -106,10 +106,10 @@ static void test_implicit_line_joining(void **state) {
   lex_fixture f;
   lex_text(&f, "x = f(a,\n      b)\ny = [1,\n2]\n");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_NAME,   FE_TOK_ASSIGN, FE_TOK_NAME,     FE_TOK_LPAREN, FE_TOK_NAME,
-                     FE_TOK_COMMA,  FE_TOK_NAME,   FE_TOK_RPAREN,   FE_TOK_NEWLINE, FE_TOK_NAME,
-                     FE_TOK_ASSIGN, FE_TOK_LBRACKET, FE_TOK_INT,    FE_TOK_COMMA,  FE_TOK_INT,
-                     FE_TOK_RBRACKET, FE_TOK_NEWLINE, FE_TOK_EOF};
+  fe_tok_kind k[] = {FE_TOK_NAME,     FE_TOK_ASSIGN,   FE_TOK_NAME,   FE_TOK_LPAREN,  FE_TOK_NAME,
+                     FE_TOK_COMMA,    FE_TOK_NAME,     FE_TOK_RPAREN, FE_TOK_NEWLINE, FE_TOK_NAME,
+                     FE_TOK_ASSIGN,   FE_TOK_LBRACKET, FE_TOK_INT,    FE_TOK_COMMA,   FE_TOK_INT,
+                     FE_TOK_RBRACKET, FE_TOK_NEWLINE,  FE_TOK_EOF};
   expect_kinds(&f, k, 18);
   assert_int_equal(f.toks.toks[6].loc.line, 2);
   assert_int_equal(f.toks.toks[6].loc.col, 7);
@@ -178,10 +178,10 @@ static void test_operators(void **state) {
   lex_fixture f;
   lex_text(&f, "** // << >> -> += **= //= >>= <<= @ != <= == ~ ...\n");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_POW,     FE_TOK_FLOORDIV,   FE_TOK_SHL,   FE_TOK_SHR,   FE_TOK_ARROW,
-                     FE_TOK_PLUSEQ,  FE_TOK_POWEQ,      FE_TOK_FLOORDIVEQ, FE_TOK_SHREQ,
-                     FE_TOK_SHLEQ,   FE_TOK_AT,         FE_TOK_NE,    FE_TOK_LE,    FE_TOK_EQEQ,
-                     FE_TOK_TILDE,   FE_TOK_ELLIPSIS,   FE_TOK_NEWLINE, FE_TOK_EOF};
+  fe_tok_kind k[] = {
+      FE_TOK_POW,   FE_TOK_FLOORDIV,   FE_TOK_SHL,   FE_TOK_SHR,      FE_TOK_ARROW,   FE_TOK_PLUSEQ,
+      FE_TOK_POWEQ, FE_TOK_FLOORDIVEQ, FE_TOK_SHREQ, FE_TOK_SHLEQ,    FE_TOK_AT,      FE_TOK_NE,
+      FE_TOK_LE,    FE_TOK_EQEQ,       FE_TOK_TILDE, FE_TOK_ELLIPSIS, FE_TOK_NEWLINE, FE_TOK_EOF};
   expect_kinds(&f, k, 18);
   lex_done(&f);
 }
@@ -191,7 +191,7 @@ static void test_keywords_and_comments(void **state) {
   lex_fixture f;
   lex_text(&f, "if not x: # trailing\n    pass\n");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_KW_IF,  FE_TOK_KW_NOT,  FE_TOK_NAME,    FE_TOK_COLON, FE_TOK_NEWLINE,
+  fe_tok_kind k[] = {FE_TOK_KW_IF,  FE_TOK_KW_NOT,  FE_TOK_NAME,    FE_TOK_COLON,  FE_TOK_NEWLINE,
                      FE_TOK_INDENT, FE_TOK_KW_PASS, FE_TOK_NEWLINE, FE_TOK_DEDENT, FE_TOK_EOF};
   expect_kinds(&f, k, 10);
   lex_done(&f);
@@ -228,12 +228,12 @@ static void test_fstring_tokens(void **state) {
   lex_fixture f;
   lex_text(&f, "s = f'a{x!r:>{w}}b{{c}}'\n");
   assert_true(f.ok);
-  fe_tok_kind k[] = {FE_TOK_NAME,          FE_TOK_ASSIGN,         FE_TOK_FSTRING_START,
-                     FE_TOK_FSTRING_MIDDLE, FE_TOK_LBRACE,         FE_TOK_NAME,
-                     FE_TOK_EXCL,          FE_TOK_NAME,           FE_TOK_COLON,
-                     FE_TOK_FSTRING_MIDDLE, FE_TOK_LBRACE,         FE_TOK_NAME,
-                     FE_TOK_RBRACE,        FE_TOK_RBRACE,         FE_TOK_FSTRING_MIDDLE,
-                     FE_TOK_FSTRING_END,   FE_TOK_NEWLINE,        FE_TOK_EOF};
+  fe_tok_kind k[] = {FE_TOK_NAME,           FE_TOK_ASSIGN,  FE_TOK_FSTRING_START,
+                     FE_TOK_FSTRING_MIDDLE, FE_TOK_LBRACE,  FE_TOK_NAME,
+                     FE_TOK_EXCL,           FE_TOK_NAME,    FE_TOK_COLON,
+                     FE_TOK_FSTRING_MIDDLE, FE_TOK_LBRACE,  FE_TOK_NAME,
+                     FE_TOK_RBRACE,         FE_TOK_RBRACE,  FE_TOK_FSTRING_MIDDLE,
+                     FE_TOK_FSTRING_END,    FE_TOK_NEWLINE, FE_TOK_EOF};
   expect_kinds(&f, k, 18);
   assert_string_equal(f.toks.toks[3].text, "a");
   assert_string_equal(f.toks.toks[9].text, ">");
@@ -318,15 +318,15 @@ static void test_every_operator(void **state) {
                "+= -= *= /= //= %= @= &= |= ^= >>= <<= **= ...\n");
   assert_true(f.ok);
   fe_tok_kind k[] = {
-      FE_TOK_PLUS,     FE_TOK_MINUS,    FE_TOK_STAR,       FE_TOK_POW,        FE_TOK_SLASH,
-      FE_TOK_FLOORDIV, FE_TOK_PERCENT,  FE_TOK_AT,         FE_TOK_SHL,        FE_TOK_SHR,
-      FE_TOK_AMP,      FE_TOK_PIPE,     FE_TOK_CARET,      FE_TOK_TILDE,      FE_TOK_WALRUS,
-      FE_TOK_LT,       FE_TOK_GT,       FE_TOK_LE,         FE_TOK_GE,         FE_TOK_EQEQ,
-      FE_TOK_NE,       FE_TOK_LPAREN,   FE_TOK_RPAREN,     FE_TOK_LBRACKET,   FE_TOK_RBRACKET,
-      FE_TOK_LBRACE,   FE_TOK_RBRACE,   FE_TOK_COMMA,      FE_TOK_COLON,      FE_TOK_DOT,
-      FE_TOK_SEMI,     FE_TOK_ASSIGN,   FE_TOK_ARROW,      FE_TOK_PLUSEQ,     FE_TOK_MINUSEQ,
-      FE_TOK_STAREQ,   FE_TOK_SLASHEQ,  FE_TOK_FLOORDIVEQ, FE_TOK_PERCENTEQ,  FE_TOK_ATEQ,
-      FE_TOK_AMPEQ,    FE_TOK_PIPEEQ,   FE_TOK_CARETEQ,    FE_TOK_SHREQ,      FE_TOK_SHLEQ,
+      FE_TOK_PLUS,     FE_TOK_MINUS,    FE_TOK_STAR,       FE_TOK_POW,       FE_TOK_SLASH,
+      FE_TOK_FLOORDIV, FE_TOK_PERCENT,  FE_TOK_AT,         FE_TOK_SHL,       FE_TOK_SHR,
+      FE_TOK_AMP,      FE_TOK_PIPE,     FE_TOK_CARET,      FE_TOK_TILDE,     FE_TOK_WALRUS,
+      FE_TOK_LT,       FE_TOK_GT,       FE_TOK_LE,         FE_TOK_GE,        FE_TOK_EQEQ,
+      FE_TOK_NE,       FE_TOK_LPAREN,   FE_TOK_RPAREN,     FE_TOK_LBRACKET,  FE_TOK_RBRACKET,
+      FE_TOK_LBRACE,   FE_TOK_RBRACE,   FE_TOK_COMMA,      FE_TOK_COLON,     FE_TOK_DOT,
+      FE_TOK_SEMI,     FE_TOK_ASSIGN,   FE_TOK_ARROW,      FE_TOK_PLUSEQ,    FE_TOK_MINUSEQ,
+      FE_TOK_STAREQ,   FE_TOK_SLASHEQ,  FE_TOK_FLOORDIVEQ, FE_TOK_PERCENTEQ, FE_TOK_ATEQ,
+      FE_TOK_AMPEQ,    FE_TOK_PIPEEQ,   FE_TOK_CARETEQ,    FE_TOK_SHREQ,     FE_TOK_SHLEQ,
       FE_TOK_POWEQ,    FE_TOK_ELLIPSIS, FE_TOK_NEWLINE,    FE_TOK_EOF};
   expect_kinds(&f, k, (int)(sizeof k / sizeof k[0]));
   lex_done(&f);
@@ -344,7 +344,8 @@ static void test_soft_keywords_and_keywords(void **state) {
   expect_name(&f, 3, "_");
   fe_tok_kind k[] = {FE_TOK_KW_ASYNC,  FE_TOK_KW_AWAIT, FE_TOK_KW_NONLOCAL, FE_TOK_KW_YIELD,
                      FE_TOK_KW_LAMBDA, FE_TOK_KW_DEL,   FE_TOK_KW_GLOBAL};
-  for (int i = 0; i < 7; i++) assert_int_equal(f.toks.toks[4 + i].kind, k[i]);
+  for (int i = 0; i < 7; i++)
+    assert_int_equal(f.toks.toks[4 + i].kind, k[i]);
   lex_done(&f);
 }
 

@@ -148,16 +148,18 @@ static void test_import_forms(void **state) {
 static void test_module_host_code(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import torch\n"
-                 "class K(torch.nn.Module):\n    def forward(self, *a, **k):\n        return f'{a!r}'\n"
-                 "print(1); torch.manual_seed(0)\n"
-                 "try:\n    from fast import op\nexcept ImportError:\n    op = None\n"
-                 "with open('x') as fh:\n    DATA = fh.read()\n"
-                 "for i in range(3):\n    LAST = i\n"
-                 "if __name__ == '__main__':\n    MAIN = 1\nelse:\n    MAIN = 2\n"
-                 "A, B = 1, 2\nC += 1\n"
-                 "match C:\n    case 1:\n        pass\n"
-                 "def host(x, *args, key=1, **kw):\n    with x as y:\n        return [i async for i in y]\n");
+  parse_text(
+      &f,
+      "import torch\n"
+      "class K(torch.nn.Module):\n    def forward(self, *a, **k):\n        return f'{a!r}'\n"
+      "print(1); torch.manual_seed(0)\n"
+      "try:\n    from fast import op\nexcept ImportError:\n    op = None\n"
+      "with open('x') as fh:\n    DATA = fh.read()\n"
+      "for i in range(3):\n    LAST = i\n"
+      "if __name__ == '__main__':\n    MAIN = 1\nelse:\n    MAIN = 2\n"
+      "A, B = 1, 2\nC += 1\n"
+      "match C:\n    case 1:\n        pass\n"
+      "def host(x, *args, key=1, **kw):\n    with x as y:\n        return [i async for i in y]\n");
   assert_non_null(f.mod);
   assert_int_equal(ir_context_num_errors(f.ctx), 0);
   const fe_bind *b = bind_of(&f, "K");
@@ -368,7 +370,8 @@ static void test_compound_statements(void **state) {
 static void test_break_continue_parse(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton\n@triton.jit\ndef f(x):\n    while x:\n        break\n        continue\n");
+  parse_text(
+      &f, "import triton\n@triton.jit\ndef f(x):\n    while x:\n        break\n        continue\n");
   assert_non_null(f.mod);
   const fe_stmt *w = f.mod->funcs[0]->body.stmts[0];
   assert_int_equal(w->body.stmts[0]->kind, FE_ST_BREAK);
@@ -481,8 +484,9 @@ static void test_error_unsupported_in_function(void **state) {
 static void test_decorator_dict_and_lambda(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton\n@triton.heuristics({'E': lambda a, b=2: a['n'] % 2 == 0, 'F': 1})\n"
-                 "@triton.jit\ndef f(x):\n    pass\n");
+  parse_text(&f,
+             "import triton\n@triton.heuristics({'E': lambda a, b=2: a['n'] % 2 == 0, 'F': 1})\n"
+             "@triton.jit\ndef f(x):\n    pass\n");
   assert_non_null(f.mod);
   assert_int_equal(ir_context_num_errors(f.ctx), 0);
   const fe_expr *d = f.mod->funcs[0]->decorators[0];
@@ -583,7 +587,9 @@ static void test_error_lexical_stops_parse(void **state) {
 static void test_error_loop_else(void **state) {
   (void)state;
   parse_fixture f;
-  parse_text(&f, "import triton\n@triton.jit\ndef f(x):\n    for i in range(3):\n        pass\n    else:\n        pass\n");
+  parse_text(
+      &f,
+      "import triton\n@triton.jit\ndef f(x):\n    for i in range(3):\n        pass\n    else:\n        pass\n");
   assert_null(f.mod);
   assert_int_equal(ir_context_num_errors(f.ctx), 1);
   expect_error(&f, 0, 6, 5, "unsupported: 'else' clause on a loop");

@@ -58,7 +58,8 @@ static ir_module *build_add(ir_context *ctx) {
   ir_value *ops[] = {p, offs};
   ir_value *ptrs = ir_build1(&b, IR_OP_TT_ADDPTR, p->type, 2, ops);
   ir_value *lops[] = {ptrs, mask};
-  ir_value *x = ir_build1(&b, IR_OP_TT_LOAD, ir_type_with_elem(ctx, r->type, ir_type_f32(ctx)), 2, lops);
+  ir_value *x =
+      ir_build1(&b, IR_OP_TT_LOAD, ir_type_with_elem(ctx, r->type, ir_type_f32(ctx)), 2, lops);
   x->name = ir_intern_cstr(ctx, "x");
   ir_value *y = ir_build_binary(&b, IR_OP_ARITH_ADDF, x, x);
   ir_value *sops[] = {ptrs, y, mask};
@@ -113,7 +114,8 @@ static void test_types_are_uniqued(void **state) {
   const ir_attr *bl = ir_attr_blocked(ctx, 2, spt, tpw, wpc, ord);
   const int64_t shape[] = {32, 64};
   const ir_type *want = ir_type_tensor(ctx, 2, shape, ir_type_ptr(ctx, ir_type_f16(ctx), 1), bl);
-  const ir_type *got = parse_type(ctx,
+  const ir_type *got = parse_type(
+      ctx,
       "tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], "
       "warpsPerCTA = [4, 1], order = [1, 0]}>>");
   assert_ptr_equal(got, want);
@@ -121,7 +123,8 @@ static void test_types_are_uniqued(void **state) {
   const ir_type *sl = ir_type_tensor(ctx, 1, s1, ir_type_bf16(ctx), ir_attr_slice(ctx, 1, bl));
   assert_ptr_equal(parse_type(ctx, "tensor<32xbf16, #ttg.slice<{dim = 1, parent = #ttg.blocked<{"
                                    "sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA "
-                                   "= [4, 1], order = [1, 0]}>}>>"), sl);
+                                   "= [4, 1], order = [1, 0]}>}>>"),
+                   sl);
   assert_ptr_equal(parse_type(ctx, "!tt.ptr<i8, 3>"), ir_type_ptr(ctx, ir_type_int(ctx, 8), 3));
   assert_ptr_equal(parse_type(ctx, "i1"), ir_type_i1(ctx));
   assert_null(parse_type(ctx, "i7"));
@@ -136,16 +139,22 @@ static void test_float_constants_roundtrip(void **state) {
   (void)state;
   srand(1234);
   ir_context *ctx = ir_context_create();
-  const ir_type *types[] = {ir_type_f16(ctx), ir_type_bf16(ctx), ir_type_f32(ctx), ir_type_f64(ctx)};
+  const ir_type *types[] = {ir_type_f16(ctx), ir_type_bf16(ctx), ir_type_f32(ctx),
+                            ir_type_f64(ctx)};
   const char *names[] = {"f16", "bf16", "f32", "f64"};
   for (int t = 0; t < 4; t++) {
     for (int i = 0; i < 200; i++) {
       double v;
-      if (i == 0) v = INFINITY;
-      else if (i == 1) v = -INFINITY;
-      else if (i == 2) v = -0.0;
-      else if (i == 3) v = 1e-7;
-      else v = ldexp((double)rand() / RAND_MAX - 0.5, rand() % 60 - 30);
+      if (i == 0)
+        v = INFINITY;
+      else if (i == 1)
+        v = -INFINITY;
+      else if (i == 2)
+        v = -0.0;
+      else if (i == 3)
+        v = 1e-7;
+      else
+        v = ldexp((double)rand() / RAND_MAX - 0.5, rand() % 60 - 30);
       const ir_attr *a = ir_attr_float(ctx, types[t], v);
       ir_strbuf sb;
       ir_sb_init(&sb);
@@ -158,8 +167,10 @@ static void test_float_constants_roundtrip(void **state) {
       const ir_op *op = ir_module_body(m)->first->regions[0].first->first;
       const ir_attr *back = ir_op_get_attr(op, "value");
       assert_int_equal(back->kind, IR_ATTR_FLOAT);
-      assert_string_equal(names[t], back->type->is_bf16 ? "bf16" : back->type->width == 16 ? "f16"
-                                    : back->type->width == 32 ? "f32" : "f64");
+      assert_string_equal(names[t], back->type->is_bf16       ? "bf16"
+                                    : back->type->width == 16 ? "f16"
+                                    : back->type->width == 32 ? "f32"
+                                                              : "f64");
       assert_memory_equal(&back->f, &a->f, sizeof a->f);
       ir_module_destroy(m);
       ir_context_destroy(c2);
@@ -242,7 +253,8 @@ static void test_malformed_never_crashes(void **state) {
   static const char junk[] = "%#@^!{}()<>[],:=*\"x0-9 \n";
   for (int i = 0; i < 3000; i++) {
     memcpy(buf, kernel, n + 1);
-    for (int k = 0; k < 1 + i % 3; k++) buf[rand() % n] = junk[rand() % (sizeof junk - 1)];
+    for (int k = 0; k < 1 + i % 3; k++)
+      buf[rand() % n] = junk[rand() % (sizeof junk - 1)];
     ir_module *m = parse(buf, &ctx);
     assert_true(m != NULL || ir_context_num_errors(ctx) == 1);
     if (m) {
@@ -286,13 +298,15 @@ static void test_ir_run_passes_and_reproducer(void **state) {
   assert_non_null(repro);
   assert_string_equal(passes, "test-break-verifier");
   assert_non_null(strstr(repro, "arith.muli %0, %0 : i32 loc(\"f.ttir\":4:3)"));
-  assert_non_null(strstr(ttc_ir_result_diagnostics(r), "verification failed after pass 'test-break-verifier'"));
+  assert_non_null(
+      strstr(ttc_ir_result_diagnostics(r), "verification failed after pass 'test-break-verifier'"));
   /* The reproducer fails alone with the pass it names. */
   char *again = strdup(repro), *again_passes = strdup(passes);
   o.passes = again_passes;
   ttc_ir_result_destroy(r);
   assert_int_equal(ttc_ir_run(again, strlen(again), "r.ttir", &o, &r), TTC_ERROR_INPUT);
-  assert_non_null(strstr(ttc_ir_result_diagnostics(r), "f.ttir:1:1: error: 'arith.addi' op expects 2 operands, got 0"));
+  assert_non_null(strstr(ttc_ir_result_diagnostics(r),
+                         "f.ttir:1:1: error: 'arith.addi' op expects 2 operands, got 0"));
   free(again);
   free(again_passes);
   ttc_ir_result_destroy(r);
@@ -311,13 +325,15 @@ static void test_ir_run_passes_and_reproducer(void **state) {
 
 static void test_split_keeps_line_numbers(void **state) {
   (void)state;
-  const char *text = "tt.func @a() {\n  tt.return\n}\n// -----\ntt.func @b() {\n  %0 = arith.nope\n}\n";
+  const char *text =
+      "tt.func @a() {\n  tt.return\n}\n// -----\ntt.func @b() {\n  %0 = arith.nope\n}\n";
   ttc_ir_options o;
   ttc_ir_options_init(&o);
   o.split_input_file = 1;
   ttc_ir_result *r = NULL;
   assert_int_equal(ttc_ir_run(text, strlen(text), "s.ttir", &o, &r), TTC_ERROR_INPUT);
-  assert_non_null(strstr(ttc_ir_result_diagnostics(r), "s.ttir:6:8: error: unknown operation 'arith.nope'"));
+  assert_non_null(
+      strstr(ttc_ir_result_diagnostics(r), "s.ttir:6:8: error: unknown operation 'arith.nope'"));
   assert_non_null(strstr(ttc_ir_result_output(r, NULL), "tt.func @a()"));
   ttc_ir_result_destroy(r);
 }
@@ -335,7 +351,8 @@ static void test_verify_diagnostics(void **state) {
   assert_string_equal(report, "");
   free(report);
   const char *wrong = "k.py:2:1: error: elsewhere\n";
-  assert_int_equal(ttc_verify_diagnostics(src, strlen(src), "k.py", wrong, &report), TTC_ERROR_INPUT);
+  assert_int_equal(ttc_verify_diagnostics(src, strlen(src), "k.py", wrong, &report),
+                   TTC_ERROR_INPUT);
   assert_non_null(strstr(report, "k.py:2:1: error: unexpected error: elsewhere"));
   assert_non_null(strstr(report, "k.py:2: error: expected error \"bad thing\" was not produced"));
   assert_non_null(strstr(report, "k.py:4: error: expected warning \"careful\" was not produced"));

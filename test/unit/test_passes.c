@@ -169,7 +169,8 @@ static void test_pass_registry(void **state) {
   assert_string_equal(ttg_pass_at(3)->name, "convert-triton-to-tritongpu");
   assert_ptr_equal(ttg_pass_lookup("tritongpu-coalesce", 18), ttg_pass_at(4));
   assert_ptr_equal(ttg_pass_lookup("dce", 3), ir_pass_at(2));
-  for (int i = 0; i < ttg_pass_count(); i++) assert_non_null(ttg_pass_at(i)->run);
+  for (int i = 0; i < ttg_pass_count(); i++)
+    assert_non_null(ttg_pass_at(i)->run);
 }
 
 /* Pipeline text: names, options in braces, errors for unknown names and
@@ -178,7 +179,8 @@ static void test_pipeline_parse(void **state) {
   (void)state;
   ir_context *ctx = ir_context_create();
   ir_pipeline pl;
-  assert_true(ir_pipeline_parse(ctx, "cse, convert-triton-to-tritongpu{num-warps=8 target=cuda:80},dce",
+  assert_true(ir_pipeline_parse(ctx,
+                                "cse, convert-triton-to-tritongpu{num-warps=8 target=cuda:80},dce",
                                 ttg_pass_lookup, &pl));
   assert_int_equal(pl.n, 3);
   assert_string_equal(pl.steps[1].pass->name, "convert-triton-to-tritongpu");
@@ -195,8 +197,8 @@ static void test_pipeline_parse(void **state) {
   ir_pipeline_free(&pl);
   assert_false(ir_pipeline_parse(ctx, "cse{x=1}", ttg_pass_lookup, &pl));
   ir_pipeline_free(&pl);
-  assert_false(ir_pipeline_parse(ctx, "convert-triton-to-tritongpu{num-warps=8", ttg_pass_lookup,
-                                 &pl));
+  assert_false(
+      ir_pipeline_parse(ctx, "convert-triton-to-tritongpu{num-warps=8", ttg_pass_lookup, &pl));
   ir_pipeline_free(&pl);
   char *s = diags(ctx);
   assert_non_null(strstr(s, "unknown pass 'frobnicate'"));
@@ -305,14 +307,14 @@ static void test_canonicalize(void **state) {
   ir_value *six = ir_build_binary(b, IR_OP_ARITH_MULI, c2, c3);
   ir_value *seven = ir_build_binary(b, IR_OP_ARITH_ADDI, six, ir_build_const_int(b, fx.i32, 1));
   ir_value *zero = ir_build_const_int(b, fx.i32, 0);
-  ir_value *x = ir_build_binary(b, IR_OP_ARITH_ADDI, n, zero);        /* n */
+  ir_value *x = ir_build_binary(b, IR_OP_ARITH_ADDI, n, zero);                             /* n */
   ir_value *y = ir_build_binary(b, IR_OP_ARITH_MULI, ir_build_const_int(b, fx.i32, 1), x); /* n */
-  ir_value *z = ir_build_binary(b, IR_OP_ARITH_MULI, y, zero);        /* 0 */
-  ir_value *q = ir_build_binary(b, IR_OP_ARITH_DIVSI, seven, zero);   /* not folded */
-  ir_value *sp = ir_build_splat(b, seven, tensor1(&fx, 4, fx.i32));  /* dense<7> */
+  ir_value *z = ir_build_binary(b, IR_OP_ARITH_MULI, y, zero);                             /* 0 */
+  ir_value *q = ir_build_binary(b, IR_OP_ARITH_DIVSI, seven, zero); /* not folded */
+  ir_value *sp = ir_build_splat(b, seven, tensor1(&fx, 4, fx.i32)); /* dense<7> */
   sp->name = ir_intern_cstr(fx.ctx, "v");
-  ir_value *cmp = ir_build_cmpi(b, IR_CMPI_SLT, c3, c2);            /* false: picks neg */
-  ir_value *neg = ir_build_binary(b, IR_OP_ARITH_SUBI, c2, c3);     /* -1 */
+  ir_value *cmp = ir_build_cmpi(b, IR_CMPI_SLT, c3, c2);        /* false: picks neg */
+  ir_value *neg = ir_build_binary(b, IR_OP_ARITH_SUBI, c2, c3); /* -1 */
   ir_value *sel = ir_build1(b, IR_OP_ARITH_SELECT, fx.i32, 3, (ir_value *[]){cmp, n, neg});
   ir_value *fs = ir_build_splat(b, ir_build_const_float(b, fx.f32, 0.5), tensor1(&fx, 4, fx.f32));
   ir_value *rets[6] = {y, z, q, sp, sel, fs};
@@ -385,7 +387,7 @@ static void test_cse_scopes(void **state) {
   assert_ptr_not_equal(ret->operands[6], s1);
   assert_ptr_equal(thn->first->operands[0], a1); /* the yield now yields a1 */
   assert_ptr_equal(thn->first->kind, IR_OP_SCF_YIELD);
-  assert_ptr_equal(ret->operands[8], e2);       /* e1 was in a sibling scope */
+  assert_ptr_equal(ret->operands[8], e2); /* e1 was in a sibling scope */
   assert_int_equal(count_kind(fx.m, IR_OP_TT_MAKE_RANGE), 2);
   assert_int_equal(count_kind(fx.m, IR_OP_ARITH_ADDI), 1);
   assert_int_equal(count_kind(fx.m, IR_OP_ARITH_SUBI), 4);

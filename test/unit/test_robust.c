@@ -31,7 +31,8 @@ static void gen_puts(gen *g, const char *t) {
 }
 
 static void gen_rep(gen *g, const char *t, int n) {
-  for (int i = 0; i < n; i++) gen_puts(g, t);
+  for (int i = 0; i < n; i++)
+    gen_puts(g, t);
 }
 
 static const char head[] = "import triton\nimport triton.language as tl\n\n";
@@ -82,13 +83,15 @@ static void compile_main(void *arg) {
 }
 
 /* Compiles src on a 128 KiB stack; returns the status, *diags caller-freed. */
-static ttc_status compile_small(const char *src, const char *name, const char *sig,
-                                ttc_level level, char **diags) {
+static ttc_status compile_small(const char *src, const char *name, const char *sig, ttc_level level,
+                                char **diags) {
   compile_job j = {src, name, sig, level, TTC_OK, NULL};
   on_small_stack(compile_main, &j);
   if (j.st != TTC_OK && !diags) fprintf(stderr, "%s", j.diags);
-  if (diags) *diags = j.diags;
-  else free(j.diags);
+  if (diags)
+    *diags = j.diags;
+  else
+    free(j.diags);
   return j.st;
 }
 
@@ -284,9 +287,11 @@ static char *nested_ifs(int depth) {
   gen g = {0};
   gen_puts(&g, "module {\n  tt.func public @k(%p: !tt.ptr<f32>, %c: i1) {\n");
   gen_puts(&g, "    %v = arith.constant 1.0 : f32\n");
-  for (int i = 0; i < depth; i++) gen_puts(&g, "    scf.if %c {\n");
+  for (int i = 0; i < depth; i++)
+    gen_puts(&g, "    scf.if %c {\n");
   gen_puts(&g, "    tt.store %p, %v : !tt.ptr<f32>\n");
-  for (int i = 0; i < depth; i++) gen_puts(&g, "    }\n");
+  for (int i = 0; i < depth; i++)
+    gen_puts(&g, "    }\n");
   gen_puts(&g, "    tt.return\n  }\n}\n");
   return g.s;
 }
@@ -372,9 +377,9 @@ static void test_double_destroy_and_use_after_destroy(void **state) {
   assert_int_equal(ttc_event_destroy(dev, ev), TTC_ERROR_ARGUMENT);
   assert_int_equal(ttc_event_record(dev, ev, NULL), TTC_ERROR_ARGUMENT);
   ttc_function *f = NULL;
-  assert_int_equal(ttc_function_create(dev, add_src, strlen(add_src), "add.py", "add",
-                                       "BLOCK=64", NULL, &f),
-                   TTC_OK);
+  assert_int_equal(
+      ttc_function_create(dev, add_src, strlen(add_src), "add.py", "add", "BLOCK=64", NULL, &f),
+      TTC_OK);
   assert_int_equal(ttc_function_destroy(f), TTC_OK);
   assert_int_equal(ttc_function_destroy(f), TTC_ERROR_ARGUMENT);
   assert_int_equal(ttc_function_launch(f, grid, NULL, args, 2), TTC_ERROR_ARGUMENT);
@@ -457,9 +462,8 @@ static void test_launch_checks_specialization(void **state) {
   ttc_compile_options_init(&o);
   o.stop_after = TTC_LEVEL_TTIR;
   ttc_kernel *k = NULL;
-  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32:16,i32:16,64",
-                               &o, &k),
-                   TTC_OK);
+  assert_int_equal(
+      ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32:16,i32:16,64", &o, &k), TTC_OK);
   assert_int_equal(ttc_kernel_param_divisibility(k, 0), 16);
   assert_int_equal(ttc_kernel_param_divisibility(k, 1), 16);
   char err[256];
@@ -508,9 +512,9 @@ static void test_launch_checks_specialization(void **state) {
   o.cache = 1;
   o.cache_dir = dir;
   for (int i = 0; i < 2; i++) {
-    assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32:16,i32:16,64",
-                                 &o, &k2),
-                     TTC_OK);
+    assert_int_equal(
+        ttc_compile(add_src, strlen(add_src), "add.py", "add", "*fp32:16,i32:16,64", &o, &k2),
+        TTC_OK);
     assert_int_equal(ttc_kernel_from_cache(k2), i == 1);
     assert_int_equal(ttc_kernel_param_divisibility(k2, 0), 16);
     assert_int_equal(ttc_kernel_param_divisibility(k2, 1), 16);
@@ -539,17 +543,16 @@ static void test_launch_checks_specialization(void **state) {
  * too. */
 static void test_interp_provenance(void **state) {
   (void)state;
-  static const char src[] =
-      "import triton\nimport triton.language as tl\n\n@triton.jit\n"
-      "def k(x_ptr, off):\n"
-      "    offs = tl.arange(0, 16)\n"
-      "    tl.store(x_ptr + off + offs, tl.full((16,), 1.0, tl.float32))\n"
-      "\n@triton.jit\n"
-      "def loop(x_ptr, off):\n"
-      "    p = x_ptr + tl.arange(0, 16)\n"
-      "    for i in range(2):\n"
-      "        p += off * i\n"
-      "        tl.store(p, tl.full((16,), 2.0, tl.float32))\n";
+  static const char src[] = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                            "def k(x_ptr, off):\n"
+                            "    offs = tl.arange(0, 16)\n"
+                            "    tl.store(x_ptr + off + offs, tl.full((16,), 1.0, tl.float32))\n"
+                            "\n@triton.jit\n"
+                            "def loop(x_ptr, off):\n"
+                            "    p = x_ptr + tl.arange(0, 16)\n"
+                            "    for i in range(2):\n"
+                            "        p += off * i\n"
+                            "        tl.store(p, tl.full((16,), 2.0, tl.float32))\n";
   char err[256];
   ttc_device *dev = NULL;
   assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);

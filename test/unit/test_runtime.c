@@ -98,9 +98,9 @@ static void test_pack_float_widths(void **state) {
 static void test_f16_rounding(void **state) {
   (void)state;
   assert_int_equal(rt_round_half(1.0 / 3.0, 5, 10), 0x3555);
-  assert_int_equal(rt_round_half(65504.0, 5, 10), 0x7bff);     /* largest finite */
-  assert_int_equal(rt_round_half(65519.99, 5, 10), 0x7bff);    /* below the midpoint */
-  assert_int_equal(rt_round_half(65520.0, 5, 10), 0x7c00);     /* tie to even: inf */
+  assert_int_equal(rt_round_half(65504.0, 5, 10), 0x7bff);  /* largest finite */
+  assert_int_equal(rt_round_half(65519.99, 5, 10), 0x7bff); /* below the midpoint */
+  assert_int_equal(rt_round_half(65520.0, 5, 10), 0x7c00);  /* tie to even: inf */
   assert_int_equal(rt_round_half(1e10, 5, 10), 0x7c00);
   assert_int_equal(rt_round_half(-INFINITY, 5, 10), 0xfc00);
   assert_int_equal(rt_round_half(-0.0, 5, 10), 0x8000);
@@ -181,14 +181,14 @@ static void test_half_rounding_is_nearest_even(void **state) {
 
 static void test_pack_several(void **state) {
   (void)state;
-  const ttc_type params[5] = {TTC_TYPE_PTR, TTC_TYPE_PTR, TTC_TYPE_PTR, TTC_TYPE_I32,
-                              TTC_TYPE_F16};
+  const ttc_type params[5] = {TTC_TYPE_PTR, TTC_TYPE_PTR, TTC_TYPE_PTR, TTC_TYPE_I32, TTC_TYPE_F16};
   ttc_arg args[5] = {ttc_arg_ptr(0x1000), ttc_arg_ptr(0x2000), ttc_arg_ptr(0x3000),
                      ttc_arg_i32(1 << 24), ttc_arg_f32(0.5f)};
   rt_arg_storage storage[5];
   void *slots[5];
   assert_int_equal(rt_pack_args(params, 5, args, 5, storage, slots, NULL, 0), TTC_OK);
-  for (int i = 0; i < 5; i++) assert_ptr_equal(slots[i], &storage[i]);
+  for (int i = 0; i < 5; i++)
+    assert_ptr_equal(slots[i], &storage[i]);
   assert_true(storage[2].u64 == 0x3000);
   assert_true(*(const int32_t *)slots[3] == 1 << 24);
   assert_int_equal(*(const uint16_t *)slots[4], 0x3800);
@@ -223,8 +223,7 @@ static void test_pack_type_mismatch(void **state) {
   assert_string_equal(err, "argument 0 expects bf16, got i32");
 
   /* A NULL message buffer is allowed. */
-  assert_int_equal(rt_pack_args(&fparam, 1, &iarg, 1, storage, slots, NULL, 0),
-                   TTC_ERROR_ARGUMENT);
+  assert_int_equal(rt_pack_args(&fparam, 1, &iarg, 1, storage, slots, NULL, 0), TTC_ERROR_ARGUMENT);
 }
 
 static void test_pack_count_mismatch(void **state) {

@@ -122,7 +122,8 @@ static void test_sig_error_bad_hint(void **state) {
   sig_fixture f;
   sig_parse(&f, "*fp32:8");
   assert_int_equal(f.n, -1);
-  expect_first_error(f.ctx, "<signature>", 1, 7, "invalid specialization hint ':8', expected ':16'");
+  expect_first_error(f.ctx, "<signature>", 1, 7,
+                     "invalid specialization hint ':8', expected ':16'");
   sig_done(&f);
 }
 
@@ -141,15 +142,14 @@ static void expect_no_ir(const lower_fixture *f, const char *needle) {
   if (f->ir && strstr(f->ir, needle)) fail_msg("'%s' unexpectedly in IR:\n%s", needle, f->ir);
 }
 
-static const char *const add_src =
-    "@triton.jit\n"
-    "def add(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):\n"
-    "    pid = tl.program_id(0)\n"
-    "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
-    "    m = offs < n\n"
-    "    x = tl.load(x_ptr + offs, mask=m)\n"
-    "    y = tl.load(y_ptr + offs, mask=m)\n"
-    "    tl.store(z_ptr + offs, x + y, mask=m)\n";
+static const char *const add_src = "@triton.jit\n"
+                                   "def add(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):\n"
+                                   "    pid = tl.program_id(0)\n"
+                                   "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+                                   "    m = offs < n\n"
+                                   "    x = tl.load(x_ptr + offs, mask=m)\n"
+                                   "    y = tl.load(y_ptr + offs, mask=m)\n"
+                                   "    tl.store(z_ptr + offs, x + y, mask=m)\n";
 
 static void test_lower_vector_add(void **state) {
   (void)state;
@@ -197,7 +197,8 @@ static void test_lower_arity_mismatch(void **state) {
   (void)state;
   lower_fixture f;
   assert_false(lower(&f, add_src, "add", "*fp32,*fp32,*fp32,i32"));
-  expect_first_error(f.ctx, "k.py", 5, 1, "signature has 4 entries but kernel 'add' has 5 parameters");
+  expect_first_error(f.ctx, "k.py", 5, 1,
+                     "signature has 4 entries but kernel 'add' has 5 parameters");
   lower_done(&f);
 }
 
@@ -205,8 +206,9 @@ static void test_lower_constexpr_needs_value(void **state) {
   (void)state;
   lower_fixture f;
   assert_false(lower(&f, add_src, "add", "*fp32,*fp32,*fp32,i32,*i32"));
-  expect_first_error(f.ctx, "<signature>", 1, 23,
-                     "constexpr parameter 'BLOCK' needs a value in the signature, found type '*i32'");
+  expect_first_error(
+      f.ctx, "<signature>", 1, 23,
+      "constexpr parameter 'BLOCK' needs a value in the signature, found type '*i32'");
   lower_done(&f);
 }
 
@@ -261,7 +263,8 @@ static void test_lower_store_non_pointer(void **state) {
   (void)state;
   lower_fixture f;
   assert_false(lower(&f, "@triton.jit\ndef k(p, n):\n    tl.store(n, 1.0)\n", "k", "*fp32,i32"));
-  expect_first_error(f.ctx, "k.py", 6, 14, "'pointer' argument of 'tl.store' must be a pointer "
+  expect_first_error(f.ctx, "k.py", 6, 14,
+                     "'pointer' argument of 'tl.store' must be a pointer "
                      "or a tensor of pointers, found 'i32'");
   lower_done(&f);
 }
@@ -269,8 +272,10 @@ static void test_lower_store_non_pointer(void **state) {
 static void test_lower_float_mask(void **state) {
   (void)state;
   lower_fixture f;
-  assert_false(lower(&f, "@triton.jit\ndef k(p):\n    o = tl.arange(0, 16)\n"
-                         "    x = tl.load(p + o, mask=o * 1.0)\n", "k", "*fp32"));
+  assert_false(lower(&f,
+                     "@triton.jit\ndef k(p):\n    o = tl.arange(0, 16)\n"
+                     "    x = tl.load(p + o, mask=o * 1.0)\n",
+                     "k", "*fp32"));
   expect_first_error(f.ctx, "k.py", 7, 29, "mask must have boolean type, found 'tensor<16xfp32>'");
   lower_done(&f);
 }
@@ -278,8 +283,10 @@ static void test_lower_float_mask(void **state) {
 static void test_lower_shape_mismatch(void **state) {
   (void)state;
   lower_fixture f;
-  assert_false(lower(&f, "@triton.jit\ndef k(p):\n    a = tl.arange(0, 16)\n"
-                         "    b = tl.arange(0, 32)\n    c = a + b\n", "k", "*fp32"));
+  assert_false(lower(&f,
+                     "@triton.jit\ndef k(p):\n    a = tl.arange(0, 16)\n"
+                     "    b = tl.arange(0, 32)\n    c = a + b\n",
+                     "k", "*fp32"));
   expect_first_error(f.ctx, "k.py", 8, 11, "incompatible shapes for broadcast: [16] and [32]");
   lower_done(&f);
 }
@@ -287,17 +294,18 @@ static void test_lower_shape_mismatch(void **state) {
 static void test_lower_type_promotion(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, q, n):\n"
-                        "    o = tl.arange(0, 16)\n"
-                        "    x = tl.load(p + o)\n"       /* i8 */
-                        "    y = x + 1\n"                /* scalar int does not promote: i8 */
-                        "    z = x * n\n"                /* i8 * i64 -> i64 */
-                        "    h = tl.load(q + o)\n"       /* fp16 */
-                        "    w = h + 1.5\n"              /* fp16 */
-                        "    v = h / h\n"                /* fp16 division -> fp32 */
-                        "    u = z.to(tl.float32) + w\n" /* fp32 */
-                        "    tl.store(q + o, u)\n",
-                        "k", "*i8,*fp16,i64"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, q, n):\n"
+                    "    o = tl.arange(0, 16)\n"
+                    "    x = tl.load(p + o)\n"       /* i8 */
+                    "    y = x + 1\n"                /* scalar int does not promote: i8 */
+                    "    z = x * n\n"                /* i8 * i64 -> i64 */
+                    "    h = tl.load(q + o)\n"       /* fp16 */
+                    "    w = h + 1.5\n"              /* fp16 */
+                    "    v = h / h\n"                /* fp16 division -> fp32 */
+                    "    u = z.to(tl.float32) + w\n" /* fp32 */
+                    "    tl.store(q + o, u)\n",
+                    "k", "*i8,*fp16,i64"));
   expect_ir(&f, "%y_2 = arith.addi %x_1, %y : tensor<16xi8>");
   expect_ir(&f, "%z = arith.extsi %x_1 : tensor<16xi8> to tensor<16xi64>");
   expect_ir(&f, "%w_7 = arith.addf %h_6, %w : tensor<16xf16>");
@@ -311,11 +319,12 @@ static void test_lower_type_promotion(void **state) {
 static void test_lower_unsigned_compare(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, n):\n"
-                        "    o = tl.arange(0, 16)\n"
-                        "    x = tl.load(p + o)\n"
-                        "    tl.store(p + o, x, mask=x < n)\n",
-                        "k", "*u32,u32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, n):\n"
+                    "    o = tl.arange(0, 16)\n"
+                    "    x = tl.load(p + o)\n"
+                    "    tl.store(p + o, x, mask=x < n)\n",
+                    "k", "*u32,u32"));
   expect_ir(&f, "arith.cmpi ult");
   lower_done(&f);
 }
@@ -323,11 +332,12 @@ static void test_lower_unsigned_compare(void **state) {
 static void test_lower_expand_dims_broadcast(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p):\n"
-                        "    r = tl.arange(0, 16)\n    c = tl.arange(0, 32)\n"
-                        "    off = r[:, None] * 32 + c[None, :]\n"
-                        "    tl.store(p + off, 0.0)\n",
-                        "k", "*fp32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p):\n"
+                    "    r = tl.arange(0, 16)\n    c = tl.arange(0, 32)\n"
+                    "    off = r[:, None] * 32 + c[None, :]\n"
+                    "    tl.store(p + off, 0.0)\n",
+                    "k", "*fp32"));
   expect_ir(&f, "tt.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>");
   expect_ir(&f, "tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>");
   expect_ir(&f, "tt.broadcast");
@@ -338,15 +348,16 @@ static void test_lower_expand_dims_broadcast(void **state) {
 static void test_lower_for_loop_carried(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, n):\n"
-                        "    o = tl.arange(0, 16)\n"
-                        "    acc = tl.zeros((16,), dtype=tl.float32)\n"
-                        "    s = 0\n"
-                        "    for i in range(0, n):\n"
-                        "        acc += tl.load(p + o + i * 16)\n"
-                        "        s = s + i\n"
-                        "    tl.store(p + o, acc + s)\n",
-                        "k", "*fp32,i32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, n):\n"
+                    "    o = tl.arange(0, 16)\n"
+                    "    acc = tl.zeros((16,), dtype=tl.float32)\n"
+                    "    s = 0\n"
+                    "    for i in range(0, n):\n"
+                    "        acc += tl.load(p + o + i * 16)\n"
+                    "        s = s + i\n"
+                    "    tl.store(p + o, acc + s)\n",
+                    "k", "*fp32,i32"));
   expect_ir(&f, "%acc, %s = scf.for %i = ");
   expect_ir(&f, "iter_args(");
   expect_ir(&f, "-> (tensor<16xf32>, i32)");
@@ -357,12 +368,14 @@ static void test_lower_for_loop_carried(void **state) {
 static void test_lower_loop_type_change(void **state) {
   (void)state;
   lower_fixture f;
-  assert_false(lower(&f, "@triton.jit\ndef k(p, n):\n"
-                         "    s = 0\n"
-                         "    for i in range(n):\n"
-                         "        s = s + 0.5\n",
-                         "k", "*fp32,i32"));
-  expect_first_error(f.ctx, "k.py", 7, 5, "loop-carried variable: variable 's' has type 'i32' "
+  assert_false(lower(&f,
+                     "@triton.jit\ndef k(p, n):\n"
+                     "    s = 0\n"
+                     "    for i in range(n):\n"
+                     "        s = s + 0.5\n",
+                     "k", "*fp32,i32"));
+  expect_first_error(f.ctx, "k.py", 7, 5,
+                     "loop-carried variable: variable 's' has type 'i32' "
                      "before and 'fp32' after; its type must stay the same");
   lower_done(&f);
 }
@@ -370,12 +383,13 @@ static void test_lower_loop_type_change(void **state) {
 static void test_lower_static_range_unrolled(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p):\n"
-                        "    x = tl.load(p)\n"
-                        "    for i in tl.static_range(3):\n"
-                        "        x = x * 2.0\n"
-                        "    tl.store(p, x)\n",
-                        "k", "*fp32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p):\n"
+                    "    x = tl.load(p)\n"
+                    "    for i in tl.static_range(3):\n"
+                    "        x = x * 2.0\n"
+                    "    tl.store(p, x)\n",
+                    "k", "*fp32"));
   expect_no_ir(&f, "scf.for");
   assert_int_equal(count_ir(&f, "arith.mulf"), 3);
   lower_done(&f);
@@ -384,13 +398,14 @@ static void test_lower_static_range_unrolled(void **state) {
 static void test_lower_constexpr_if_folded(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, FLAG: tl.constexpr):\n"
-                        "    x = tl.load(p)\n"
-                        "    if FLAG > 1:\n        x = tl.exp(x)\n"
-                        "    elif FLAG == 1:\n        x = tl.log(x)\n"
-                        "    else:\n        x = tl.sqrt(x)\n"
-                        "    tl.store(p, x)\n",
-                        "k", "*fp32,1"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, FLAG: tl.constexpr):\n"
+                    "    x = tl.load(p)\n"
+                    "    if FLAG > 1:\n        x = tl.exp(x)\n"
+                    "    elif FLAG == 1:\n        x = tl.log(x)\n"
+                    "    else:\n        x = tl.sqrt(x)\n"
+                    "    tl.store(p, x)\n",
+                    "k", "*fp32,1"));
   expect_ir(&f, "math.log");
   expect_no_ir(&f, "math.exp");
   expect_no_ir(&f, "math.sqrt");
@@ -401,12 +416,13 @@ static void test_lower_constexpr_if_folded(void **state) {
 static void test_lower_runtime_if(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, n):\n"
-                        "    x = tl.load(p)\n"
-                        "    if n > 0:\n        x = x + 1.0\n"
-                        "    else:\n        x = x - 1.0\n"
-                        "    tl.store(p, x)\n",
-                        "k", "*fp32,i32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, n):\n"
+                    "    x = tl.load(p)\n"
+                    "    if n > 0:\n        x = x + 1.0\n"
+                    "    else:\n        x = x - 1.0\n"
+                    "    tl.store(p, x)\n",
+                    "k", "*fp32,i32"));
   expect_ir(&f, "%x_");
   expect_ir(&f, "= scf.if %");
   expect_ir(&f, "-> (f32)");
@@ -418,11 +434,12 @@ static void test_lower_runtime_if(void **state) {
 static void test_lower_while(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, n):\n"
-                        "    i = 0\n"
-                        "    while i < n:\n        i += 2\n"
-                        "    tl.store(p, i)\n",
-                        "k", "*i32,i32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, n):\n"
+                    "    i = 0\n"
+                    "    while i < n:\n        i += 2\n"
+                    "    tl.store(p, i)\n",
+                    "k", "*i32,i32"));
   expect_ir(&f, "scf.while");
   expect_ir(&f, "scf.condition");
   lower_done(&f);
@@ -431,14 +448,15 @@ static void test_lower_while(void **state) {
 static void test_lower_jit_helper_inlined(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef twice(x, SCALE: tl.constexpr = 2):\n"
-                        "    return x * SCALE\n\n"
-                        "@triton.jit\ndef k(p):\n"
-                        "    x = tl.load(p)\n"
-                        "    y = twice(x)\n"
-                        "    z = twice(y, SCALE=3)\n"
-                        "    tl.store(p, z)\n",
-                        "k", "*fp32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef twice(x, SCALE: tl.constexpr = 2):\n"
+                    "    return x * SCALE\n\n"
+                    "@triton.jit\ndef k(p):\n"
+                    "    x = tl.load(p)\n"
+                    "    y = twice(x)\n"
+                    "    z = twice(y, SCALE=3)\n"
+                    "    tl.store(p, z)\n",
+                    "k", "*fp32"));
   expect_no_ir(&f, "tt.call");
   assert_int_equal(count_ir(&f, "arith.mulf"), 2);
   expect_ir(&f, "2.000000e+00");
@@ -449,12 +467,13 @@ static void test_lower_jit_helper_inlined(void **state) {
 static void test_lower_module_constant_and_dtype(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "BLOCK = 64\n@triton.jit\ndef k(p):\n"
-                        "    o = tl.arange(0, BLOCK)\n"
-                        "    x = tl.load(p + o)\n"
-                        "    y = x.to(tl.float16).to(p.dtype.element_ty)\n"
-                        "    tl.store(p + o, tl.where(o < 10, y, tl.maximum(y, 0.0)))\n",
-                        "k", "*fp32"));
+  assert_true(lower(&f,
+                    "BLOCK = 64\n@triton.jit\ndef k(p):\n"
+                    "    o = tl.arange(0, BLOCK)\n"
+                    "    x = tl.load(p + o)\n"
+                    "    y = x.to(tl.float16).to(p.dtype.element_ty)\n"
+                    "    tl.store(p + o, tl.where(o < 10, y, tl.maximum(y, 0.0)))\n",
+                    "k", "*fp32"));
   expect_ir(&f, "tensor<64xi32>");
   expect_ir(&f, "arith.truncf");
   expect_ir(&f, "arith.extf");
@@ -466,14 +485,15 @@ static void test_lower_module_constant_and_dtype(void **state) {
 static void test_lower_reduce_and_dot(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(a, c):\n"
-                        "    r = tl.arange(0, 16)\n"
-                        "    t = tl.load(a + r[:, None] * 16 + r[None, :])\n"
-                        "    d = tl.dot(t, t)\n"
-                        "    s = tl.sum(d, axis=1)\n"
-                        "    m = tl.max(s, axis=0)\n"
-                        "    tl.store(c, m)\n",
-                        "k", "*fp16,*fp32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(a, c):\n"
+                    "    r = tl.arange(0, 16)\n"
+                    "    t = tl.load(a + r[:, None] * 16 + r[None, :])\n"
+                    "    d = tl.dot(t, t)\n"
+                    "    s = tl.sum(d, axis=1)\n"
+                    "    m = tl.max(s, axis=0)\n"
+                    "    tl.store(c, m)\n",
+                    "k", "*fp16,*fp32"));
   expect_ir(&f, "tt.dot");
   expect_ir(&f, "tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>");
   expect_ir(&f, "\"tt.reduce\"");
@@ -486,10 +506,12 @@ static void test_lower_reduce_and_dot(void **state) {
 static void test_lower_unsupported_break(void **state) {
   (void)state;
   lower_fixture f;
-  assert_false(lower(&f, "@triton.jit\ndef k(p, n):\n"
-                         "    for i in range(n):\n        break\n",
-                         "k", "*fp32,i32"));
-  expect_first_error(f.ctx, "k.py", 7, 9, "unsupported: 'break' in a runtime loop (Triton "
+  assert_false(lower(&f,
+                     "@triton.jit\ndef k(p, n):\n"
+                     "    for i in range(n):\n        break\n",
+                     "k", "*fp32,i32"));
+  expect_first_error(f.ctx, "k.py", 7, 9,
+                     "unsupported: 'break' in a runtime loop (Triton "
                      "rejects it as well; use a 'while' loop with a flag)");
   lower_done(&f);
 }
@@ -513,13 +535,14 @@ static void test_lower_not_jit(void **state) {
 static void test_lower_atomics(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p, c, n):\n"
-                        "    o = tl.arange(0, 64)\n"
-                        "    x = tl.load(p + o)\n"
-                        "    tl.atomic_add(c, 1)\n"
-                        "    old = tl.atomic_max(p + o, x, mask=o < n, sem='relaxed')\n"
-                        "    tl.atomic_cas(c, 0, 1)\n",
-                        "k", "*u32,*i32,i32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p, c, n):\n"
+                    "    o = tl.arange(0, 64)\n"
+                    "    x = tl.load(p + o)\n"
+                    "    tl.atomic_add(c, 1)\n"
+                    "    old = tl.atomic_max(p + o, x, mask=o < n, sem='relaxed')\n"
+                    "    tl.atomic_cas(c, 0, 1)\n",
+                    "k", "*u32,*i32,i32"));
   expect_ir(&f, "tt.atomic_rmw add, acq_rel, gpu, %c, %");
   expect_ir(&f, "tt.atomic_rmw umax, relaxed, gpu, ");
   expect_ir(&f, "tt.atomic_cas acq_rel, gpu, %c, ");
@@ -529,12 +552,13 @@ static void test_lower_atomics(void **state) {
 static void test_lower_runtime_ternary(void **state) {
   (void)state;
   lower_fixture f;
-  assert_true(lower(&f, "@triton.jit\ndef k(p):\n"
-                        "    pid = tl.program_id(0)\n"
-                        "    n = tl.num_programs(2)\n"
-                        "    v = pid if pid < n else 0\n"
-                        "    tl.store(p, v)\n",
-                        "k", "*i32"));
+  assert_true(lower(&f,
+                    "@triton.jit\ndef k(p):\n"
+                    "    pid = tl.program_id(0)\n"
+                    "    n = tl.num_programs(2)\n"
+                    "    v = pid if pid < n else 0\n"
+                    "    tl.store(p, v)\n",
+                    "k", "*i32"));
   expect_ir(&f, "tt.get_num_programs z : i32");
   expect_ir(&f, "%v_0 = scf.if %v -> (i32)");
   expect_ir(&f, "-> (i32)");

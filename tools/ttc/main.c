@@ -153,7 +153,8 @@ static void parse_args(int argc, char **argv, cli *c) {
     } else if (strncmp(a, "-I", 2) == 0) {
       const char *dir = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
       if (!dir) usage_error("option '%s' needs a directory", a);
-      if (c->ninclude == MAX_INCLUDE_DIRS) usage_error("more than 64 include directories at '%s'", dir);
+      if (c->ninclude == MAX_INCLUDE_DIRS)
+        usage_error("more than 64 include directories at '%s'", dir);
       c->include_dirs[c->ninclude++] = dir;
       c->opts.include_dirs = c->include_dirs;
       c->opts.num_include_dirs = c->ninclude;
@@ -315,15 +316,18 @@ static void list_passes(void) {
 static void put_shell_word(FILE *f, const char *s) {
   bool safe = *s != '\0';
   for (const char *c = s; *c && safe; c++)
-    safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,=._-/+:%@", *c) != NULL;
+    safe = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,=._-/+:%@", *c) !=
+           NULL;
   if (safe) {
     fputs(s, f);
     return;
   }
   fputc('\'', f);
   for (const char *c = s; *c; c++) {
-    if (*c == '\'') fputs("'\\''", f);
-    else fputc(*c, f);
+    if (*c == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*c, f);
   }
   fputc('\'', f);
 }
@@ -473,7 +477,8 @@ static int run_aot(cli *c) {
   free(src);
   free(hdr);
   free(err);
-  for (int i = 0; i < c->nsignatures; i++) ttc_kernel_destroy(owned[i]);
+  for (int i = 0; i < c->nsignatures; i++)
+    ttc_kernel_destroy(owned[i]);
   return rc;
 }
 
