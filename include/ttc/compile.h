@@ -117,8 +117,10 @@ TTC_API ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, con
                                                const char *name, ttc_kernel **out);
 
 /* Frees the kernel and everything it owns (outputs, diagnostics, metadata).
- * NULL is accepted. Modules loaded from it (ttc_module) stay valid. */
-TTC_API void ttc_kernel_destroy(ttc_kernel *kernel);
+ * NULL is accepted. Modules loaded from it (ttc_module) stay valid.
+ * Returns TTC_ERROR_ARGUMENT, touching nothing, for a handle already destroyed
+ * (docs/api.md, "Misuse"). */
+TTC_API ttc_status ttc_kernel_destroy(ttc_kernel *kernel);
 
 /* The status the compile returned. */
 TTC_API ttc_status ttc_kernel_status(const ttc_kernel *kernel);
@@ -194,6 +196,9 @@ TTC_API int ttc_kernel_num_params(const ttc_kernel *kernel);
 /* Type of parameter i (0-based); for pointers, *pointee receives the element
  * type (pointee may be NULL). Returns TTC_TYPE_I32 for an out-of-range i. */
 TTC_API ttc_type ttc_kernel_param_type(const ttc_kernel *kernel, int i, ttc_type *pointee);
+/* What parameter i was specialized for: 16 for ':16' (a pointer's address,
+ * an integer's value divisible by 16), else 1. Launches check it. */
+TTC_API int ttc_kernel_param_divisibility(const ttc_kernel *kernel, int i);
 
 #ifdef __cplusplus
 }

@@ -79,8 +79,10 @@ TTC_API ttc_status ttc_function_create_file(ttc_device *dev, const char *path, c
                                             const char *constexprs,
                                             const ttc_function_options *opts, ttc_function **out);
 
-/* Unloads every kernel the function loaded and frees it. NULL is accepted. */
-TTC_API void ttc_function_destroy(ttc_function *f);
+/* Unloads every kernel the function loaded and frees it. NULL is accepted.
+ * Returns TTC_ERROR_ARGUMENT, touching nothing, for a handle already destroyed
+ * (docs/api.md, "Misuse"). */
+TTC_API ttc_status ttc_function_destroy(ttc_function *f);
 
 /* The status the function was created with. */
 TTC_API ttc_status ttc_function_status(const ttc_function *f);

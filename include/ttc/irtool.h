@@ -64,8 +64,10 @@ typedef struct ttc_ir_result ttc_ir_result;
 TTC_API ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
                               const ttc_ir_options *opts, ttc_ir_result **out);
 
-/* Frees the result; NULL is accepted. */
-TTC_API void ttc_ir_result_destroy(ttc_ir_result *r);
+/* Frees the result; NULL is accepted.
+ * Returns TTC_ERROR_ARGUMENT, touching nothing, for a handle already destroyed
+ * (docs/api.md, "Misuse"). */
+TTC_API ttc_status ttc_ir_result_destroy(ttc_ir_result *r);
 /* The output (IR text, LLVM IR, PTX: NUL-terminated; cubin: bytes), or NULL
  * when processing failed before producing it. Borrowed. */
 TTC_API const void *ttc_ir_result_output(const ttc_ir_result *r, size_t *size);

@@ -31,8 +31,12 @@ typedef struct ttc_module ttc_module;
  * failure's message may then be overwritten by another's. */
 TTC_API ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errlen);
 
-/* Releases the primary context if it was retained. NULL is accepted. */
-TTC_API void ttc_device_destroy(ttc_device *dev);
+/* Releases the primary context if it was retained. NULL is accepted.
+ * Refused with TTC_ERROR_ARGUMENT (the device stays open) while modules or
+ * kernel functions loaded on it are alive: destroy those first.
+ * Returns TTC_ERROR_ARGUMENT, touching nothing, for a handle already destroyed
+ * (docs/api.md, "Misuse"). */
+TTC_API ttc_status ttc_device_destroy(ttc_device *dev);
 
 /* The message of the last failed call on this device, "" if none. Borrowed. */
 TTC_API const char *ttc_device_error(const ttc_device *dev);
@@ -71,7 +75,7 @@ TTC_API ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint
  * device. */
 typedef struct ttc_event ttc_event;
 TTC_API ttc_status ttc_event_create(ttc_device *dev, ttc_event **out);
-TTC_API void ttc_event_destroy(ttc_device *dev, ttc_event *ev);
+TTC_API ttc_status ttc_event_destroy(ttc_device *dev, ttc_event *ev);
 TTC_API ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream);
 /* Milliseconds between two recorded events; waits for `end`. */
 TTC_API ttc_status ttc_event_elapsed(ttc_device *dev, ttc_event *start, ttc_event *end, float *ms);
@@ -150,7 +154,7 @@ static inline ttc_arg ttc_arg_f64(double x) {
  * a reference to `kernel`; it must not outlive `dev`. Caller frees with
  * ttc_module_destroy. */
 TTC_API ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out);
-TTC_API void ttc_module_destroy(ttc_module *mod);
+TTC_API ttc_status ttc_module_destroy(ttc_module *mod);
 
 /* Launches the kernel on a grid of programs (grid[0..2], each >= 1) with
  * num_warps * 32 threads per program, on `stream` (a CUstream; NULL: the

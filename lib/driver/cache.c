@@ -347,6 +347,8 @@ static char *kernel_facts(const ttc_kernel *k) {
       ir_sb_printf(&sb, "%s*%s", i ? "," : "", ttc_type_name(k->param_pointees[i]));
     else
       ir_sb_printf(&sb, "%s%s", i ? "," : "", ttc_type_name(t));
+    int d = k->param_divisibility ? k->param_divisibility[i] : 1;
+    if (d > 1) ir_sb_printf(&sb, ":%d", d);
   }
   ir_sb_putc(&sb, '\n');
   if (k->num_regs >= 0)
@@ -409,17 +411,27 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
     count += v[i] == ',';
   k->param_types = calloc((size_t)count + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)count + 1, sizeof *k->param_pointees);
-  if (!k->param_types || !k->param_pointees) return false;
+  k->param_divisibility = calloc((size_t)count + 1, sizeof *k->param_divisibility);
+  if (!k->param_types || !k->param_pointees || !k->param_divisibility) return false;
   const char *p = v, *end = v + n;
   for (int i = 0; i < count; i++) {
     const char *comma = memchr(p, ',', (size_t)(end - p));
-    const char *e = comma ? comma : end;
+    const char *e = comma ? comma : end, *next = e + 1;
+    /* "*fp32:16": the specialization a launch checks */
+    const char *colon = memchr(p, ':', (size_t)(e - p));
+    k->param_divisibility[i] = 1;
+    if (colon) {
+      int d = atoi(colon + 1);
+      if (d < 1 || d > 1024) return false;
+      k->param_divisibility[i] = d;
+      e = colon;
+    }
     bool is_ptr = p < e && *p == '*';
     ttc_type t;
     if (!type_named(p + is_ptr, (size_t)(e - p - is_ptr), &t)) return false;
     k->param_types[i] = is_ptr ? TTC_TYPE_PTR : t;
     k->param_pointees[i] = is_ptr ? t : TTC_TYPE_I32;
-    p = e + 1;
+    p = next;
   }
   k->nparams = count;
   /* ptxas's report, when the entry holds a cubin */
@@ -439,7 +451,7 @@ ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf
   int n = 0;
   void *buf = drv_cache_read(c, key, sec, &n, remarks);
   if (!buf) return NULL;
-  ttc_kernel *k = calloc(1, sizeof *k);
+  ttc_kernel *k = drv_kernel_new();
   bool ok = k && (k->diagnostics = dup_bytes("", 0));
   bool has_facts = false;
   for (int i = 0; ok && i < n; i++) {

@@ -4,11 +4,16 @@
  * -> LLVM IR and PTX (codegen) -> cubin (ptxas), keeping each level's text
  * and the diagnostics in the ttc_kernel. One context per compile, so
  * concurrent compiles share nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "codegen-llvm/cg.h"
 #include "driver/driver.h"
@@ -24,6 +29,9 @@ void ttc_compile_options_init_sized(ttc_compile_options *opts, size_t size) {
   def.opt_level = 3;
   drv_options_init(opts, size, &def, sizeof def);
 }
+
+/* num_stages beyond this buys nothing and multiplies shared memory. */
+#define TTC_MAX_NUM_STAGES 16
 
 static double now_ms(void) {
   struct timespec ts;
@@ -82,12 +90,14 @@ static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
   k->nparams = n;
   k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
-  if (!k->param_types || !k->param_pointees) return false;
+  k->param_divisibility = calloc((size_t)n + 1, sizeof *k->param_divisibility);
+  if (!k->param_types || !k->param_pointees || !k->param_divisibility) return false;
   int j = 0;
   for (int i = 0; i < info->nparams; i++) {
     if (info->params[i].is_constexpr) continue;
     k->param_types[j] = info->params[i].type;
     k->param_pointees[j] = info->params[i].pointee;
+    k->param_divisibility[j] = info->params[i].divisibility > 1 ? info->params[i].divisibility : 1;
     j++;
   }
   return true;
@@ -309,7 +319,7 @@ ttc_status drv_compile_now(const char *source, size_t source_len, const char *fi
                            const char *name, const char *signature, const ttc_compile_options *opts,
                            ttc_kernel **out) {
   ttc_compile_options o = *opts;
-  ttc_kernel *k = calloc(1, sizeof *k);
+  ttc_kernel *k = drv_kernel_new();
   if (!k) return TTC_ERROR_OUT_OF_MEMORY;
   k->name = strdup(name);
   k->num_regs = k->spill_store_bytes = k->spill_load_bytes = k->shared_static = k->local_bytes = -1;
@@ -347,6 +357,13 @@ ttc_status drv_compile_now(const char *source, size_t source_len, const char *fi
     st = TTC_ERROR_ARGUMENT;
   } else if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1))) {
     ir_error(ctx, none, "num_warps must be a power of two in 1..32, got %d", o.num_warps);
+    st = TTC_ERROR_ARGUMENT;
+  } else if (o.num_stages < 0 || o.num_stages > TTC_MAX_NUM_STAGES) {
+    ir_error(ctx, none, "num_stages must be in 0..%d, got %d", TTC_MAX_NUM_STAGES, o.num_stages);
+    st = TTC_ERROR_ARGUMENT;
+  } else if ((int)o.stop_after < 0 || o.stop_after >= TTC_NUM_LEVELS) {
+    ir_error(ctx, none, "stop_after must be a ttc_level (0..%d), got %d", TTC_NUM_LEVELS - 1,
+             (int)o.stop_after);
     st = TTC_ERROR_ARGUMENT;
   } else if (!src) {
     st = TTC_ERROR_OUT_OF_MEMORY;
@@ -414,56 +431,112 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
   return st;
 }
 
+/* ttc_compile's arguments, carried to the thread that runs it. */
+typedef struct compile_call {
+  const char *source;
+  size_t source_len;
+  const char *filename, *name, *signature;
+  ttc_compile_options o;
+  ttc_kernel **out;
+  ttc_status st;
+} compile_call;
+
+static void compile_deep(void *arg) {
+  compile_call *c = arg;
+  /* a compile asked to print or time its passes (or for remarks) must run them */
+  bool reports = c->o.print_before || c->o.print_after || c->o.time_passes || c->o.remarks;
+  if (c->o.cache && drv_level_cached(c->o.stop_after) && !reports) {
+    drv_cache cache;
+    uint8_t digest[DRV_DIGEST_LEN];
+    drv_cache_init(&cache, c->o.cache, c->o.cache_dir);
+    /* a file that does not parse is compiled (and diagnosed), not cached */
+    if (cache.enabled &&
+        drv_source_digest_of(c->filename, c->source, c->source_len, c->name, digest)) {
+      c->st = drv_compile_cached(&cache, digest, c->source, c->source_len, c->filename, c->name,
+                                 c->signature, &c->o, c->out, NULL);
+      return;
+    }
+  }
+  c->st =
+      drv_compile_now(c->source, c->source_len, c->filename, c->name, c->signature, &c->o, c->out);
+  const char *dump = getenv("TTC_DUMP_DIR");
+  if (*c->out && dump && *dump) {
+    char key[DRV_KEY_LEN + 1];
+    ir_strbuf remarks;
+    ir_sb_init(&remarks);
+    drv_dump_key(c->source, c->source_len, c->filename, c->name, c->signature, &c->o, key);
+    drv_dump_kernel(key, *c->out, c->source, c->source_len, c->filename, c->name, c->signature,
+                    &c->o, &remarks);
+    append_diagnostics(*c->out, remarks.data);
+    ir_sb_free(&remarks);
+  }
+}
+
 ttc_status ttc_compile(const char *source, size_t source_len, const char *filename,
                        const char *name, const char *signature, const ttc_compile_options *opts,
                        ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!source || !filename || !name || !signature) return TTC_ERROR_ARGUMENT;
-  ttc_compile_options o;
-  ttc_compile_options_init(&o);
+  if (source_len > DRV_MAX_SOURCE_BYTES) { /* before any length arithmetic */
+    *out = drv_kernel_failed(name, TTC_ERROR_INPUT,
+                             "%s: source of %zu bytes exceeds the limit of "
+                             "%d MiB",
+                             filename, source_len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    return *out ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  }
+  compile_call c = {source, source_len, filename, name, signature, {0}, out, TTC_OK};
+  ttc_compile_options_init(&c.o);
   /* the first version with a size field ends at num_include_dirs */
   if (opts &&
-      !drv_options_read(&o, sizeof o, opts, DRV_V1_SIZE(ttc_compile_options, num_include_dirs)))
+      !drv_options_read(&c.o, sizeof c.o, opts, DRV_V1_SIZE(ttc_compile_options, num_include_dirs)))
     return TTC_ERROR_ARGUMENT;
-  if (!o.arch) o.arch = "sm_90";
-  /* a compile asked to print or time its passes must run them */
-  bool reports = o.print_before || o.print_after || o.time_passes || o.remarks;
-  if (o.cache && drv_level_cached(o.stop_after) && !reports) {
-    drv_cache c;
-    uint8_t digest[DRV_DIGEST_LEN];
-    drv_cache_init(&c, o.cache, o.cache_dir);
-    /* a file that does not parse is compiled (and diagnosed), not cached */
-    if (c.enabled && drv_source_digest_of(filename, source, source_len, name, digest))
-      return drv_compile_cached(&c, digest, source, source_len, filename, name, signature, &o, out,
-                                NULL);
-  }
-  ttc_status st = drv_compile_now(source, source_len, filename, name, signature, &o, out);
-  const char *dump = getenv("TTC_DUMP_DIR");
-  if (*out && dump && *dump) {
-    char key[DRV_KEY_LEN + 1];
-    ir_strbuf remarks;
-    ir_sb_init(&remarks);
-    drv_dump_key(source, source_len, filename, name, signature, &o, key);
-    drv_dump_kernel(key, *out, source, source_len, filename, name, signature, &o, &remarks);
-    append_diagnostics(*out, remarks.data);
-    ir_sb_free(&remarks);
-  }
-  return st;
+  if (!c.o.arch) c.o.arch = "sm_90";
+  /* parsing, lowering and printing recurse within the documented limits:
+   * on the library's own stack, whatever the caller's thread has */
+  ir_run_deep(compile_deep, &c);
+  return c.st;
 }
 
-/* Reads a whole file into a malloc'd buffer. */
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen) {
+  *len = 0;
+  why[0] = '\0';
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  /* a device or pipe (/dev/zero, a FIFO) could never end or never fit */
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, whylen, "cannot read '%s': not a regular file", path);
+    close(fd);
+    return NULL;
+  }
   ir_strbuf sb;
   ir_sb_init(&sb);
   char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    ir_sb_append(&sb, buf, n);
-  bool bad = ferror(f) || sb.failed;
-  fclose(f);
+  ssize_t n;
+  bool bad = false;
+  /* read to the limit and one byte past it: the size stat gave may change */
+  while (!bad && (n = read(fd, buf, sizeof buf)) != 0) {
+    if (n < 0) {
+      bad = errno != EINTR;
+      if (bad) snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
+      continue;
+    }
+    ir_sb_append(&sb, buf, (size_t)n);
+    if (sb.len > DRV_MAX_SOURCE_BYTES) {
+      snprintf(why, whylen, "'%s' is larger than the source limit of %d MiB", path,
+               (int)(DRV_MAX_SOURCE_BYTES >> 20));
+      bad = true;
+    }
+  }
+  close(fd);
+  if (!bad && sb.failed) {
+    snprintf(why, whylen, "cannot read '%s': out of memory", path);
+    bad = true;
+  }
   if (bad) {
     ir_sb_free(&sb);
     return NULL;
@@ -472,32 +545,55 @@ static char *read_file(const char *path, size_t *len) {
   return ir_sb_take(&sb);
 }
 
+ttc_kernel *drv_kernel_failed(const char *name, ttc_status st, const char *fmt, ...) {
+  ttc_kernel *k = drv_kernel_new();
+  if (!k) return NULL;
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_sb_puts(&sb, "error: ");
+  va_list ap;
+  va_start(ap, fmt);
+  ir_sb_vprintf(&sb, fmt, ap);
+  va_end(ap);
+  ir_sb_putc(&sb, '\n');
+  k->diagnostics = ir_sb_take(&sb);
+  k->name = strdup(name ? name : "");
+  k->status = st;
+  return k;
+}
+
 ttc_status ttc_compile_file(const char *path, const char *name, const char *signature,
                             const ttc_compile_options *opts, ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!path) return TTC_ERROR_ARGUMENT;
   size_t len = 0;
-  char *text = read_file(path, &len);
+  char why[512];
+  char *text = drv_read_source(path, &len, why, sizeof why);
   if (!text) {
-    ttc_kernel *k = calloc(1, sizeof *k);
-    if (!k) return TTC_ERROR_OUT_OF_MEMORY;
-    ir_strbuf sb;
-    ir_sb_init(&sb);
-    ir_sb_printf(&sb, "error: cannot read '%s'\n", path);
-    k->diagnostics = ir_sb_take(&sb);
-    k->name = strdup(name ? name : "");
-    k->status = TTC_ERROR_IO;
-    *out = k;
-    return TTC_ERROR_IO;
+    *out = drv_kernel_failed(name, TTC_ERROR_IO, "%s", why);
+    return *out ? TTC_ERROR_IO : TTC_ERROR_OUT_OF_MEMORY;
   }
   ttc_status st = ttc_compile(text, len, path, name, signature, opts, out);
   free(text);
   return st;
 }
 
-void ttc_kernel_destroy(ttc_kernel *k) {
-  if (!k) return;
+ttc_kernel *drv_kernel_new(void) {
+  ttc_kernel *k = calloc(1, sizeof *k);
+  if (k && !rt_handle_add(k, RT_HANDLE_KERNEL)) {
+    free(k);
+    return NULL;
+  }
+  return k;
+}
+
+/* A live kernel handle (not NULL, not destroyed). */
+static bool live(const ttc_kernel *k) { return k && rt_handle_live(k, RT_HANDLE_KERNEL); }
+
+ttc_status ttc_kernel_destroy(ttc_kernel *k) {
+  if (!k) return TTC_OK;
+  if (!rt_handle_remove(k, RT_HANDLE_KERNEL)) return TTC_ERROR_ARGUMENT;
   for (int i = 0; i < TTC_NUM_LEVELS; i++)
     free(k->out[i]);
   free(k->diagnostics);
@@ -506,6 +602,7 @@ void ttc_kernel_destroy(ttc_kernel *k) {
   free(k->name);
   free(k->param_types);
   free(k->param_pointees);
+  free(k->param_divisibility);
   free(k->source);
   free(k->filename);
   free(k->signature);
@@ -514,39 +611,50 @@ void ttc_kernel_destroy(ttc_kernel *k) {
     free(k->include_dirs[i]);
   free(k->include_dirs);
   free(k);
+  return TTC_OK;
 }
 
-ttc_status ttc_kernel_status(const ttc_kernel *k) { return k ? k->status : TTC_ERROR_ARGUMENT; }
+ttc_status ttc_kernel_status(const ttc_kernel *k) {
+  return live(k) ? k->status : TTC_ERROR_ARGUMENT;
+}
 
 const char *ttc_kernel_diagnostics(const ttc_kernel *k) {
-  return k && k->diagnostics ? k->diagnostics : "";
+  return live(k) && k->diagnostics ? k->diagnostics : "";
 }
 
 const void *ttc_kernel_output(const ttc_kernel *k, ttc_level level, size_t *size) {
   if (size) *size = 0;
-  if (!k || (int)level < 0 || level >= TTC_NUM_LEVELS || !k->out[level]) return NULL;
+  if (!live(k) || (int)level < 0 || level >= TTC_NUM_LEVELS || !k->out[level]) return NULL;
   if (size) *size = k->out_size[level];
   return k->out[level];
 }
 
-const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return k ? k->metadata : NULL; }
+const char *ttc_kernel_metadata_json(const ttc_kernel *k) { return live(k) ? k->metadata : NULL; }
 
 const char *ttc_kernel_pass_dump(const ttc_kernel *k) {
-  return k && k->pass_dump ? k->pass_dump : "";
+  return live(k) && k->pass_dump ? k->pass_dump : "";
 }
 
 const char *ttc_kernel_ttir_located(const ttc_kernel *k, size_t *size) {
-  if (size) *size = k && k->ttir_located ? k->ttir_located_size : 0;
-  return k ? k->ttir_located : NULL;
+  if (size) *size = live(k) && k->ttir_located ? k->ttir_located_size : 0;
+  return live(k) ? k->ttir_located : NULL;
 }
-const char *ttc_kernel_name(const ttc_kernel *k) { return k && k->name ? k->name : ""; }
-int ttc_kernel_num_warps(const ttc_kernel *k) { return k ? k->num_warps : 0; }
-int ttc_kernel_shared_bytes(const ttc_kernel *k) { return k ? k->shared_bytes : 0; }
+const char *ttc_kernel_name(const ttc_kernel *k) { return live(k) && k->name ? k->name : ""; }
+int ttc_kernel_num_warps(const ttc_kernel *k) { return live(k) ? k->num_warps : 0; }
+int ttc_kernel_shared_bytes(const ttc_kernel *k) { return live(k) ? k->shared_bytes : 0; }
+int ttc_kernel_num_params(const ttc_kernel *k) { return live(k) ? k->nparams : 0; }
+int ttc_kernel_from_cache(const ttc_kernel *k) { return live(k) && k->from_cache; }
+
+int ttc_kernel_param_divisibility(const ttc_kernel *k, int i) {
+  if (!live(k) || i < 0 || i >= k->nparams || !k->param_divisibility) return 1;
+  return k->param_divisibility[i] > 1 ? k->param_divisibility[i] : 1;
+}
+
 ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {
   /* The first version ends with time_ms: fields added later lie after it,
    * and callers that do not know them are still served. */
   const size_t v1_size = offsetof(ttc_kernel_stats, time_ms) + sizeof stats->time_ms;
-  if (!k || !stats || stats->size < v1_size) return TTC_ERROR_ARGUMENT;
+  if (!live(k) || !stats || stats->size < v1_size) return TTC_ERROR_ARGUMENT;
   ttc_kernel_stats s = {
       sizeof s,        k->num_regs,      k->spill_store_bytes, k->spill_load_bytes,
       k->shared_bytes, k->shared_static, k->local_bytes,       {0}};
@@ -557,11 +665,8 @@ ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {
   return TTC_OK;
 }
 
-int ttc_kernel_num_params(const ttc_kernel *k) { return k ? k->nparams : 0; }
-int ttc_kernel_from_cache(const ttc_kernel *k) { return k && k->from_cache; }
-
 ttc_type ttc_kernel_param_type(const ttc_kernel *k, int i, ttc_type *pointee) {
-  if (!k || i < 0 || i >= k->nparams) {
+  if (!live(k) || i < 0 || i >= k->nparams) {
     if (pointee) *pointee = TTC_TYPE_I32;
     return TTC_TYPE_I32;
   }

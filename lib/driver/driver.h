@@ -10,8 +10,24 @@
 
 #include "ttc/ttc.h"
 #include "ir-tt/ir.h"
+#include "runtime/rt.h"
 
 /* The compile result. Every pointer is owned by the kernel (malloc'd). */
+/* A zeroed kernel registered as a live handle (ttc_kernel_destroy frees it);
+ * NULL on OOM. Every ttc_kernel is made here. */
+ttc_kernel *drv_kernel_new(void);
+/* A failed kernel whose diagnostics are "error: MESSAGE"; NULL on OOM. */
+ttc_kernel *drv_kernel_failed(const char *name, ttc_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The largest kernel file or IR text the library takes (docs/api.md). */
+#define DRV_MAX_SOURCE_BYTES ((size_t)64 << 20)
+/* Reads a regular file of at most DRV_MAX_SOURCE_BYTES into a malloc'd,
+ * NUL-terminated buffer (caller frees); NULL with the reason in `why` for a
+ * missing or unreadable file, a non-regular file (/dev/zero, a pipe) or one
+ * past the limit. */
+char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen);
+
 struct ttc_kernel {
   ttc_status status;
   char *diagnostics;         /* rendered, "" when none */
@@ -25,6 +41,9 @@ struct ttc_kernel {
   int nparams;
   ttc_type *param_types;
   ttc_type *param_pointees;
+  /* What each parameter was specialized for: 16 for ':16' (a pointer's
+   * address or an integer's value divisible by 16), else 1. Launches check it. */
+  int *param_divisibility;
   /* What the kernel was compiled from (NULL when the source could not be
    * read): the AOT generator reads the declaration again from them. */
   char *source;

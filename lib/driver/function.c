@@ -302,9 +302,9 @@ static bool read_decl(ttc_function *f) {
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
-ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t source_len,
-                               const char *filename, const char *name, const char *constexprs,
-                               const ttc_function_options *opts, ttc_function **out) {
+static ttc_status create_now(ttc_device *dev, const char *source, size_t source_len,
+                             const char *filename, const char *name, const char *constexprs,
+                             const ttc_function_options *opts, ttc_function **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!dev || !source || !filename || !name) return TTC_ERROR_ARGUMENT;
@@ -314,6 +314,10 @@ ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t sourc
       !drv_options_read(&o, sizeof o, opts, DRV_V1_SIZE(ttc_function_options, message_user)))
     return TTC_ERROR_ARGUMENT;
   ttc_function *f = calloc(1, sizeof *f);
+  if (f && !rt_handle_add(f, RT_HANDLE_FUNCTION)) {
+    free(f);
+    f = NULL;
+  }
   if (!f) return TTC_ERROR_OUT_OF_MEMORY;
   /* recursive: an error recorded while compiling under the lock takes it again */
   pthread_mutexattr_t attr;
@@ -360,40 +364,71 @@ ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t sourc
   return f->status;
 }
 
+/* ttc_function_create's arguments, carried to the thread that runs it. */
+typedef struct create_call {
+  ttc_device *dev;
+  const char *source;
+  size_t source_len;
+  const char *filename, *name, *constexprs;
+  const ttc_function_options *opts;
+  ttc_function **out;
+  ttc_status st;
+} create_call;
+
+static void create_deep(void *arg) {
+  create_call *c = arg;
+  c->st = create_now(c->dev, c->source, c->source_len, c->filename, c->name, c->constexprs, c->opts,
+                     c->out);
+}
+
+/* Reading the declaration parses the file: on the library's own stack. */
+ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t source_len,
+                               const char *filename, const char *name, const char *constexprs,
+                               const ttc_function_options *opts, ttc_function **out) {
+  if (out && source_len > DRV_MAX_SOURCE_BYTES) { /* before any length arithmetic */
+    ttc_status st =
+        create_now(dev, "", 0, filename ? filename : "", name ? name : "", NULL, opts, out);
+    if (*out) {
+      (*out)->status = TTC_ERROR_INPUT;
+      fn_fail(*out, TTC_ERROR_INPUT, "error: %s: source of %zu bytes exceeds the limit of %d MiB",
+              filename ? filename : "", source_len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+      st = TTC_ERROR_INPUT;
+    }
+    return st;
+  }
+  create_call c = {dev, source, source_len, filename, name, constexprs, opts, out, TTC_OK};
+  ir_run_deep(create_deep, &c);
+  return c.st;
+}
+
 ttc_status ttc_function_create_file(ttc_device *dev, const char *path, const char *name,
                                     const char *constexprs, const ttc_function_options *opts,
                                     ttc_function **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!path) return TTC_ERROR_ARGUMENT;
-  FILE *fp = fopen(path, "rb");
-  ir_strbuf sb;
-  ir_sb_init(&sb);
-  char buf[65536];
-  size_t n;
-  while (fp && (n = fread(buf, 1, sizeof buf, fp)) > 0)
-    ir_sb_append(&sb, buf, n);
-  bool bad = !fp || ferror(fp) || sb.failed;
-  if (fp) fclose(fp);
+  size_t len = 0;
+  char why[512];
+  char *text = drv_read_source(path, &len, why, sizeof why);
   ttc_status st;
-  if (bad) {
+  if (!text) {
     /* a function that says why, as for any other failure */
     st = ttc_function_create(dev, "", 0, path, name ? name : "", NULL, opts, out);
     if (*out) {
       (*out)->status = TTC_ERROR_IO;
-      fn_fail(*out, TTC_ERROR_IO, "error: cannot read '%s'", path);
+      fn_fail(*out, TTC_ERROR_IO, "error: %s", why);
       st = TTC_ERROR_IO;
     }
   } else {
-    st =
-        ttc_function_create(dev, sb.data ? sb.data : "", sb.len, path, name, constexprs, opts, out);
+    st = ttc_function_create(dev, text, len, path, name, constexprs, opts, out);
   }
-  ir_sb_free(&sb);
+  free(text);
   return st;
 }
 
-void ttc_function_destroy(ttc_function *f) {
-  if (!f) return;
+ttc_status ttc_function_destroy(ttc_function *f) {
+  if (!f) return TTC_OK;
+  if (!rt_handle_remove(f, RT_HANDLE_FUNCTION)) return TTC_ERROR_ARGUMENT;
   for (int i = 0; i < f->nall; i++)
     fn_variant_free(f->all[i]);
   free(f->all);
@@ -411,6 +446,7 @@ void ttc_function_destroy(ttc_function *f) {
   ir_sb_free(&f->messages);
   pthread_mutex_destroy(&f->lock);
   free(f);
+  return TTC_OK;
 }
 
 /* ---- queries ------------------------------------------------------------------------- */
@@ -520,7 +556,8 @@ static const fn_variant *resolve(ttc_function *f, const ttc_arg *args, size_t na
 
 static ttc_status launch(ttc_function *f, const unsigned grid[3], ttc_grid_fn grid_fn, void *user,
                          void *stream, const ttc_arg *args, size_t nargs) {
-  if (!f || (!grid && !grid_fn) || (!args && nargs)) return TTC_ERROR_ARGUMENT;
+  if (!rt_handle_live(f, RT_HANDLE_FUNCTION) || (!grid && !grid_fn) || (!args && nargs))
+    return TTC_ERROR_ARGUMENT;
   ttc_status st;
   const fn_variant *v = resolve(f, args, nargs, grid, grid_fn, user, stream, true, &st);
   return v ? fn_variant_launch(f, v, grid, grid_fn, user, stream, args) : st;
@@ -539,7 +576,8 @@ ttc_status ttc_function_launch_grid(ttc_function *f, ttc_grid_fn grid, void *use
 ttc_status ttc_function_kernel(ttc_function *f, const ttc_arg *args, size_t nargs,
                                const ttc_kernel **kernel) {
   if (kernel) *kernel = NULL;
-  if (!f || !kernel || (!args && nargs)) return TTC_ERROR_ARGUMENT;
+  if (!rt_handle_live(f, RT_HANDLE_FUNCTION) || !kernel || (!args && nargs))
+    return TTC_ERROR_ARGUMENT;
   ttc_status st;
   const fn_variant *v = resolve(f, args, nargs, NULL, NULL, NULL, NULL, false, &st);
   if (v) *kernel = v->kernel;
@@ -549,7 +587,8 @@ ttc_status ttc_function_kernel(ttc_function *f, const ttc_arg *args, size_t narg
 ttc_status ttc_function_signature(ttc_function *f, const ttc_arg *args, size_t nargs,
                                   char **signature) {
   if (signature) *signature = NULL;
-  if (!f || !signature || (!args && nargs)) return TTC_ERROR_ARGUMENT;
+  if (!rt_handle_live(f, RT_HANDLE_FUNCTION) || !signature || (!args && nargs))
+    return TTC_ERROR_ARGUMENT;
   if (f->status != TTC_OK) return f->status;
   uint8_t spec[FN_MAX_KEY];
   if (fn_spec_key(f, args, nargs, spec) == (size_t)-1) return TTC_ERROR_ARGUMENT;

@@ -283,8 +283,8 @@ static const char *next_split(const char *p, const char *end, const char **after
 
 static ttc_status worse(ttc_status a, ttc_status b) { return a != TTC_OK ? a : b; }
 
-ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
-                      const ttc_ir_options *opts, ttc_ir_result **out) {
+static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
+                             const ttc_ir_options *opts, ttc_ir_result **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
@@ -294,7 +294,27 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
     return TTC_ERROR_ARGUMENT;
   const ttc_ir_options *o = &in;
   ttc_ir_result *r = calloc(1, sizeof *r);
+  if (r && !rt_handle_add(r, RT_HANDLE_IR_RESULT)) {
+    free(r);
+    r = NULL;
+  }
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
+  if (len > DRV_MAX_SOURCE_BYTES || o->emit < -1 || o->emit >= TTC_NUM_LEVELS || o->num_warps < 1 ||
+      o->num_warps > 32 || (o->num_warps & (o->num_warps - 1))) {
+    ir_strbuf sb;
+    ir_sb_init(&sb);
+    if (len > DRV_MAX_SOURCE_BYTES) /* before any length arithmetic */
+      ir_sb_printf(&sb, "error: %s: IR text of %zu bytes exceeds the limit of %d MiB\n", filename,
+                   len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    else if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS)
+      ir_sb_printf(&sb, "error: emit must be -1 or a ttc_level (0..%d), got %d\n",
+                   TTC_NUM_LEVELS - 1, o->emit);
+    else
+      ir_sb_printf(&sb, "error: num_warps must be a power of two in 1..32, got %d\n", o->num_warps);
+    r->diagnostics = ir_sb_take(&sb);
+    *out = r;
+    return TTC_ERROR_ARGUMENT;
+  }
   ir_strbuf output, diags, dump, padded;
   ir_sb_init(&output);
   ir_sb_init(&diags);
@@ -370,8 +390,9 @@ ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
   return status;
 }
 
-void ttc_ir_result_destroy(ttc_ir_result *r) {
-  if (!r) return;
+ttc_status ttc_ir_result_destroy(ttc_ir_result *r) {
+  if (!r) return TTC_OK;
+  if (!rt_handle_remove(r, RT_HANDLE_IR_RESULT)) return TTC_ERROR_ARGUMENT;
   free(r->output);
   free(r->diagnostics);
   free(r->dump);
@@ -379,22 +400,54 @@ void ttc_ir_result_destroy(ttc_ir_result *r) {
   free(r->repro_passes);
   free(r->metadata);
   free(r);
+  return TTC_OK;
 }
 
+/* A live result handle (not NULL, not destroyed). */
+static bool rlive(const ttc_ir_result *r) { return r && rt_handle_live(r, RT_HANDLE_IR_RESULT); }
+
 const void *ttc_ir_result_output(const ttc_ir_result *r, size_t *size) {
-  if (size) *size = r ? r->output_size : 0;
-  return r ? r->output : NULL;
+  if (size) *size = rlive(r) ? r->output_size : 0;
+  return rlive(r) ? r->output : NULL;
 }
 
 const char *ttc_ir_result_diagnostics(const ttc_ir_result *r) {
-  return r && r->diagnostics ? r->diagnostics : "";
+  return rlive(r) && r->diagnostics ? r->diagnostics : "";
 }
 
-const char *ttc_ir_result_dump(const ttc_ir_result *r) { return r && r->dump ? r->dump : ""; }
+const char *ttc_ir_result_dump(const ttc_ir_result *r) {
+  return rlive(r) && r->dump ? r->dump : "";
+}
 
 const char *ttc_ir_result_reproducer(const ttc_ir_result *r, const char **passes) {
-  if (passes) *passes = r && r->repro_passes ? r->repro_passes : "";
-  return r ? r->reproducer : NULL;
+  if (passes) *passes = rlive(r) && r->repro_passes ? r->repro_passes : "";
+  return rlive(r) ? r->reproducer : NULL;
 }
 
-const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) { return r ? r->metadata : NULL; }
+const char *ttc_ir_result_metadata_json(const ttc_ir_result *r) {
+  return rlive(r) ? r->metadata : NULL;
+}
+
+/* ttc_ir_run's arguments, carried to the thread that runs it. */
+typedef struct ir_run_call {
+  const char *text;
+  size_t len;
+  const char *filename;
+  const ttc_ir_options *opts;
+  ttc_ir_result **out;
+  ttc_status st;
+} ir_run_call;
+
+static void ir_run_deep_main(void *arg) {
+  ir_run_call *c = arg;
+  c->st = ir_run_now(c->text, c->len, c->filename, c->opts, c->out);
+}
+
+/* The IR parser, passes and printers recurse within the documented limits:
+ * on the library's own stack (ir_run_deep). */
+ttc_status ttc_ir_run(const char *text, size_t len, const char *filename,
+                      const ttc_ir_options *opts, ttc_ir_result **out) {
+  ir_run_call c = {text, len, filename, opts, out, TTC_OK};
+  ir_run_deep(ir_run_deep_main, &c);
+  return c.st;
+}

@@ -57,9 +57,12 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
   k->nparams = n;
   k->param_types = calloc((size_t)n + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)n + 1, sizeof *k->param_pointees);
-  if (!k->name || !k->param_types || !k->param_pointees) return false;
+  k->param_divisibility = calloc((size_t)n + 1, sizeof *k->param_divisibility);
+  if (!k->name || !k->param_types || !k->param_pointees || !k->param_divisibility) return false;
   for (int i = 0; i < n; i++) {
     const ir_type *t = entry->args[i]->type;
+    /* {tt.divisibility = 16 : i32}: launches check it, as for a compile's ':16' */
+    k->param_divisibility[i] = entry->args[i]->divisibility > 1 ? entry->args[i]->divisibility : 1;
     bool ok = t->kind == IR_TY_PTR ? scalar_type(t->elem, &k->param_pointees[i])
                                    : scalar_type(t, &k->param_types[i]);
     if (t->kind == IR_TY_PTR)
@@ -78,12 +81,12 @@ static bool read_func(ttc_kernel *k, ir_context *ctx, const ir_module *m, const 
   return true;
 }
 
-ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
-                                       const char *name, ttc_kernel **out) {
+static ttc_status create_now(const char *text, size_t len, const char *filename, const char *name,
+                             ttc_kernel **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
   if (!text || !filename) return TTC_ERROR_ARGUMENT;
-  ttc_kernel *k = calloc(1, sizeof *k);
+  ttc_kernel *k = drv_kernel_new();
   ir_context *ctx = ir_context_create();
   char *copy = malloc(len + 1);
   if (!k || !ctx || !copy) {
@@ -119,4 +122,32 @@ ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char 
   ir_context_destroy(ctx);
   *out = k;
   return st;
+}
+
+/* ttc_kernel_create_from_ttir's arguments, carried to the thread that runs it. */
+typedef struct create_call {
+  const char *text;
+  size_t len;
+  const char *filename, *name;
+  ttc_kernel **out;
+  ttc_status st;
+} create_call;
+
+static void create_deep(void *arg) {
+  create_call *c = arg;
+  c->st = create_now(c->text, c->len, c->filename, c->name, c->out);
+}
+
+ttc_status ttc_kernel_create_from_ttir(const char *text, size_t len, const char *filename,
+                                       const char *name, ttc_kernel **out) {
+  if (out && text && filename && len > DRV_MAX_SOURCE_BYTES) { /* before len + 1 */
+    *out = drv_kernel_failed(name, TTC_ERROR_INPUT,
+                             "%s: IR text of %zu bytes exceeds the limit "
+                             "of %d MiB",
+                             filename, len, (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    return *out ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
+  }
+  create_call c = {text, len, filename, name, out, TTC_OK};
+  ir_run_deep(create_deep, &c); /* the IR parser recurses: the library's stack */
+  return c.st;
 }

@@ -180,6 +180,23 @@ static void deliver_remarks(ttc_function *f, const ir_strbuf *remarks) {
 }
 
 /* Compiles (or reads from the cache) and loads one specialization. */
+/* A specialization's compile, carried to the thread that runs it. */
+typedef struct build_call {
+  ttc_function *f;
+  const char *sig;
+  const ttc_compile_options *o;
+  ttc_kernel **k;
+  ir_strbuf *remarks;
+  ttc_status st;
+} build_call;
+
+static void build_deep(void *arg) {
+  build_call *c = arg;
+  ttc_function *f = c->f;
+  c->st = drv_compile_cached(&f->cache, f->src_digest, f->source, f->source_len, f->filename,
+                             f->name, c->sig, c->o, c->k, c->remarks);
+}
+
 static fn_variant *variant_build(ttc_function *f, const uint8_t *key, size_t keylen,
                                  const uint8_t *spec, int config, const fe_cval *values,
                                  ttc_status *status) {
@@ -195,8 +212,9 @@ static fn_variant *variant_build(ttc_function *f, const uint8_t *key, size_t key
   ir_strbuf remarks;
   ir_sb_init(&remarks);
   ttc_kernel *k = NULL;
-  ttc_status st = drv_compile_cached(&f->cache, f->src_digest, f->source, f->source_len,
-                                     f->filename, f->name, sig, &o, &k, &remarks);
+  build_call c = {f, sig, &o, &k, &remarks, TTC_OK};
+  ir_run_deep(build_deep, &c); /* the compile recurses: on the library's own stack */
+  ttc_status st = c.st;
   deliver_remarks(f, &remarks);
   ir_sb_free(&remarks);
   *status = st;

@@ -380,6 +380,8 @@ fe_func *fe_module_find_func(const fe_module *mod, const char *name);
  * for left-nested chains such as a+b+c+..., in the lowering): far beyond
  * real kernels, well within the C stack even under AddressSanitizer. */
 #define FE_MAX_EXPR_DEPTH 1000
+/* Parameters of one function (a def or a lambda), as docs/language.md states. */
+#define FE_MAX_PARAMS 128
 
 const fe_token *fe_peek(const fe_parser *p);
 const fe_token *fe_peek_at(const fe_parser *p, int ahead);

@@ -426,15 +426,27 @@ static void read_heuristics(decl_reader *r, const fe_expr *call) {
 
 /* ---- dependencies ------------------------------------------------------------ */
 
-/* The names an AST refers to (every NAME node), appended to a growing set. */
+/* The names an AST refers to (every NAME node), appended to a growing set
+ * with a hash index (a linear membership test made long kernels quadratic). */
 typedef struct name_set {
   const char **names;
   int n, cap;
+  int *table; /* tcap slots: index into names, or -1 */
+  int tcap;
 } name_set;
 
+static uint32_t name_hash32(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return h ^ (h >> 15);
+}
+
 static void names_add(name_set *s, const char *name) {
-  for (int i = 0; i < s->n; i++)
-    if (strcmp(s->names[i], name) == 0) return;
+  uint32_t h = name_hash32(name);
+  for (int i = s->tcap ? (int)(h & (uint32_t)(s->tcap - 1)) : 0; s->tcap && s->table[i] >= 0;
+       i = (i + 1) & (s->tcap - 1))
+    if (strcmp(s->names[s->table[i]], name) == 0) return;
   if (s->n == s->cap) {
     int ncap = s->cap ? s->cap * 2 : 64;
     const char **nn = realloc(s->names, sizeof *nn * (size_t)ncap);
@@ -443,6 +455,28 @@ static void names_add(name_set *s, const char *name) {
     s->cap = ncap;
   }
   s->names[s->n++] = name;
+  if (2 * s->n > s->tcap) { /* rebuild at twice the names */
+    int tcap = 128;
+    while (tcap < 4 * s->n)
+      tcap *= 2;
+    int *t = realloc(s->table, sizeof *t * (size_t)tcap);
+    if (!t) IR_UNREACHABLE("out of memory reading a kernel declaration");
+    s->table = t;
+    s->tcap = tcap;
+    for (int i = 0; i < tcap; i++)
+      t[i] = -1;
+    for (int k = 0; k < s->n; k++) {
+      int i = (int)(name_hash32(s->names[k]) & (uint32_t)(tcap - 1));
+      while (t[i] >= 0)
+        i = (i + 1) & (tcap - 1);
+      t[i] = k;
+    }
+    return;
+  }
+  int i = (int)(h & (uint32_t)(s->tcap - 1));
+  while (s->table[i] >= 0)
+    i = (i + 1) & (s->tcap - 1);
+  s->table[i] = s->n - 1;
 }
 
 static void collect_func(name_set *s, const fe_func *fn);
@@ -613,6 +647,7 @@ static int read_spans(ir_context *ctx, ir_arena *arena, const fe_module *mod, co
     if (used[i])
       spans[n++] = (fe_span){stmts[i].start, stmts[i].end - stmts[i].start, stmts[i].line};
   free(names.names);
+  free(names.table);
   free(used);
   free(stmts);
   *out = spans;

@@ -131,7 +131,7 @@ static void lex_indentation(lexer *lx) {
       if (alt <= alt_top)
         fe_lex_error(lx, loc, "inconsistent use of tabs and spaces in indentation");
       if (lx->nindents == LEX_MAX_INDENT) {
-        fe_lex_error(lx, loc, "too many levels of indentation");
+        fe_lex_error(lx, loc, "too many levels of indentation (more than %d)", LEX_MAX_INDENT - 1);
         return;
       }
       lx->indents[lx->nindents] = col;
@@ -204,7 +204,8 @@ static int punct_at(const lexer *lx, fe_tok_kind *kind) {
 void fe_lex_open(lexer *lx, char open, ir_loc loc) {
   if (lx->nnest == LEX_MAX_NEST) {
     /* One error, not one per bracket (each would print the line). */
-    if (lx->nest_extra++ == 0) fe_lex_error(lx, loc, "too many nested parentheses");
+    if (lx->nest_extra++ == 0)
+      fe_lex_error(lx, loc, "too many nested parentheses (more than %d)", LEX_MAX_NEST);
   } else {
     lx->nest[lx->nnest] = open;
     lx->nest_loc[lx->nnest++] = loc;

@@ -120,6 +120,28 @@ void fe_remark(fe_lower *l, ir_loc loc, const char *fmt, ...) {
 
 /* Rebinding replaces in place, so a scope holds each name once; the array
  * doubles as needed (malloc, freed by fe_scope_free). */
+/* Rebuilds the index over every item (icap a power of two, at most half full). */
+static void scope_reindex(fe_scope *s) {
+  int cap = 64;
+  while (cap < 2 * s->n)
+    cap *= 2;
+  if (cap != s->icap) {
+    int *ix = realloc(s->index, sizeof *ix * (size_t)cap);
+    if (!ix) IR_UNREACHABLE("out of memory in the lowering");
+    s->index = ix;
+    s->icap = cap;
+  }
+  for (int i = 0; i < cap; i++)
+    s->index[i] = -1;
+  for (int i = 0; i < s->n; i++) {
+    size_t h = ir_ptr_slot(s->items[i].name, (size_t)cap);
+    while (s->index[h] >= 0)
+      h = (h + 1) & (size_t)(cap - 1);
+    s->index[h] = i;
+  }
+  s->nidx = s->n;
+}
+
 void fe_scope_set(fe_scope *s, const char *name, fe_val v) {
   fe_val *cur = fe_scope_get(s, name);
   if (cur) {
@@ -135,12 +157,28 @@ void fe_scope_set(fe_scope *s, const char *name, fe_val v) {
   }
   s->items[s->n].name = name;
   s->items[s->n++].val = v;
+  if (s->index && s->nidx == s->n - 1 && 2 * s->n <= s->icap) { /* index the new item */
+    size_t h = ir_ptr_slot(name, (size_t)s->icap);
+    while (s->index[h] >= 0)
+      h = (h + 1) & (size_t)(s->icap - 1);
+    s->index[h] = s->n - 1;
+    s->nidx = s->n;
+  } else if (s->n - s->nidx > 16) {
+    scope_reindex(s); /* doubling: amortized O(1) per binding */
+  }
 }
 
 /* Names are interned, so pointer comparison suffices. */
 fe_val *fe_scope_get(const fe_scope *s, const char *name) {
-  for (int i = s->n - 1; i >= 0; i--)
+  int lo = s->index && s->nidx <= s->n ? s->nidx : 0;
+  for (int i = s->n - 1; i >= lo; i--)
     if (s->items[i].name == name) return &s->items[i].val;
+  if (lo == 0) return NULL;
+  size_t h = ir_ptr_slot(name, (size_t)s->icap);
+  for (; s->index[h] >= 0; h = (h + 1) & (size_t)(s->icap - 1)) {
+    int i = s->index[h];
+    if (i < s->n && s->items[i].name == name) return &s->items[i].val;
+  }
   return NULL;
 }
 
@@ -152,12 +190,23 @@ void fe_scope_copy(fe_scope *dst, const fe_scope *src) {
   dst->items = malloc(sizeof *dst->items * (size_t)dst->cap);
   if (!dst->items) IR_UNREACHABLE("out of memory in the lowering");
   if (src->n) memcpy(dst->items, src->items, sizeof *dst->items * (size_t)src->n);
+  dst->index = NULL;
+  dst->icap = dst->nidx = 0;
+  if (src->index && src->nidx <= src->n) { /* the copy keeps the index */
+    dst->index = malloc(sizeof *dst->index * (size_t)src->icap);
+    if (!dst->index) IR_UNREACHABLE("out of memory in the lowering");
+    memcpy(dst->index, src->index, sizeof *dst->index * (size_t)src->icap);
+    dst->icap = src->icap;
+    dst->nidx = src->nidx;
+  }
 }
 
 fe_scope *fe_scope_snapshot(fe_lower *l, const fe_scope *src) {
   fe_scope *s = ir_arena_alloc(l->arena, sizeof *s);
   if (!s) IR_UNREACHABLE("out of memory in the lowering");
   s->n = s->cap = src->n;
+  s->index = NULL; /* a closure's snapshot: scanned (lambdas capture little) */
+  s->icap = s->nidx = 0;
   s->items = ir_arena_alloc(l->arena, sizeof *s->items * (size_t)(src->n + 1));
   if (!s->items) IR_UNREACHABLE("out of memory in the lowering");
   if (src->n) memcpy(s->items, src->items, sizeof *s->items * (size_t)src->n);
@@ -166,8 +215,10 @@ fe_scope *fe_scope_snapshot(fe_lower *l, const fe_scope *src) {
 
 void fe_scope_free(fe_scope *s) {
   free(s->items);
+  free(s->index);
   s->items = NULL;
-  s->n = s->cap = 0;
+  s->index = NULL;
+  s->n = s->cap = s->icap = s->nidx = 0;
 }
 
 /* ---- evaluation in a module's scope --------------------------------------- */
@@ -259,7 +310,8 @@ static bool bind_params(fe_lower *l, const fe_func *fn, const fe_args *args, fe_
                         bool is_jit) {
   int np = fn->nparams, varargs = -1, kwargs = -1;
   bool given[256] = {false};
-  if (np > 256) return fe_error(l, args->loc, "too many parameters"), false;
+  if (np > 256) /* the parser allows FE_MAX_PARAMS */
+    return fe_error(l, args->loc, "too many parameters (more than %d)", FE_MAX_PARAMS), false;
   fe_val vals[256];
   ir_loc locs[256];
   for (int i = 0; i < np; i++) {

@@ -162,7 +162,15 @@ static fe_val make_full(fe_lower *l, int rank, const int64_t *shape, fe_val valu
     return fe_error(l, dloc, "dtype must be a tl dtype, found '%s'", fe_val_type_str(l, &dtype));
   l->b.loc = loc;
   const ir_type *ty = shaped(l, rank, shape, dtype.ty);
-  if (fe_is_const(&value)) return fe_val_tensor(fe_const_of(l, ty, &value), dtype.is_unsigned);
+  if (fe_is_const(&value)) {
+    const ir_type *s = dtype.ty;
+    if (value.kind == FE_V_FLOAT && s->kind == IR_TY_INT && s->width > 1) { /* int(value) */
+      value = fe_float_to_int(l, value.fval, vloc, "tl.full");
+      if (value.kind == FE_V_ERROR) return value;
+    }
+    if (!fe_const_fits(l, &value, s, dtype.is_unsigned, vloc)) return fe_val_error();
+    return fe_val_tensor(fe_const_of(l, ty, &value), dtype.is_unsigned);
+  }
   if (value.kind != FE_V_TENSOR || ir_type_is_tensor(value.v->type))
     return fe_error(l, vloc, "value must be a scalar, found '%s'", fe_val_type_str(l, &value));
   fe_val v = fe_cast(l, value, dtype.ty, dtype.is_unsigned, vloc);
@@ -595,7 +603,7 @@ static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                     fe_val_type_str(l, &a[0]));
   double f = a[0].kind == FE_V_FLOAT ? a[0].fval : (double)a[0].ival;
   if (strcmp(name, "py.int") == 0)
-    return fe_val_int(a[0].kind == FE_V_FLOAT ? (int64_t)f : a[0].ival);
+    return a[0].kind == FE_V_FLOAT ? fe_float_to_int(l, f, locs[0], "int") : fe_val_int(a[0].ival);
   if (strcmp(name, "py.float") == 0) return fe_val_float(f);
   return fe_val_bool(f != 0);
 }

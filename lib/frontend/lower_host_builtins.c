@@ -272,7 +272,7 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
       double p = pow(10, (double)a->pos[1].ival);
       return fe_val_float(nearbyint(num(x) * p) / p);
     }
-    return fe_val_int((int64_t)nearbyint(num(x)));
+    return fe_float_to_int(l, nearbyint(num(x)), a->loc, "round");
   }
   if (!strcmp(name, "pow") && a->n == 2)
     return fe_binary(l, FE_OP_POW, a->pos[0], a->pos[1], a->loc);
@@ -356,10 +356,23 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
                       fe_val_type_str(l, &a->pos[i]));
   if (a->n < 1) return fe_error(l, a->loc, "math.%s needs an argument", fn);
   double x = num(&a->pos[0]), y = a->n > 1 ? num(&a->pos[1]) : 0;
-  if (!strcmp(fn, "ceil")) return fe_val_int((int64_t)ceil(x));
-  if (!strcmp(fn, "floor")) return fe_val_int((int64_t)floor(x));
-  if (!strcmp(fn, "trunc")) return fe_val_int((int64_t)trunc(x));
-  if (!strcmp(fn, "isqrt")) return fe_val_int((int64_t)floor(sqrt(x)));
+  if (!strcmp(fn, "ceil")) return fe_float_to_int(l, ceil(x), a->loc, "math.ceil");
+  if (!strcmp(fn, "floor")) return fe_float_to_int(l, floor(x), a->loc, "math.floor");
+  if (!strcmp(fn, "trunc")) return fe_float_to_int(l, trunc(x), a->loc, "math.trunc");
+  if (!strcmp(fn, "isqrt")) {
+    if (x < 0) return fe_error(l, a->loc, "math.isqrt of a negative number");
+    /* exact for every int64: correct the double square root by one step */
+    fe_val nv =
+        a->pos[0].kind == FE_V_FLOAT ? fe_float_to_int(l, x, a->loc, "math.isqrt") : a->pos[0];
+    if (nv.kind == FE_V_ERROR) return nv;
+    int64_t n = nv.ival;
+    int64_t s = (int64_t)sqrt((double)n);
+    while (s > 0 && (s > 3037000499 || s * s > n))
+      s--;
+    while (s < 3037000499 && (s + 1) * (s + 1) <= n)
+      s++;
+    return fe_val_int(s);
+  }
   if (!strcmp(fn, "gcd") || !strcmp(fn, "lcm")) {
     int64_t p = a->pos[0].ival < 0 ? -a->pos[0].ival : a->pos[0].ival;
     int64_t q = a->n > 1 ? (a->pos[1].ival < 0 ? -a->pos[1].ival : a->pos[1].ival) : 0;

@@ -71,6 +71,13 @@ typedef struct fe_binding {
 typedef struct fe_scope {
   fe_binding *items;
   int n, cap;
+  /* A hash index of items[0, nidx): name -> position (names are unique in
+   * a scope). Made once a scope holds 16 names and kept up to date as
+   * names are added (rebuilt, doubled, when half full), so a lookup is O(1)
+   * however many names a kernel binds (a linear scan was quadratic); items
+   * past nidx (at most 16) are scanned. NULL: none. */
+  int *index;
+  int icap, nidx;
 } fe_scope;
 
 /* The lowering's state of one module-level binding: parsed on first use,
@@ -178,6 +185,13 @@ void fe_remark(fe_lower *l, ir_loc loc, const char *fmt, ...) __attribute__((for
 /* Value constructors (plain structs, nothing owned). */
 fe_val fe_val_error(void);
 fe_val fe_val_int(int64_t v);
+/* Python's int(x) of a compile-time float: exact (truncation toward zero),
+ * or a located error for NaN, infinities and values past 64 bits, never a
+ * silently different number. `what` names the conversion in the message. */
+fe_val fe_float_to_int(fe_lower *l, double x, ir_loc loc, const char *what);
+/* Whether an integer constant fits an integer type of 2 to 63 bits (Triton
+ * refuses those that do not); false after a located error. */
+bool fe_const_fits(fe_lower *l, const fe_val *v, const ir_type *ty, bool uns, ir_loc loc);
 fe_val fe_val_float(double v);
 fe_val fe_val_bool(bool v);
 fe_val fe_val_tensor(ir_value *v, bool is_unsigned);

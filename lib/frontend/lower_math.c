@@ -105,6 +105,10 @@ static fe_val b_abs(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, cons
   fe_val x = a[0];
   if (fe_is_const(&x)) {
     if (x.kind == FE_V_FLOAT) return fe_val_float(x.fval < 0 ? -x.fval : x.fval);
+    if (x.ival == INT64_MIN)
+      return fe_error(l, locs[0],
+                      "integer overflow in constant expression: 'abs' does not fit "
+                      "in 64 bits");
     return fe_val_int(x.ival < 0 ? -x.ival : x.ival);
   }
   if (!fe_want_tensor(l, &x, locs[0])) return fe_val_error();

@@ -125,23 +125,12 @@ bool fe_if_condition(fe_lower *l, const fe_stmt *s, fe_val *cond) {
   return true;
 }
 
-void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
-  if (!fe_if_condition(l, s, &cond)) return;
-  ir_block *outer = l->b.block;
-  fe_scope pre, arm[2];
-  fe_scope_copy(&pre, &l->frame->scope);
-  ir_block *blocks[2];
-  const fe_body *bodies[2] = {&s->body, &s->orelse};
-  l->frame->runtime_cf++;
-  for (int k = 0; k < 2; k++) {
-    blocks[k] = ir_block_create(l->m, 0, NULL);
-    ir_builder_set_end(&l->b, blocks[k]);
-    fe_scope_free(&l->frame->scope);
-    fe_scope_copy(&l->frame->scope, &pre);
-    fe_lower_body(l, bodies[k]);
-    fe_scope_copy(&arm[k], &l->frame->scope);
-  }
-  l->frame->runtime_cf--;
+/* The scf.if of a lowered runtime `if`: yields the names either arm
+ * rebound. Kept out of fe_lower_if_runtime (noinline) so that its tables,
+ * tens of KiB, are not on the stack while nested statements recurse. */
+__attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe_val cond,
+                                               ir_block *outer, ir_block *const blocks[2],
+                                               fe_scope pre, fe_scope arm[2]) {
   /* Names whose binding changed in an arm and exist after both arms. */
   const char *names[MAX_CARRIED];
   fe_val vals[2][MAX_CARRIED];
@@ -232,6 +221,26 @@ void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
   ir_builder_set_end(&l->b, outer);
   fe_scope_free(&arm[0]);
   fe_scope_free(&arm[1]);
+}
+
+void fe_lower_if_runtime(fe_lower *l, const fe_stmt *s, fe_val cond) {
+  if (!fe_if_condition(l, s, &cond)) return;
+  ir_block *outer = l->b.block;
+  fe_scope pre, arm[2];
+  fe_scope_copy(&pre, &l->frame->scope);
+  ir_block *blocks[2];
+  const fe_body *bodies[2] = {&s->body, &s->orelse};
+  l->frame->runtime_cf++;
+  for (int k = 0; k < 2; k++) {
+    blocks[k] = ir_block_create(l->m, 0, NULL);
+    ir_builder_set_end(&l->b, blocks[k]);
+    fe_scope_free(&l->frame->scope);
+    fe_scope_copy(&l->frame->scope, &pre);
+    fe_lower_body(l, bodies[k]);
+    fe_scope_copy(&arm[k], &l->frame->scope);
+  }
+  l->frame->runtime_cf--;
+  if_merge(l, s, cond, outer, blocks, pre, arm);
 }
 
 /* `if`: folded on a constexpr (the chosen arm lowers inline, in the same
@@ -459,13 +468,22 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     b[i] = fe_cast(l, b[i], ivt, false, locs[i]);
     if (b[i].kind == FE_V_ERROR) return;
   }
-  fe_carry carry;
-  if (!fe_carry_collect(l, &s->body, s->target->name, &carry, s->loc)) return;
-  int n = carry.nleaves;
+  /* the carry tables (tens of KiB) live on the heap: loops nest and the
+   * body recurses while they are live */
+  fe_carry *carry = malloc(sizeof *carry);
+  if (!carry) {
+    fe_error(l, s->loc, "out of memory");
+    return;
+  }
+  if (!fe_carry_collect(l, &s->body, s->target->name, carry, s->loc)) {
+    free(carry);
+    return;
+  }
+  int n = carry->nleaves;
   const ir_type *types[MAX_CARRIED + 1];
   types[0] = ivt;
   for (int i = 0; i < n; i++)
-    types[i + 1] = carry.leaves[i].v->type;
+    types[i + 1] = carry->leaves[i].v->type;
   ir_block *outer = l->b.block;
   ir_block *body = ir_block_create(l->m, n + 1, types);
   body->args[0]->name = s->target->name;
@@ -481,8 +499,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   }
   fe_scope_set(&l->frame->scope, s->target->name, iv);
   for (int i = 0; i < n; i++)
-    body->args[i + 1]->name = carry.leaf_name[i];
-  fe_carry_bind(l, &carry, body->args + 1);
+    body->args[i + 1]->name = carry->leaf_name[i];
+  fe_carry_bind(l, carry, body->args + 1);
   ir_builder_set_end(&l->b, body);
   l->frame->runtime_cf++;
   l->frame->loops++;
@@ -490,16 +508,19 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   l->frame->loops--;
   l->frame->runtime_cf--;
   ir_value *ys[MAX_CARRIED];
-  bool ok = fe_carry_yield(l, &carry, ys, "loop-carried variable", s->loc);
+  bool ok = fe_carry_yield(l, carry, ys, "loop-carried variable", s->loc);
   l->b.loc = s->loc;
   if (ok) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
   fe_scope_free(&l->frame->scope);
   l->frame->scope = pre;
   ir_builder_set_end(&l->b, outer);
-  if (!ok) return;
+  if (!ok) {
+    free(carry);
+    return;
+  }
   ir_value *ops[MAX_CARRIED + 3] = {b[0].v, b[1].v, b[2].v};
   for (int i = 0; i < n; i++)
-    ops[i + 3] = carry.leaves[i].v;
+    ops[i + 3] = carry->leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_FOR, n, types + 1, n + 3, ops, 1);
   if (num_stages > 0)
@@ -508,9 +529,10 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   ir_value *res[MAX_CARRIED];
   for (int i = 0; i < n; i++) {
     res[i] = ir_op_result(op, i);
-    res[i]->name = carry.leaf_name[i];
+    res[i]->name = carry->leaf_name[i];
   }
-  fe_carry_bind(l, &carry, res);
+  fe_carry_bind(l, carry, res);
+  free(carry);
 }
 
 /* ---- while -------------------------------------------------------------------------- */
@@ -518,12 +540,19 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
 /* `while cond: body` as scf.while: the "before" region evaluates the
  * condition on the carried values, the "after" region runs the body. */
 static void lower_while(fe_lower *l, const fe_stmt *s) {
-  fe_carry carry;
-  if (!fe_carry_collect(l, &s->body, NULL, &carry, s->loc)) return;
-  int n = carry.nleaves;
+  fe_carry *carry = malloc(sizeof *carry); /* on the heap, as lower_for's */
+  if (!carry) {
+    fe_error(l, s->loc, "out of memory");
+    return;
+  }
+  if (!fe_carry_collect(l, &s->body, NULL, carry, s->loc)) {
+    free(carry);
+    return;
+  }
+  int n = carry->nleaves;
   const ir_type *types[MAX_CARRIED];
   for (int i = 0; i < n; i++)
-    types[i] = carry.leaves[i].v->type;
+    types[i] = carry->leaves[i].v->type;
   ir_block *outer = l->b.block;
   fe_scope pre;
   fe_scope_copy(&pre, &l->frame->scope);
@@ -535,8 +564,8 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
     fe_scope_free(&l->frame->scope);
     fe_scope_copy(&l->frame->scope, &pre);
     for (int i = 0; i < n; i++)
-      blocks[k]->args[i]->name = carry.leaf_name[i];
-    fe_carry_bind(l, &carry, blocks[k]->args);
+      blocks[k]->args[i]->name = carry->leaf_name[i];
+    fe_carry_bind(l, carry, blocks[k]->args);
     ir_builder_set_end(&l->b, blocks[k]);
     if (k == 0) { /* before: evaluate the condition */
       fe_val c = fe_lower_expr(l, s->cond);
@@ -562,7 +591,7 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
       fe_lower_body(l, &s->body);
       l->frame->loops--;
       ir_value *ys[MAX_CARRIED];
-      ok &= fe_carry_yield(l, &carry, ys, "loop-carried variable", s->loc);
+      ok &= fe_carry_yield(l, carry, ys, "loop-carried variable", s->loc);
       l->b.loc = s->loc;
       if (ok) ir_build(&l->b, IR_OP_SCF_YIELD, 0, NULL, n, ys, 0);
     }
@@ -571,10 +600,13 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
   fe_scope_free(&l->frame->scope);
   l->frame->scope = pre;
   ir_builder_set_end(&l->b, outer);
-  if (!ok) return;
+  if (!ok) {
+    free(carry);
+    return;
+  }
   ir_value *ops[MAX_CARRIED];
   for (int i = 0; i < n; i++)
-    ops[i] = carry.leaves[i].v;
+    ops[i] = carry->leaves[i].v;
   l->b.loc = s->loc;
   ir_op *op = ir_build(&l->b, IR_OP_SCF_WHILE, n, types, n, ops, 2);
   ir_region_append_block(&op->regions[0], blocks[0]);
@@ -582,9 +614,10 @@ static void lower_while(fe_lower *l, const fe_stmt *s) {
   ir_value *res[MAX_CARRIED];
   for (int i = 0; i < n; i++) {
     res[i] = ir_op_result(op, i);
-    res[i]->name = carry.leaf_name[i];
+    res[i]->name = carry->leaf_name[i];
   }
-  fe_carry_bind(l, &carry, res);
+  fe_carry_bind(l, carry, res);
+  free(carry);
 }
 
 /* ---- statements ----------------------------------------------------------------------- */

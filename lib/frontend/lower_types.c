@@ -348,6 +348,19 @@ static bool int_pow(int64_t i, int64_t j, int64_t *out) {
   return true;
 }
 
+fe_val fe_float_to_int(fe_lower *l, double x, ir_loc loc, const char *what) {
+  if (isnan(x)) return fe_error(l, loc, "cannot convert float NaN to integer in '%s'", what);
+  if (isinf(x)) return fe_error(l, loc, "cannot convert float infinity to integer in '%s'", what);
+  double t = trunc(x);
+  /* [-2^63, 2^63): both bounds are exact doubles */
+  if (t < -9223372036854775808.0 || t >= 9223372036854775808.0)
+    return fe_error(l, loc,
+                    "integer overflow in constant expression: '%s' of %g does not fit in "
+                    "64 bits",
+                    what, x);
+  return fe_val_int((int64_t)t);
+}
+
 /* Python's ints have no bound; a constexpr past 64 bits cannot be lowered. */
 static fe_val fold_overflow(fe_lower *l, ir_loc loc, fe_op op) {
   return fe_error(l, loc, "integer overflow in constant expression: '%s' does not fit in 64 bits",
@@ -391,7 +404,15 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
     if (j == -1) return fe_val_int(0); /* INT64_MIN % -1 would trap */
     return fe_val_int(py_mod(i, j));
   case FE_OP_POW:
-    if (is_float || j < 0) return fe_val_float(pow(x, y));
+    if (is_float || j < 0) {
+      if (x == 0 && y < 0)
+        return fe_error(l, loc, "zero to a negative power in constant expression");
+      double p = pow(x, y);
+      /* Python raises OverflowError where the power of finite numbers is not */
+      if (isinf(p) && isfinite(x) && isfinite(y))
+        return fe_error(l, loc, "float overflow in constant expression: '**' is out of range");
+      return fe_val_float(p);
+    }
     return int_pow(i, j, &r) ? fe_val_int(r) : fold_overflow(l, loc, op);
   case FE_OP_SHL:
   case FE_OP_SHR:
@@ -401,8 +422,14 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
     if (is_float)
       return fe_error(l, loc, "unsupported operand types for '%s': '%s' and '%s'", fe_op_str(op),
                       fe_val_type_str(l, &a), fe_val_type_str(l, &b));
-    if (op == FE_OP_SHL) return fe_val_int(j >= 0 && j < 64 ? (int64_t)((uint64_t)i << j) : 0);
-    if (op == FE_OP_SHR) return fe_val_int(j >= 0 && j < 64 ? i >> j : (i < 0 ? -1 : 0));
+    if ((op == FE_OP_SHL || op == FE_OP_SHR) && j < 0)
+      return fe_error(l, loc, "negative shift count in constant expression");
+    if (op == FE_OP_SHL) { /* exact: a bit shifted past 64 bits (or into the sign) is overflow */
+      if (i == 0) return fe_val_int(0);
+      r = j < 64 ? (int64_t)((uint64_t)i << j) : 0;
+      return j < 64 && (r >> j) == i ? fe_val_int(r) : fold_overflow(l, loc, op);
+    }
+    if (op == FE_OP_SHR) return fe_val_int(j < 64 ? i >> j : (i < 0 ? -1 : 0));
     r = op == FE_OP_BITAND ? (i & j) : op == FE_OP_BITOR ? (i | j) : (i ^ j);
     return a.kind == FE_V_BOOL && b.kind == FE_V_BOOL ? fe_val_bool(r != 0) : fe_val_int(r);
   case FE_OP_EQ: return fe_val_bool(x == y);
@@ -438,6 +465,17 @@ static fe_val bad_operands(fe_lower *l, fe_op op, const fe_val *a, const fe_val 
                   fe_val_type_str(l, a), fe_val_type_str(l, b));
 }
 
+bool fe_const_fits(fe_lower *l, const fe_val *v, const ir_type *ty, bool uns, ir_loc loc) {
+  if (v->kind != FE_V_INT || ty->kind != IR_TY_INT || ty->width <= 1 || ty->width >= 64)
+    return true;
+  int64_t hi = uns ? (int64_t)((1ull << ty->width) - 1) : (int64_t)((1ull << (ty->width - 1)) - 1);
+  int64_t lo = uns ? 0 : -hi - 1;
+  if (v->ival >= lo && v->ival <= hi) return true;
+  fe_error(l, loc, "constant %lld is out of range for '%s'", (long long)v->ival,
+           fe_type_str(l, ty, uns));
+  return false;
+}
+
 /* Converts a and b to `dt` (constants directly) and broadcasts them. */
 static bool convert_pair(fe_lower *l, fe_val *a, fe_val *b, fe_dt dt, ir_loc loc) {
   for (int k = 0; k < 2; k++) {
@@ -448,17 +486,7 @@ static bool convert_pair(fe_lower *l, fe_val *a, fe_val *b, fe_dt dt, ir_loc loc
                "them explicitly");
       return false;
     }
-    if (v->kind == FE_V_INT && dt.ty->kind == IR_TY_INT && dt.ty->width > 1 && dt.ty->width < 64) {
-      /* Triton refuses constants that do not fit the computation type. */
-      int64_t hi = dt.uns ? (int64_t)((1ull << dt.ty->width) - 1)
-                          : (int64_t)((1ull << (dt.ty->width - 1)) - 1);
-      int64_t lo = dt.uns ? 0 : -hi - 1;
-      if (v->ival < lo || v->ival > hi) {
-        fe_error(l, loc, "constant %lld is out of range for '%s'", (long long)v->ival,
-                 fe_type_str(l, dt.ty, dt.uns));
-        return false;
-      }
-    }
+    if (v->kind == FE_V_INT && !fe_const_fits(l, v, dt.ty, dt.uns, loc)) return false;
     *v = fe_cast(l, *v, dt.ty, dt.uns, loc);
     if (v->kind == FE_V_ERROR) return false;
   }

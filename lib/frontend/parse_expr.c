@@ -304,8 +304,11 @@ static fe_expr *check_depth(fe_parser *p, fe_expr *e) {
 static fe_expr *parse_power(fe_parser *p) {
   fe_expr *e = parse_atom_expr(p);
   if (fe_peek(p)->kind == FE_TOK_POW) {
+    /* right-associative: a ** b ** c recurses once per operator */
     ir_loc loc = fe_next(p)->loc;
+    if (!fe_parse_enter(p, loc)) return fe_new_expr(p, FE_EX_ERROR, loc);
     e = make_binary(p, FE_OP_POW, loc, e, parse_factor(p));
+    fe_parse_leave(p);
   }
   return e;
 }

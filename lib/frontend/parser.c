@@ -445,7 +445,7 @@ static void parse_stmt(fe_parser *p, stmt_list *out) {
 /* parameters: '(' [param (',' param)*] ')' for a def, or up to ':' for a
  * lambda. param: NAME [':' test] ['=' test] | '*' [NAME] | '**' NAME | '/' */
 void fe_parse_params(fe_parser *p, fe_func *fn, fe_tok_kind close) {
-  fe_param_decl params[128];
+  fe_param_decl params[FE_MAX_PARAMS];
   int n = 0;
   bool kwonly = false, has_kwargs = false;
   bool is_def = close == FE_TOK_RPAREN;
@@ -469,8 +469,8 @@ void fe_parse_params(fe_parser *p, fe_func *fn, fe_tok_kind close) {
     }
     const fe_token *nt = fe_peek(p);
     if (!fe_expect(p, FE_TOK_NAME, "a parameter name")) return;
-    if (n == 128) {
-      fe_parse_error(p, nt->loc, "too many parameters");
+    if (n == FE_MAX_PARAMS) {
+      fe_parse_error(p, nt->loc, "too many parameters (more than %d)", FE_MAX_PARAMS);
       return;
     }
     if (has_kwargs) fe_parse_error(p, nt->loc, "parameter after '**%s'", params[n - 1].name);

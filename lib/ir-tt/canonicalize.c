@@ -29,20 +29,22 @@ static const ir_attr *const_scalar_attr(const ir_value *v) {
   return a && (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_FLOAT) ? a : NULL;
 }
 
-/* Replaces op's single result by `to` everywhere and erases op. */
-static void replace_op(ir_module *m, ir_op *op, ir_value *to) {
-  ir_replace_all_uses(m->op, &op->results[0], to);
+/* Replaces op's single result by `to` and erases op: the uses are rewritten
+ * through the sweep's substitution as the sweep reaches them (one walk per
+ * replacement made the pass quadratic). */
+static void replace_op(ir_subst *sub, ir_op *op, ir_value *to) {
+  ir_subst_add(sub, &op->results[0], to);
   ir_op_erase(op);
 }
 
 /* A constant of op's result type holding `scalar`, before op. */
-static void replace_by_constant(ir_module *m, ir_op *op, const ir_attr *scalar) {
+static void replace_by_constant(ir_module *m, ir_subst *sub, ir_op *op, const ir_attr *scalar) {
   const ir_type *ty = op->results[0].type;
   ir_op *c = ir_op_create(m, IR_OP_ARITH_CONSTANT, op->loc, 1, &ty, 0, NULL, 0);
   ir_op_set_attr(m, c, "value", ir_type_is_tensor(ty) ? ir_attr_dense(m->ctx, ty, scalar) : scalar);
   c->results[0].name = op->results[0].name;
   ir_op_insert_before(op, c);
-  replace_op(m, op, &c->results[0]);
+  replace_op(sub, op, &c->results[0]);
 }
 
 static uint64_t to_unsigned(int64_t v, unsigned width) {
@@ -114,7 +116,7 @@ static bool fold_cmpi(ir_cmpi_pred p, int64_t a, int64_t b, unsigned w) {
 }
 
 /* Identities with one constant operand; true if op was replaced. */
-static bool simplify_identity(ir_module *m, ir_op *op, const ir_type *elem) {
+static bool simplify_identity(ir_module *m, ir_subst *sub, ir_op *op, const ir_type *elem) {
   ir_value *x = op->operands[0], *y = op->operands[1];
   int64_t c;
   bool rc = const_int(y, &c), lc = !rc && const_int(x, &c);
@@ -128,11 +130,11 @@ static bool simplify_identity(ir_module *m, ir_op *op, const ir_type *elem) {
                          k == IR_OP_ARITH_SHRUI;
   bool is_div = k == IR_OP_ARITH_DIVSI || k == IR_OP_ARITH_DIVUI;
   if ((is_neutral_zero && c == 0) || (k == IR_OP_ARITH_MULI && c == 1) || (is_div && c == 1)) {
-    replace_op(m, op, other);
+    replace_op(sub, op, other);
     return true;
   }
   if ((k == IR_OP_ARITH_MULI || k == IR_OP_ARITH_ANDI) && c == 0) {
-    replace_by_constant(m, op, ir_attr_int(m->ctx, elem, 0));
+    replace_by_constant(m, sub, op, ir_attr_int(m->ctx, elem, 0));
     return true;
   }
   return false;
@@ -141,30 +143,30 @@ static bool simplify_identity(ir_module *m, ir_op *op, const ir_type *elem) {
 static bool is_int_binary(ir_op_kind k) { return k >= IR_OP_ARITH_ADDI && k <= IR_OP_ARITH_MINUI; }
 
 /* Tries every rule on op; true if it changed the IR. */
-static bool canonicalize_op(ir_module *m, ir_op *op) {
+static bool canonicalize_op(ir_module *m, ir_subst *sub, ir_op *op) {
   ir_context *ctx = m->ctx;
   if (is_int_binary(op->kind)) {
     const ir_type *elem = ir_type_scalar(op->results[0].type);
     int64_t a, b, r;
     if (const_int(op->operands[0], &a) && const_int(op->operands[1], &b)) {
       if (!fold_int(op->kind, a, b, elem->width, &r)) return false;
-      replace_by_constant(m, op, ir_attr_int(ctx, elem, r));
+      replace_by_constant(m, sub, op, ir_attr_int(ctx, elem, r));
       return true;
     }
-    return simplify_identity(m, op, elem);
+    return simplify_identity(m, sub, op, elem);
   }
   if (op->kind == IR_OP_ARITH_CMPI) {
     int64_t a, b;
     if (!const_int(op->operands[0], &a) || !const_int(op->operands[1], &b)) return false;
     unsigned w = ir_type_scalar(op->operands[0]->type)->width;
     bool r = fold_cmpi((ir_cmpi_pred)ir_op_get_int(op, "predicate", 0), a, b, w);
-    replace_by_constant(m, op, ir_attr_bool(ctx, r));
+    replace_by_constant(m, sub, op, ir_attr_bool(ctx, r));
     return true;
   }
   if (op->kind == IR_OP_TT_SPLAT) {
     const ir_attr *a = const_scalar_attr(op->operands[0]);
     if (!a) return false;
-    replace_by_constant(m, op, a);
+    replace_by_constant(m, sub, op, a);
     return true;
   }
   if (op->kind == IR_OP_ARITH_EXTSI || op->kind == IR_OP_ARITH_EXTUI ||
@@ -173,13 +175,13 @@ static bool canonicalize_op(ir_module *m, ir_op *op) {
     if (!const_int(op->operands[0], &a)) return false;
     unsigned from = ir_type_scalar(op->operands[0]->type)->width;
     if (op->kind == IR_OP_ARITH_EXTUI) a = (int64_t)to_unsigned(a, from);
-    replace_by_constant(m, op, ir_attr_int(ctx, ir_type_scalar(op->results[0].type), a));
+    replace_by_constant(m, sub, op, ir_attr_int(ctx, ir_type_scalar(op->results[0].type), a));
     return true;
   }
   if (op->kind == IR_OP_ARITH_SELECT) {
     int64_t c;
     if (!const_int(op->operands[0], &c)) return false;
-    replace_op(m, op, op->operands[c ? 1 : 2]);
+    replace_op(sub, op, op->operands[c ? 1 : 2]);
     return true;
   }
   return false;
@@ -220,9 +222,20 @@ bool ir_pass_canonicalize(ir_module *m, ir_arena *scratch, const ir_pass_args *a
       ir_error(m->ctx, m->op->loc, "out of memory in pass 'canonicalize'");
       return false;
     }
-    for (size_t i = 0; i < l.n; i++)
-      if (l.ops[i]->parent && canonicalize_op(m, l.ops[i])) changed = true;
+    ir_subst sub = {0};
+    for (size_t i = 0; i < l.n; i++) {
+      if (!l.ops[i]->parent) continue;
+      ir_subst_apply_op(&sub, l.ops[i]); /* uses of values replaced earlier */
+      if (canonicalize_op(m, &sub, l.ops[i])) changed = true;
+    }
+    ir_subst_apply(&sub, m->op); /* one walk for anything the sweep did not reach */
+    bool oom = sub.oom;
+    ir_subst_free(&sub);
     free(l.ops);
+    if (oom) {
+      ir_error(m->ctx, m->op->loc, "out of memory in pass 'canonicalize'");
+      return false;
+    }
   }
   return ir_pass_dce(m, scratch, NULL);
 }

@@ -6,16 +6,31 @@
  *
  * Needs: nothing. Leaves: no two identical pure ops where one dominates the
  * other; the survivor keeps its name hint and location. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "ir-tt/ir.h"
 
+/* The ops visible in the current scope, outermost first, each chained
+ * into a hash bucket by its structural hash: a lookup compares only ops of
+ * the same hash (a linear scan of the stack was quadratic). Scopes end in
+ * LIFO order, so popping an op unlinks it from the head of its bucket. */
+typedef struct cse_entry {
+  ir_op *op;
+  uint64_t hash;
+  long next; /* the entry below it in its bucket, or -1 */
+} cse_entry;
+
 typedef struct cse_state {
   ir_module *m;
-  ir_op **avail; /* ops visible in the current scope, outermost first */
+  cse_entry *avail;
   size_t navail, cap;
+  long *buckets; /* CSE_BUCKETS heads */
+  ir_subst sub;  /* erased duplicates -> their survivors */
   bool oom;
 } cse_state;
+
+#define CSE_BUCKETS 65536
 
 static bool is_candidate(const ir_op *op) { return ir_op_is_pure(op) && op->nresults > 0; }
 
@@ -44,10 +59,31 @@ static bool equivalent(const ir_op *a, const ir_op *b) {
   return same_attrs(a, b);
 }
 
-static void push_avail(cse_state *st, ir_op *op) {
+/* A hash equal for equivalent ops: commutative operands combine
+ * symmetrically, attributes (uniqued) in any order. */
+static uint64_t op_hash(const ir_op *op) {
+  uint64_t h = (uint64_t)op->kind * 0x9e3779b97f4a7c15ull ^ (uint64_t)op->noperands << 32;
+  for (int i = 0; i < op->nresults; i++)
+    h = h * 31 + (uint64_t)(uintptr_t)op->results[i].type;
+  if ((ir_op_info_of(op)->traits & IR_T_COMMUTATIVE) && op->noperands == 2) {
+    h = h * 31 + ((uint64_t)(uintptr_t)op->operands[0] ^ (uint64_t)(uintptr_t)op->operands[1]);
+  } else {
+    for (int i = 0; i < op->noperands; i++)
+      h = h * 31 + (uint64_t)(uintptr_t)op->operands[i];
+  }
+  uint64_t a = 0;
+  for (int i = 0; i < op->nattrs; i++)
+    a += (uint64_t)(uintptr_t)op->attrs[i].name * 7 + (uint64_t)(uintptr_t)op->attrs[i].value;
+  h ^= a;
+  h ^= h >> 31;
+  h *= 0xff51afd7ed558ccdull;
+  return h ^ (h >> 29);
+}
+
+static void push_avail(cse_state *st, ir_op *op, uint64_t h) {
   if (st->navail == st->cap) {
     size_t cap = st->cap ? st->cap * 2 : 256;
-    ir_op **p = realloc(st->avail, cap * sizeof *p);
+    cse_entry *p = realloc(st->avail, cap * sizeof *p);
     if (!p) {
       st->oom = true;
       return;
@@ -55,7 +91,15 @@ static void push_avail(cse_state *st, ir_op *op) {
     st->avail = p;
     st->cap = cap;
   }
-  st->avail[st->navail++] = op;
+  long *head = &st->buckets[h & (CSE_BUCKETS - 1)];
+  st->avail[st->navail] = (cse_entry){op, h, *head};
+  *head = (long)st->navail++;
+}
+
+static ir_op *find_avail(const cse_state *st, const ir_op *op, uint64_t h) {
+  for (long i = st->buckets[h & (CSE_BUCKETS - 1)]; i >= 0; i = st->avail[i].next)
+    if (st->avail[i].hash == h && equivalent(st->avail[i].op, op)) return st->avail[i].op;
+  return NULL;
 }
 
 static void cse_region(cse_state *st, ir_region *r);
@@ -65,24 +109,25 @@ static void cse_block(cse_state *st, ir_block *b) {
   ir_op *next;
   for (ir_op *op = b->first; op; op = next) {
     next = op->next;
+    ir_subst_apply_op(&st->sub, op); /* uses of duplicates erased earlier */
     if (is_candidate(op)) {
-      ir_op *found = NULL;
-      /* Scanning back finds the nearest equal op; kernels are a few
-       * thousand ops, so the quadratic worst case stays small. */
-      for (size_t i = st->navail; i-- > 0 && !found;)
-        if (equivalent(st->avail[i], op)) found = st->avail[i];
+      uint64_t h = op_hash(op);
+      ir_op *found = find_avail(st, op, h);
       if (found) {
         for (int i = 0; i < op->nresults; i++)
-          ir_replace_all_uses(st->m->op, &op->results[i], &found->results[i]);
+          ir_subst_add(&st->sub, &op->results[i], &found->results[i]);
         ir_op_erase(op);
         continue;
       }
-      push_avail(st, op);
+      push_avail(st, op, h);
     }
     for (int i = 0; i < op->nregions; i++)
       cse_region(st, &op->regions[i]);
   }
-  st->navail = mark;
+  while (st->navail > mark) { /* LIFO: each popped entry heads its bucket */
+    const cse_entry *e = &st->avail[--st->navail];
+    st->buckets[e->hash & (CSE_BUCKETS - 1)] = e->next;
+  }
 }
 
 static void cse_region(cse_state *st, ir_region *r) {
@@ -93,9 +138,19 @@ static void cse_region(cse_state *st, ir_region *r) {
 bool ir_pass_cse(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   (void)args;
   (void)scratch;
-  cse_state st = {m, NULL, 0, 0, false};
+  cse_state st = {m, NULL, 0, 0, malloc(CSE_BUCKETS * sizeof(long)), {0}, false};
+  if (!st.buckets) {
+    ir_error(m->ctx, m->op->loc, "out of memory in pass 'cse'");
+    return false;
+  }
+  for (size_t i = 0; i < CSE_BUCKETS; i++)
+    st.buckets[i] = -1;
   cse_region(&st, &m->op->regions[0]);
+  ir_subst_apply(&st.sub, m->op); /* uses the walk did not reach */
+  st.oom |= st.sub.oom;
+  ir_subst_free(&st.sub);
   free(st.avail);
+  free(st.buckets);
   if (st.oom) {
     ir_error(m->ctx, m->op->loc, "out of memory in pass 'cse'");
     return false;

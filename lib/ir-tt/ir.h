@@ -45,6 +45,28 @@ void ir_sb_vprintf(ir_strbuf *sb, const char *fmt, va_list ap);
 /* Hands the buffer (never NULL: "" when empty) to the caller, who frees it. */
 char *ir_sb_take(ir_strbuf *sb);
 
+/* ---- deep.c: deep work on a thread with a sized stack ------------------- */
+
+/* The stack the library gives its deep work: the documented limits (expression
+ * depth, nesting, inlining, IR region depth) need well under this, sanitizer
+ * builds included. Reserved address space; only touched pages are committed. */
+#define IR_DEEP_STACK_BYTES ((size_t)64 << 20)
+
+/* Runs fn(arg) to completion on a new thread with IR_DEEP_STACK_BYTES of
+ * stack and waits for it; true if it ran there, false if no thread could be
+ * made and it ran on the caller's thread instead. */
+bool ir_run_deep(void (*fn)(void *), void *arg);
+
+/* The slot of pointer p in an open-addressing table of `cap` slots (a power
+ * of two): a 64-bit finalizer mix, shared by the pointer tables. */
+static inline size_t ir_ptr_slot(const void *p, size_t cap) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x & (cap - 1);
+}
+
 /* ---- arena.c: bump allocation ----------------------------------------- */
 
 /* Chunks of memory freed all at once. Allocations are zeroed and aligned to 16. */
@@ -118,6 +140,8 @@ const char *ir_intern_cstr(ir_context *ctx, const char *s);
 /* ---- types.c: uniqued types ------------------------------------------- */
 
 #define IR_MAX_RANK 4
+/* The most elements a tensor may hold, in any input (the verifier checks). */
+#define IR_MAX_TILE_ELEMS ((int64_t)1 << 20)
 
 typedef enum ir_type_kind {
   IR_TY_INT,     /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
@@ -492,6 +516,27 @@ void ir_walk(ir_op *root, ir_walk_fn fn, void *user);
 void ir_replace_all_uses(ir_op *root, const ir_value *from, ir_value *to);
 /* Number of uses of v among ops nested under root. */
 int ir_count_uses(ir_op *root, const ir_value *v);
+
+/* Batched replacement for passes that replace many values: a walk per
+ * ir_replace_all_uses made them quadratic. A pass records from -> to and
+ * rewrites each op's operands as it reaches it (SSA: in program order
+ * every use comes after its definition), then applies the map once to the
+ * whole module for anything it did not visit. Chains (a -> b -> c) resolve
+ * to the last value. malloc-backed; `oom` is set when memory ran out. */
+typedef struct ir_subst {
+  const ir_value **from;
+  ir_value **to;
+  size_t cap, n;
+  bool oom;
+} ir_subst;
+void ir_subst_add(ir_subst *s, const ir_value *from, ir_value *to);
+/* v's replacement (after chains), or v itself. */
+ir_value *ir_subst_get(const ir_subst *s, ir_value *v);
+/* Rewrites op's operands; true if any changed. */
+bool ir_subst_apply_op(const ir_subst *s, ir_op *op);
+/* Rewrites every operand under root, in one walk. */
+void ir_subst_apply(const ir_subst *s, ir_op *root);
+void ir_subst_free(ir_subst *s);
 
 /* ---- builder.c: insertion point and op constructors ------------------- */
 

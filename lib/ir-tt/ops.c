@@ -292,6 +292,73 @@ void ir_replace_all_uses(ir_op *root, const ir_value *from, ir_value *to) {
   ir_walk(root, replace_one, &st);
 }
 
+void ir_subst_add(ir_subst *s, const ir_value *from, ir_value *to) {
+  if (2 * (s->n + 1) > s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 256;
+    const ir_value **from2 = calloc(cap, sizeof *from2);
+    ir_value **to2 = malloc(cap * sizeof *to2);
+    if (!from2 || !to2) {
+      free(from2);
+      free(to2);
+      s->oom = true;
+      return;
+    }
+    for (size_t i = 0; i < s->cap; i++) {
+      if (!s->from[i]) continue;
+      size_t j = ir_ptr_slot(s->from[i], cap);
+      while (from2[j])
+        j = (j + 1) & (cap - 1);
+      from2[j] = s->from[i];
+      to2[j] = s->to[i];
+    }
+    free(s->from);
+    free(s->to);
+    s->from = from2;
+    s->to = to2;
+    s->cap = cap;
+  }
+  size_t i = ir_ptr_slot(from, s->cap);
+  while (s->from[i] && s->from[i] != from)
+    i = (i + 1) & (s->cap - 1);
+  if (!s->from[i]) s->n++;
+  s->from[i] = from;
+  s->to[i] = to;
+}
+
+ir_value *ir_subst_get(const ir_subst *s, ir_value *v) {
+  /* bounded: a cycle (never made by a correct pass) cannot hang */
+  for (size_t steps = 0; s->n && v && steps <= s->n; steps++) {
+    size_t i = ir_ptr_slot(v, s->cap);
+    while (s->from[i] && s->from[i] != v)
+      i = (i + 1) & (s->cap - 1);
+    if (!s->from[i]) break;
+    v = s->to[i];
+  }
+  return v;
+}
+
+bool ir_subst_apply_op(const ir_subst *s, ir_op *op) {
+  bool changed = false;
+  for (int i = 0; s->n && i < op->noperands; i++) {
+    ir_value *v = ir_subst_get(s, op->operands[i]);
+    changed |= v != op->operands[i];
+    op->operands[i] = v;
+  }
+  return changed;
+}
+
+static void subst_one(ir_op *op, void *user) { ir_subst_apply_op(user, op); }
+
+void ir_subst_apply(const ir_subst *s, ir_op *root) {
+  if (s->n) ir_walk(root, subst_one, (void *)s);
+}
+
+void ir_subst_free(ir_subst *s) {
+  free(s->from);
+  free(s->to);
+  memset(s, 0, sizeof *s);
+}
+
 int ir_count_uses(ir_op *root, const ir_value *v) {
   replace_state st = {v, NULL, 0};
   ir_walk(root, replace_one, &st);

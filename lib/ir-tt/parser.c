@@ -262,8 +262,29 @@ size_t ir_ps_scope_push(parser *p) {
 }
 
 void ir_ps_scope_pop(parser *p, size_t mark) {
-  p->nnames = p->scope_mark;
+  /* LIFO: each popped name heads its bucket's chain */
+  while (p->nnames > p->scope_mark) {
+    const pname *e = &p->names[--p->nnames];
+    p->name_buckets[e->hash & (IR_PS_NAME_BUCKETS - 1)] = e->prev;
+  }
   p->scope_mark = mark;
+}
+
+static uint32_t name_hash(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h ^ (h >> 16);
+}
+
+/* The innermost definition of the name (s, n), or NULL. */
+static const pname *find_name(const parser *p, const char *s, size_t n, uint32_t h) {
+  if (!p->name_buckets) return NULL;
+  for (long i = p->name_buckets[h & (IR_PS_NAME_BUCKETS - 1)]; i >= 0; i = p->names[i].prev) {
+    const pname *e = &p->names[i];
+    if (e->hash == h && e->n == n && memcmp(e->s, s, n) == 0) return e;
+  }
+  return NULL;
 }
 
 static bool all_digits(const char *s, size_t n) {
@@ -273,9 +294,16 @@ static bool all_digits(const char *s, size_t n) {
 }
 
 bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
-  for (size_t i = p->scope_mark; i < p->nnames; i++)
-    if (p->names[i].n == name->n && memcmp(p->names[i].s, name->s, name->n) == 0)
-      return ir_ps_error(p, name, "redefinition of SSA value '%%%.*s'", (int)name->n, name->s);
+  uint32_t h = name_hash(name->s, name->n);
+  const pname *old = find_name(p, name->s, name->n, h);
+  if (old && (size_t)(old - p->names) >= p->scope_mark)
+    return ir_ps_error(p, name, "redefinition of SSA value '%%%.*s'", (int)name->n, name->s);
+  if (!p->name_buckets) {
+    p->name_buckets = malloc(IR_PS_NAME_BUCKETS * sizeof *p->name_buckets);
+    if (!p->name_buckets) return ir_ps_error(p, name, "out of memory");
+    for (size_t i = 0; i < IR_PS_NAME_BUCKETS; i++)
+      p->name_buckets[i] = -1;
+  }
   if (p->nnames == p->names_cap) {
     size_t cap = p->names_cap ? p->names_cap * 2 : 256;
     pname *nn = realloc(p->names, cap * sizeof *nn);
@@ -283,7 +311,9 @@ bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
     p->names = nn;
     p->names_cap = cap;
   }
-  p->names[p->nnames++] = (pname){name->s, name->n, v, count};
+  long *head = &p->name_buckets[h & (IR_PS_NAME_BUCKETS - 1)];
+  p->names[p->nnames] = (pname){name->s, name->n, v, count, h, *head};
+  *head = (long)p->nnames++;
   /* Printed names become name hints, so that printing gives them back;
    * numbers are the printer's own and are regenerated. */
   if (!all_digits(name->s, name->n)) {
@@ -299,9 +329,8 @@ ir_value *ir_ps_use(parser *p, const ptok *t) {
     ir_ps_error(p, t, "expected SSA value");
     return NULL;
   }
-  for (size_t i = p->nnames; i-- > 0;) {
-    const pname *e = &p->names[i];
-    if (e->n != t->n || memcmp(e->s, t->s, t->n) != 0) continue;
+  const pname *e = find_name(p, t->s, t->n, name_hash(t->s, t->n));
+  if (e) {
     if (t->idx >= e->count) {
       ir_ps_error(p, t, "result number %d is out of range for '%%%.*s' (%d results)", t->idx,
                   (int)t->n, t->s, e->count);

@@ -40,7 +40,14 @@ typedef struct pname {
   size_t n;
   ir_value *v; /* count == 1: the value; count > 1: the first of op->results */
   int count;
+  uint32_t hash; /* of the name's bytes */
+  long prev;     /* the next older name in the same bucket, or -1 */
 } pname;
+
+/* Buckets of the SSA-name stack (a power of two): each heads a chain of
+ * names, newest first, so a lookup finds the innermost definition without
+ * scanning the stack (a linear scan made long functions quadratic). */
+#define IR_PS_NAME_BUCKETS 65536
 
 /* A layout alias (#blocked = ...) or a location file (loc("f":1:2)). */
 typedef struct palias {
@@ -67,8 +74,9 @@ typedef struct parser {
   bool failed;  /* an error was emitted: unwind */
   pname *names; /* scope stack of SSA names (malloc'd) */
   size_t nnames, names_cap;
-  size_t scope_mark; /* first name of the innermost scope */
-  palias *aliases;   /* malloc'd */
+  long *name_buckets; /* IR_PS_NAME_BUCKETS chain heads, malloc'd on first use */
+  size_t scope_mark;  /* first name of the innermost scope */
+  palias *aliases;    /* malloc'd */
   int naliases, aliases_cap;
   psource *sources; /* loc("file") sources, malloc'd */
   int nsources, sources_cap;

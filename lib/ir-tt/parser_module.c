@@ -347,11 +347,15 @@ static void parser_init(parser *p, ir_context *ctx, const ir_source *src) {
   p->cur = src->text;
   p->end = src->text + src->len;
   p->line = 1;
-  p->line_start = src->text;
+  /* a UTF-8 byte-order mark at the start of the file is skipped (columns
+   * count from after it, as the kernel lexer's do) */
+  if (src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0) p->cur += 3;
+  p->line_start = p->cur;
 }
 
 static void parser_fini(parser *p) {
   free(p->names);
+  free(p->name_buckets);
   free(p->aliases);
   free(p->sources);
 }

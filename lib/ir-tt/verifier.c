@@ -18,7 +18,44 @@ typedef struct verifier {
   const ir_value **visible;
   size_t nvisible, cap;
   bool ok;
+  /* Where each value was pushed: an open-addressing table value -> stack
+   * index, never shrunk. An entry is current when the stack still holds the
+   * value at that index (values are pushed once: SSA), so popping needs no
+   * deletion and a lookup is O(1) however many values are in scope. */
+  const ir_value **hkeys;
+  size_t *hidx;
+  size_t hcap, hcount;
+  size_t floor; /* values below this index belong outside the current tt.func */
 } verifier;
+
+/* Records v at stack index i (replacing an older entry of v). */
+static void index_put(verifier *vf, const ir_value *v, size_t i) {
+  if (2 * (vf->hcount + 1) > vf->hcap) {
+    size_t ncap = vf->hcap ? vf->hcap * 2 : 1024;
+    const ir_value **keys = calloc(ncap, sizeof *keys);
+    size_t *idx = malloc(ncap * sizeof *idx);
+    if (!keys || !idx) IR_UNREACHABLE("out of memory in the verifier");
+    for (size_t j = 0; j < vf->hcap; j++) {
+      if (!vf->hkeys[j]) continue;
+      size_t h = ir_ptr_slot(vf->hkeys[j], ncap);
+      while (keys[h])
+        h = (h + 1) & (ncap - 1);
+      keys[h] = vf->hkeys[j];
+      idx[h] = vf->hidx[j];
+    }
+    free(vf->hkeys);
+    free(vf->hidx);
+    vf->hkeys = keys;
+    vf->hidx = idx;
+    vf->hcap = ncap;
+  }
+  size_t h = ir_ptr_slot(v, vf->hcap);
+  while (vf->hkeys[h] && vf->hkeys[h] != v)
+    h = (h + 1) & (vf->hcap - 1);
+  if (!vf->hkeys[h]) vf->hcount++;
+  vf->hkeys[h] = v;
+  vf->hidx[h] = i;
+}
 
 static void v_error(verifier *vf, const ir_op *op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -41,15 +78,35 @@ static void push_visible(verifier *vf, const ir_value *v) {
     vf->visible = realloc(vf->visible, vf->cap * sizeof *vf->visible);
     if (!vf->visible) IR_UNREACHABLE("out of memory in the verifier");
   }
+  index_put(vf, v, vf->nvisible);
   vf->visible[vf->nvisible++] = v;
 }
 
-/* Linear from the top of the stack: recent definitions are the common uses.
- * Kernels hold a few thousand values, so this stays cheap. */
+/* Visible: on the stack (its recorded index still holds it) and not from
+ * outside the enclosing function. */
 static bool is_visible(const verifier *vf, const ir_value *v) {
-  for (size_t i = vf->nvisible; i-- > 0;)
-    if (vf->visible[i] == v) return true;
-  return false;
+  if (!vf->hcap) return false;
+  size_t h = ir_ptr_slot(v, vf->hcap);
+  while (vf->hkeys[h] && vf->hkeys[h] != v)
+    h = (h + 1) & (vf->hcap - 1);
+  if (!vf->hkeys[h]) return false;
+  size_t i = vf->hidx[h];
+  return i >= vf->floor && i < vf->nvisible && vf->visible[i] == v;
+}
+
+/* The largest tensor any input may hold (docs/ir.md, docs/language.md):
+ * bigger tiles would only exhaust memory in codegen. */
+static void check_tile_size(verifier *vf, const ir_op *op, const ir_type *t, const char *what,
+                            int i) {
+  if (!t || !ir_type_is_tensor(t)) return;
+  int64_t n = 1;
+  for (int d = 0; d < t->rank; d++) {
+    if (t->shape[d] <= 0) return; /* shape errors are reported elsewhere */
+    n = t->shape[d] > IR_MAX_TILE_ELEMS / n ? IR_MAX_TILE_ELEMS + 1 : n * t->shape[d];
+  }
+  if (n > IR_MAX_TILE_ELEMS)
+    v_error(vf, op, "%s #%d is a tensor of more than the limit of %lld (2^20) elements", what, i,
+            (long long)IR_MAX_TILE_ELEMS);
 }
 
 static bool same_shape(const ir_type *a, const ir_type *b) {
@@ -476,34 +533,33 @@ static void verify_op(verifier *vf, const ir_op *op) {
     }
   }
   if (has_null) return;
+  for (int i = 0; i < op->nresults; i++)
+    check_tile_size(vf, op, op->results[i].type, "result", i);
+  for (int i = 0; i < op->nregions; i++)
+    for (const ir_block *b = op->regions[i].first; b; b = b->next)
+      for (int j = 0; j < b->nargs; j++)
+        check_tile_size(vf, op, b->args[j]->type, "block argument", j);
   if (info->traits & IR_T_ELEMENTWISE) check_elementwise(vf, op);
   check_rule(vf, op);
   for (int i = 0; i < op->nregions; i++) {
     /* A function sees nothing from outside: it is isolated from above. */
-    size_t saved = vf->nvisible;
-    if (op->kind == IR_OP_TT_FUNC) vf->nvisible = 0;
-    const ir_value **keep = NULL;
-    if (op->kind == IR_OP_TT_FUNC && saved) {
-      keep = malloc(saved * sizeof *keep);
-      if (!keep) IR_UNREACHABLE("out of memory in the verifier");
-      memcpy(keep, vf->visible, saved * sizeof *keep);
-    }
+    size_t saved = vf->nvisible, saved_floor = vf->floor;
+    if (op->kind == IR_OP_TT_FUNC) vf->floor = vf->nvisible;
     verify_region(vf, &op->regions[i]);
-    if (keep) {
-      memcpy(vf->visible, keep, saved * sizeof *keep);
-      free(keep);
-    }
     vf->nvisible = saved;
+    vf->floor = saved_floor;
   }
 }
 
 bool ir_verify(const ir_module *m) {
-  verifier vf = {m->ctx, NULL, 0, 0, true};
+  verifier vf = {m->ctx, NULL, 0, 0, true, NULL, NULL, 0, 0, 0};
   if (m->op->nregions != 1 || !m->op->regions[0].first) {
     V_ERR(&vf, m->op, "requires one region with one block");
     return false;
   }
   verify_region(&vf, &m->op->regions[0]);
   free(vf.visible);
+  free(vf.hkeys);
+  free(vf.hidx);
   return vf.ok;
 }

@@ -111,7 +111,8 @@ ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errl
   if (interp && interp[0] && strcmp(interp, "0") != 0)
     return ttc_device_open_interpreter(out, err, errlen);
   ttc_device *dev = calloc(1, sizeof *dev);
-  if (!dev) {
+  if (!dev || !rt_handle_add(dev, RT_HANDLE_DEVICE)) {
+    free(dev);
     if (err) snprintf(err, errlen, "out of memory");
     return TTC_ERROR_OUT_OF_MEMORY;
   }
@@ -127,11 +128,19 @@ ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errl
   return TTC_OK;
 }
 
-void ttc_device_destroy(ttc_device *dev) {
-  if (!dev) return;
+ttc_status ttc_device_destroy(ttc_device *dev) {
+  if (!dev) return TTC_OK;
+  if (!RT_DEV_LIVE(dev)) return TTC_ERROR_ARGUMENT;
+  int nmodules = atomic_load(&dev->nmodules);
+  if (nmodules > 0)
+    return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
+                           "ttc_device_destroy: %d modules are still loaded on this device; "
+                           "destroy them (and kernel functions) first",
+                           nmodules);
+  rt_handle_remove(dev, RT_HANDLE_DEVICE);
   if (dev->is_interp) {
     rt_idev_destroy(dev);
-    return;
+    return TTC_OK;
   }
   if (dev->owns_primary) {
     /* The release may destroy the primary context: leave no thread current
@@ -142,17 +151,21 @@ void ttc_device_destroy(ttc_device *dev) {
   }
   rt_cuda_unload(&dev->cu);
   free(dev);
+  return TTC_OK;
 }
 
-const char *ttc_device_error(const ttc_device *dev) { return dev ? dev->error : ""; }
-const char *ttc_device_name(const ttc_device *dev) { return dev ? dev->name : ""; }
-const char *ttc_device_arch(const ttc_device *dev) { return dev ? dev->arch : ""; }
-int ttc_device_num_sms(const ttc_device *dev) { return dev ? dev->num_sms : 0; }
+const char *ttc_device_error(const ttc_device *dev) {
+  if (!dev) return "";
+  return RT_DEV_LIVE(dev) ? dev->error : "device handle is not live (destroyed?)";
+}
+const char *ttc_device_name(const ttc_device *dev) { return RT_DEV_LIVE(dev) ? dev->name : ""; }
+const char *ttc_device_arch(const ttc_device *dev) { return RT_DEV_LIVE(dev) ? dev->arch : ""; }
+int ttc_device_num_sms(const ttc_device *dev) { return RT_DEV_LIVE(dev) ? dev->num_sms : 0; }
 
 /* ---- memory --------------------------------------------------------------- */
 
 ttc_status ttc_device_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr) {
-  if (!dev || !dptr) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !dptr) return TTC_ERROR_ARGUMENT;
   *dptr = 0;
   if (bytes == 0) return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "cannot allocate 0 bytes");
   if (dev->is_interp) return rt_idev_alloc(dev, bytes, dptr);
@@ -166,7 +179,7 @@ ttc_status ttc_device_alloc(ttc_device *dev, size_t bytes, uint64_t *dptr) {
 }
 
 ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr) {
-  if (!dev) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev)) return TTC_ERROR_ARGUMENT;
   if (dptr == 0) return TTC_OK; /* like free(NULL) */
   if (dev->is_interp) return rt_idev_free(dev, dptr);
   ttc_status st = rt_device_enter(dev);
@@ -176,7 +189,7 @@ ttc_status ttc_device_free(ttc_device *dev, uint64_t dptr) {
 }
 
 ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, size_t bytes) {
-  if (!dev || (!src && bytes)) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || (!src && bytes)) return TTC_ERROR_ARGUMENT;
   if (bytes == 0) return TTC_OK;
   if (dev->is_interp) return rt_idev_copy_to(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
@@ -186,7 +199,7 @@ ttc_status ttc_device_copy_to(ttc_device *dev, uint64_t dst, const void *src, si
 }
 
 ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t bytes) {
-  if (!dev || (!dst && bytes)) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || (!dst && bytes)) return TTC_ERROR_ARGUMENT;
   if (bytes == 0) return TTC_OK;
   if (dev->is_interp) return rt_idev_copy_from(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
@@ -197,7 +210,7 @@ ttc_status ttc_device_copy_from(ttc_device *dev, void *dst, uint64_t src, size_t
 
 ttc_status ttc_device_memset(ttc_device *dev, uint64_t dptr, int value, size_t bytes,
                              void *stream) {
-  if (!dev) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev)) return TTC_ERROR_ARGUMENT;
   if (bytes == 0) return TTC_OK;
   if (dev->is_interp) return rt_idev_memset(dev, dptr, value, bytes);
   ttc_status st = rt_device_enter(dev);
@@ -209,7 +222,7 @@ ttc_status ttc_device_memset(ttc_device *dev, uint64_t dptr, int value, size_t b
 
 ttc_status ttc_device_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t bytes,
                            void *stream) {
-  if (!dev) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev)) return TTC_ERROR_ARGUMENT;
   if (bytes == 0) return TTC_OK;
   if (dev->is_interp) return rt_idev_copy(dev, dst, src, bytes);
   ttc_status st = rt_device_enter(dev);
@@ -220,7 +233,7 @@ ttc_status ttc_device_copy(ttc_device *dev, uint64_t dst, uint64_t src, size_t b
 }
 
 ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size) {
-  if (!dev || !base || !size) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !base || !size) return TTC_ERROR_ARGUMENT;
   *base = 0;
   *size = 0;
   if (dev->is_interp) return rt_idev_address_range(dev, dptr, base, size);
@@ -236,7 +249,7 @@ ttc_status ttc_device_address_range(ttc_device *dev, uint64_t dptr, uint64_t *ba
 }
 
 ttc_status ttc_device_synchronize(ttc_device *dev) {
-  if (!dev) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev)) return TTC_ERROR_ARGUMENT;
   if (dev->is_interp) return TTC_OK; /* launches ran to completion */
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
@@ -248,17 +261,26 @@ ttc_status ttc_device_synchronize(ttc_device *dev) {
 
 ttc_status ttc_event_create(ttc_device *dev, ttc_event **out) {
   if (out) *out = NULL;
-  if (!dev || !out) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !out) return TTC_ERROR_ARGUMENT;
   if (dev->is_interp) {
     *out = calloc(1, sizeof **out);
+    if (*out && !rt_handle_add(*out, RT_HANDLE_EVENT)) {
+      free(*out);
+      *out = NULL;
+    }
     return *out ? TTC_OK : rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   ttc_status st = rt_device_enter(dev);
   if (st != TTC_OK) return st;
   ttc_event *ev = calloc(1, sizeof *ev);
+  if (ev && !rt_handle_add(ev, RT_HANDLE_EVENT)) {
+    free(ev);
+    ev = NULL;
+  }
   if (!ev) return rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
   CUresult res = dev->cu.EventCreate(&ev->ev, CU_EVENT_DEFAULT);
   if (res != CUDA_SUCCESS) {
+    rt_handle_remove(ev, RT_HANDLE_EVENT);
     free(ev);
     return rt_device_fail(dev, res, "cuEventCreate");
   }
@@ -266,14 +288,17 @@ ttc_status ttc_event_create(ttc_device *dev, ttc_event **out) {
   return TTC_OK;
 }
 
-void ttc_event_destroy(ttc_device *dev, ttc_event *ev) {
-  if (!ev) return;
-  if (dev && !dev->is_interp && rt_device_enter(dev) == TTC_OK) dev->cu.EventDestroy(ev->ev);
+ttc_status ttc_event_destroy(ttc_device *dev, ttc_event *ev) {
+  if (!ev) return TTC_OK;
+  if (!rt_handle_remove(ev, RT_HANDLE_EVENT)) return TTC_ERROR_ARGUMENT;
+  if (RT_DEV_LIVE(dev) && !dev->is_interp && rt_device_enter(dev) == TTC_OK)
+    dev->cu.EventDestroy(ev->ev);
   free(ev);
+  return TTC_OK;
 }
 
 ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream) {
-  if (!dev || !ev) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !rt_handle_live(ev, RT_HANDLE_EVENT)) return TTC_ERROR_ARGUMENT;
   if (dev->is_interp) {
     ev->host_ms = rt_idev_now_ms();
     return TTC_OK;
@@ -285,7 +310,9 @@ ttc_status ttc_event_record(ttc_device *dev, ttc_event *ev, void *stream) {
 }
 
 ttc_status ttc_event_elapsed(ttc_device *dev, ttc_event *start, ttc_event *end, float *ms) {
-  if (!dev || !start || !end || !ms) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !rt_handle_live(start, RT_HANDLE_EVENT) ||
+      !rt_handle_live(end, RT_HANDLE_EVENT) || !ms)
+    return TTC_ERROR_ARGUMENT;
   *ms = 0.0f;
   if (dev->is_interp) {
     *ms = (float)(end->host_ms - start->host_ms);

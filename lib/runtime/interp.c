@@ -22,13 +22,7 @@ typedef struct slot_map {
   size_t cap, n;
 } slot_map;
 
-static size_t map_hash(const ir_value *v, size_t cap) {
-  uint64_t x = (uint64_t)(uintptr_t)v;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return (size_t)x & (cap - 1);
-}
+static size_t map_hash(const ir_value *v, size_t cap) { return ir_ptr_slot(v, cap); }
 
 static bool map_put(slot_map *m, const ir_value *v, int slot) {
   if (2 * (m->n + 1) > m->cap) {
@@ -139,8 +133,44 @@ static bool lane_ok(const ir_op *op) {
          op->kind == IR_OP_ARITH_CONSTANT;
 }
 
+/* The kernel argument a pointer value derives from, following the ops that
+ * keep an address's allocation (addptr's pointer, splat, broadcast,
+ * expand_dims, reshape) and scf.for's loop-carried values back to their
+ * initial value; NULL when something else made it (a load, a select, an
+ * int-to-pointer cast), which provenance then does not check. */
+static const ir_value *pointer_origin(const ir_value *v) {
+  for (int steps = 0; v && steps < 4096; steps++) {
+    if (!v->def) {
+      const ir_op *parent = v->owner && v->owner->parent ? v->owner->parent->parent : NULL;
+      if (!parent) return NULL;
+      if (parent->kind == IR_OP_TT_FUNC) return v;
+      /* scf.for: argument 0 is the induction variable, i >= 1 carries init i-1 */
+      if (parent->kind != IR_OP_SCF_FOR || v->index < 1 || 3 + v->index - 1 >= parent->noperands)
+        return NULL;
+      v = parent->operands[3 + v->index - 1];
+      continue;
+    }
+    ir_op_kind k = v->def->kind;
+    if (k != IR_OP_TT_ADDPTR && k != IR_OP_TT_SPLAT && k != IR_OP_TT_BROADCAST &&
+        k != IR_OP_TT_EXPAND_DIMS && k != IR_OP_TT_RESHAPE)
+      return NULL;
+    v = v->def->operands[0];
+  }
+  return NULL;
+}
+
 static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
   ins->op = op;
+  ins->origin = -1;
+  if ((op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE || op->kind == IR_OP_TT_ATOMIC_RMW ||
+       op->kind == IR_OP_TT_ATOMIC_CAS) &&
+      op->noperands) {
+    const ir_value *arg = pointer_origin(op->operands[0]);
+    if (arg && arg->type->kind == IR_TY_PTR) {
+      ins->origin = map_get(&p->map, arg);
+      ins->origin_name = arg->name;
+    }
+  }
   ins->nin = op->noperands;
   ins->nout = op->nresults;
   ins->in = prep_ints(p, op->noperands);

@@ -18,7 +18,8 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
     return TTC_ERROR_ARGUMENT;
   }
   ttc_device *dev = calloc(1, sizeof *dev);
-  if (!dev) {
+  if (!dev || !rt_handle_add(dev, RT_HANDLE_DEVICE)) {
+    free(dev);
     *out = NULL;
     if (err) snprintf(err, errlen, "out of memory");
     return TTC_ERROR_OUT_OF_MEMORY;
@@ -34,10 +35,10 @@ ttc_status ttc_device_open_interpreter(ttc_device **out, char *err, size_t errle
   return TTC_OK;
 }
 
-int ttc_device_is_interpreter(const ttc_device *dev) { return dev && dev->is_interp; }
+int ttc_device_is_interpreter(const ttc_device *dev) { return RT_DEV_LIVE(dev) && dev->is_interp; }
 
 const char *ttc_device_print_output(const ttc_device *dev) {
-  return dev && dev->is_interp && dev->print.data ? dev->print.data : "";
+  return RT_DEV_LIVE(dev) && dev->is_interp && dev->print.data ? dev->print.data : "";
 }
 
 void rt_idev_destroy(ttc_device *dev) {
@@ -124,7 +125,7 @@ double rt_idev_now_ms(void) {
 /* The interpreter runs the ttir the kernel holds (printed with locations,
  * so that its reports name source lines): parsed into the module's own
  * context, it needs nothing of the frontend or the compile driver. */
-ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod) {
+static ttc_status prepare_now(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod) {
   const char *name = ttc_kernel_name(kernel);
   size_t len = 0;
   const char *ttir = ttc_kernel_ttir_located(kernel, &len);
@@ -158,6 +159,27 @@ ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc
   return TTC_OK;
 }
 
+/* rt_idev_module_prepare's arguments, carried to the thread that runs it. */
+typedef struct prepare_call {
+  ttc_device *dev;
+  const ttc_kernel *kernel;
+  ttc_module *mod;
+  ttc_status st;
+} prepare_call;
+
+static void prepare_deep(void *arg) {
+  prepare_call *c = arg;
+  c->st = prepare_now(c->dev, c->kernel, c->mod);
+}
+
+/* The IR parser and verifier recurse within their limits: on the library's
+ * own stack (ir_run_deep), as compiles are. */
+ttc_status rt_idev_module_prepare(ttc_device *dev, const ttc_kernel *kernel, ttc_module *mod) {
+  prepare_call c = {dev, kernel, mod, TTC_OK};
+  ir_run_deep(prepare_deep, &c);
+  return c.st;
+}
+
 void rt_idev_module_release(ttc_module *mod) {
   rt_interp_destroy(mod->interp);
   mod->interp = NULL;
@@ -167,14 +189,29 @@ void rt_idev_module_release(ttc_module *mod) {
   mod->irctx = NULL;
 }
 
+/* A launch's arguments, carried to the thread that runs the programs. */
+typedef struct launch_call {
+  ttc_module *mod;
+  const unsigned *grid;
+  const rt_arg_storage *args;
+  ttc_status st;
+} launch_call;
+
+static void launch_deep(void *arg) {
+  launch_call *c = arg;
+  ttc_device *dev = c->mod->dev;
+  c->st = rt_interp_run(c->mod->interp, &dev->heap, c->grid, c->args, c->mod->nparams, &dev->print,
+                        dev->error, sizeof dev->error);
+}
+
 ttc_status rt_idev_launch(ttc_module *mod, const unsigned grid[3], const rt_arg_storage *args) {
   ttc_device *dev = mod->dev;
   pthread_mutex_lock(&dev->interp_lock);
   ir_sb_free(&dev->print);
   ir_sb_init(&dev->print);
   dev->error[0] = '\0';
-  ttc_status st = rt_interp_run(mod->interp, &dev->heap, grid, args, mod->nparams, &dev->print,
-                                dev->error, sizeof dev->error);
+  launch_call c = {mod, grid, args, TTC_OK};
+  ir_run_deep(launch_deep, &c); /* regions nest up to the IR's depth limit */
   pthread_mutex_unlock(&dev->interp_lock);
-  return st;
+  return c.st;
 }

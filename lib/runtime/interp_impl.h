@@ -42,6 +42,12 @@ struct rt_ins {
   int nregions;
   rt_iblock *regions; /* region i's entry block (nargs 0, nins 0 when empty) */
   size_t n;           /* element count the op works on (result 0, else operand 0) */
+  /* Memory ops: the slot of the kernel argument the pointer operand was
+   * derived from (through addptr, splat, broadcast, expand_dims, reshape
+   * and loop-carried values), or -1 when it is not known. An access must
+   * stay inside that argument's allocation: its provenance. */
+  int origin;
+  const char *origin_name; /* the argument's name, or NULL */
 };
 
 struct rt_interp {

@@ -8,7 +8,10 @@
  * fine; otherwise each active lane is looked up, and the first one outside
  * every allocation stops the launch with TTC_ERROR_OUT_OF_BOUNDS. Masked-off
  * lanes are never checked, read or written. Misaligned accesses (which fault
- * on the GPU) are reported the same way. */
+ * on the GPU) are reported the same way. Provenance: where the pointer was
+ * derived from a kernel argument (rt_ins.origin), the span must lie in that
+ * argument's allocation, so an access that lands in another buffer is
+ * reported too. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,9 +65,14 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
     any = true;
   }
   if (!any) return true;
-  if ((bits & (es - 1)) == 0 && hi - lo <= UINT64_MAX - es &&
-      rt_heap_find(ex->heap, lo, (size_t)(hi - lo + es)))
-    return true;
+  /* the allocation the pointer came from (NULL: not known, or the argument
+   * itself is outside every allocation) */
+  const rt_heap_block *own = NULL;
+  if (ins->origin >= 0) own = rt_heap_find(ex->heap, *(const uint64_t *)ex->v[ins->origin], 1);
+  const rt_heap_block *span = NULL;
+  if ((bits & (es - 1)) == 0 && hi - lo <= UINT64_MAX - es)
+    span = rt_heap_find(ex->heap, lo, (size_t)(hi - lo + es));
+  if (span && (!own || span == own)) return true;
   char kind[64], why[512];
   for (size_t i = 0; i < n; i++) {
     if (mask && !(mask[i] & 1)) continue;
@@ -74,7 +82,19 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
                            "element %zu: address 0x%" PRIx64 " is not a multiple of %u", i, p[i],
                            es);
     }
-    if (rt_heap_find(ex->heap, p[i], es)) continue;
+    const rt_heap_block *b = rt_heap_find(ex->heap, p[i], es);
+    if (b && (!own || b == own)) continue;
+    if (b) { /* inside a buffer, but not the one the pointer was derived from */
+      int64_t off = (int64_t)(p[i] - own->base);
+      snprintf(kind, sizeof kind, "out-of-bounds %s", what);
+      return rt_iexec_fail(ex, ins->op, TTC_ERROR_OUT_OF_BOUNDS, kind,
+                           "element %zu: address 0x%" PRIx64 " is at offset %" PRId64
+                           " of the %zu-byte allocation at 0x%" PRIx64
+                           " that argument '%s' points into, inside another allocation "
+                           "(%zu bytes at 0x%" PRIx64 ")",
+                           i, p[i], off, own->size, own->base,
+                           ins->origin_name ? ins->origin_name : "?", b->size, b->base);
+    }
     rt_heap_describe(ex->heap, p[i], es, why, sizeof why);
     snprintf(kind, sizeof kind, "out-of-bounds %s", what);
     return rt_iexec_fail(ex, ins->op, TTC_ERROR_OUT_OF_BOUNDS, kind, "element %zu: %s", i, why);

@@ -5,6 +5,7 @@
  * checked and packed into stack storage (no malloc, no string work unless an
  * argument is wrong), the context is made current only when it is not, and
  * the driver call follows. Packing is a pure function, tested without a GPU. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -142,13 +143,83 @@ ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg 
   return TTC_OK;
 }
 
+/* The packed value of an integer parameter, sign-extended from its width. */
+static int64_t packed_int(ttc_type t, const rt_arg_storage *s) {
+  switch (t) {
+  case TTC_TYPE_I8: return (int8_t)s->u64;
+  case TTC_TYPE_I16: return (int16_t)s->u64;
+  case TTC_TYPE_I32: return (int32_t)s->u64;
+  case TTC_TYPE_U8: return (uint8_t)s->u64;
+  case TTC_TYPE_U16: return (uint16_t)s->u64;
+  case TTC_TYPE_U32: return (uint32_t)s->u64;
+  default: return (int64_t)s->u64;
+  }
+}
+
+/* "argument 1 ('n')", or "argument 1" when the name is unknown. */
+static void describe_param(const rt_param_check *c, char *out, size_t cap) {
+  if (c->name[0])
+    snprintf(out, cap, "argument %d ('%s')", c->param, c->name);
+  else
+    snprintf(out, cap, "argument %d", c->param);
+}
+
+ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
+                                   const ttc_type *param_types, const rt_arg_storage *storage,
+                                   char *err, size_t errlen) {
+  for (int c = 0; c < nchecks; c++) {
+    int i = checks[c].param;
+    unsigned d = checks[c].divisor;
+    char who[48]; /* filled only on a violation: the warm path formats nothing */
+    ttc_type t = param_types[i];
+    if (t == TTC_TYPE_PTR) {
+      uint64_t p = storage[i].u64;
+      if (p % d == 0) continue;
+      describe_param(&checks[c], who, sizeof who);
+      if (err)
+        snprintf(err, errlen,
+                 "%s: pointer 0x%" PRIx64 " is not %u-byte aligned, but the "
+                 "kernel was specialized for an aligned pointer ('*T:%u'); pass an aligned "
+                 "pointer or use a kernel compiled without ':%u'",
+                 who, p, d, d, d);
+      return TTC_ERROR_ARGUMENT;
+    }
+    int64_t v = packed_int(t, &storage[i]);
+    if (v % (int64_t)d == 0) continue;
+    describe_param(&checks[c], who, sizeof who);
+    if (err)
+      snprintf(err, errlen,
+               "%s: %s value %" PRId64 " is not divisible by %u, but the "
+               "kernel was specialized for it ('%s:%u'); use a kernel compiled without ':%u'",
+               who, rt_type_label(t), v, d, rt_type_label(t), d, d);
+    return TTC_ERROR_ARGUMENT;
+  }
+  return TTC_OK;
+}
+
+ttc_status rt_check_grid(const unsigned grid[3], char *err, size_t errlen) {
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) {
+    if (err)
+      snprintf(err, errlen, "grid (%u, %u, %u) has an empty dimension", grid[0], grid[1], grid[2]);
+    return TTC_ERROR_ARGUMENT;
+  }
+  if (grid[0] > 2147483647u || grid[1] > 65535u || grid[2] > 65535u) {
+    if (err)
+      snprintf(err, errlen,
+               "grid (%u, %u, %u) exceeds the GPU's limits (x up to "
+               "2147483647, y and z up to 65535)",
+               grid[0], grid[1], grid[2]);
+    return TTC_ERROR_ARGUMENT;
+  }
+  return TTC_OK;
+}
+
 ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stream,
                              const ttc_arg *args, size_t nargs) {
-  if (!mod || !grid || (!args && nargs)) return TTC_ERROR_ARGUMENT;
+  if (!rt_handle_live(mod, RT_HANDLE_MODULE) || !grid || (!args && nargs))
+    return TTC_ERROR_ARGUMENT;
   ttc_device *dev = mod->dev;
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
-    return rt_device_failf(dev, TTC_ERROR_ARGUMENT, "grid (%u, %u, %u) has an empty dimension",
-                           grid[0], grid[1], grid[2]);
+  if (rt_check_grid(grid, dev->error, sizeof dev->error) != TTC_OK) return TTC_ERROR_ARGUMENT;
   /* The driver copies the parameter values during cuLaunchKernel, so stack
    * storage is enough; RT_MAX_PARAMS bounds nparams at load time. */
   rt_arg_storage storage[RT_MAX_PARAMS];
@@ -156,6 +227,10 @@ ttc_status ttc_module_launch(ttc_module *mod, const unsigned grid[3], void *stre
   ttc_status st = rt_pack_args(mod->param_types, mod->nparams, args, nargs, storage, slots,
                                dev->error, sizeof dev->error);
   if (st != TTC_OK) return st;
+  /* one shared check for both paths, so the interpreter's tests cover the GPU's */
+  if (mod->nchecks && rt_check_specialization(mod->checks, mod->nchecks, mod->param_types, storage,
+                                              dev->error, sizeof dev->error) != TTC_OK)
+    return TTC_ERROR_ARGUMENT;
   if (mod->interp) return rt_idev_launch(mod, grid, storage);
   st = rt_device_enter(dev);
   if (st != TTC_OK) return st;

@@ -51,9 +51,37 @@ static ttc_status module_load_image(ttc_device *dev, const ttc_kernel *kernel, C
       why, log[0] ? ": " : "", log, cubin_err[0] ? "; " : "", cubin_err);
 }
 
+/* The name of parameter i of the kernel's tt.func in its printed ttir
+ * ("%x_ptr: ..." -> "x_ptr"), for launch errors; "" when not found. A scan
+ * of the signature line, not a parse: it runs at load on the GPU path too. */
+static void param_name(const ttc_kernel *kernel, int i, char *out, size_t cap) {
+  out[0] = '\0';
+  size_t len = 0;
+  const char *t = ttc_kernel_ttir_located(kernel, &len);
+  if (!t) return;
+  char head[300];
+  snprintf(head, sizeof head, "tt.func public @%s(", ttc_kernel_name(kernel));
+  const char *p = strstr(t, head);
+  if (!p) return;
+  p += strlen(head);
+  for (int k = 0; *p && *p != '\n'; p++) { /* the k-th "%name:" at bracket depth 0 */
+    if (*p != '%' || (p[-1] != '(' && p[-1] != ' ')) continue;
+    const char *e = p + 1;
+    while (*e && *e != ':' && *e != ' ' && *e != '\n')
+      e++;
+    if (*e != ':') continue;
+    if (k++ == i) {
+      size_t n = (size_t)(e - p - 1) < cap - 1 ? (size_t)(e - p - 1) : cap - 1;
+      memcpy(out, p + 1, n);
+      out[n] = '\0';
+      return;
+    }
+  }
+}
+
 ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out) {
   if (out) *out = NULL;
-  if (!dev || !kernel || !out) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !kernel || !out) return TTC_ERROR_ARGUMENT;
   const char *name = ttc_kernel_name(kernel);
   int nparams = ttc_kernel_num_params(kernel);
   int num_warps = ttc_kernel_num_warps(kernel);
@@ -71,14 +99,31 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   ttc_status st = dev->is_interp ? TTC_OK : rt_device_enter(dev);
   if (st != TTC_OK) return st;
 
-  ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type));
+  ttc_module *mod = calloc(1, sizeof *mod + (size_t)nparams * sizeof(ttc_type) +
+                                  (size_t)nparams * sizeof(rt_param_check));
+  if (mod && !rt_handle_add(mod, RT_HANDLE_MODULE)) {
+    free(mod);
+    mod = NULL;
+  }
   if (!mod) return rt_device_failf(dev, TTC_ERROR_OUT_OF_MEMORY, "out of memory");
+  atomic_fetch_add(&dev->nmodules, 1); /* ttc_module_destroy takes it back */
   mod->dev = dev;
   mod->block_x = (unsigned)num_warps * 32u;
   mod->shared_bytes = (unsigned)shared;
   mod->nparams = nparams;
-  for (int i = 0; i < nparams; i++)
+  mod->checks = (rt_param_check *)(mod->param_types + nparams);
+  for (int i = 0; i < nparams; i++) {
     mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
+    int d = ttc_kernel_param_divisibility(kernel, i);
+    ttc_type t = mod->param_types[i]; /* pointers and integers wider than i1 */
+    bool checkable = t == TTC_TYPE_PTR || (t >= TTC_TYPE_I8 && t <= TTC_TYPE_U64);
+    if (d > 1 && checkable) {
+      rt_param_check *c = &mod->checks[mod->nchecks++];
+      c->param = i;
+      c->divisor = (unsigned)d;
+      param_name(kernel, i, c->name, sizeof c->name);
+    }
+  }
   if (dev->is_interp) { /* the ttir, not the cubin */
     st = rt_idev_module_prepare(dev, kernel, mod);
     if (st != TTC_OK) {
@@ -91,7 +136,7 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
 
   st = module_load_image(dev, kernel, &mod->cumod);
   if (st != TTC_OK) {
-    free(mod);
+    ttc_module_destroy(mod);
     return st;
   }
   CUresult res = dev->cu.ModuleGetFunction(&mod->fn, mod->cumod, name);
@@ -113,9 +158,12 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   return TTC_OK;
 }
 
-void ttc_module_destroy(ttc_module *mod) {
-  if (!mod) return;
+ttc_status ttc_module_destroy(ttc_module *mod) {
+  if (!mod) return TTC_OK;
+  if (!rt_handle_remove(mod, RT_HANDLE_MODULE)) return TTC_ERROR_ARGUMENT;
   if (mod->dev->is_interp) rt_idev_module_release(mod);
   if (mod->cumod && rt_device_enter(mod->dev) == TTC_OK) mod->dev->cu.ModuleUnload(mod->cumod);
+  atomic_fetch_sub(&mod->dev->nmodules, 1);
   free(mod);
+  return TTC_OK;
 }

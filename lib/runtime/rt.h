@@ -8,6 +8,7 @@
 #define TTC_RT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +40,26 @@ typedef union rt_arg_storage {
  * ttc_kernel_param_type, or "expected 4 arguments, got 3". */
 ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg *args, size_t nargs,
                         rt_arg_storage *storage, void **slots, char *err, size_t errlen);
+
+/* A parameter the kernel was specialized for: its address (pointers) or
+ * value (integers) is a multiple of `divisor`. */
+typedef struct rt_param_check {
+  int param;
+  unsigned divisor;
+  char name[32]; /* the parameter's name in the kernel's ttir, "" if unknown */
+} rt_param_check;
+
+/* Checks packed arguments against the specialization, for the GPU and the
+ * interpreter alike (a violated hint is out-of-bounds memory on a GPU).
+ * TTC_ERROR_ARGUMENT with a message naming the parameter, its value and
+ * what the kernel assumed; TTC_OK otherwise. */
+ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
+                                   const ttc_type *param_types, const rt_arg_storage *storage,
+                                   char *err, size_t errlen);
+
+/* The grid limits of a launch, the GPU's: x up to 2^31-1, y and z up to
+ * 65535, none zero. TTC_ERROR_ARGUMENT with a message otherwise. */
+ttc_status rt_check_grid(const unsigned grid[3], char *err, size_t errlen);
 
 /* Rounds x to the nearest IEEE binary format with `ebits` exponent and
  * `mbits` fraction bits (at most 16 bits in all), ties to even; overflow
@@ -166,6 +187,26 @@ void rt_cuda_unload(rt_cuda *cu);
 /* Writes "<call> failed: CUDA_ERROR_X (driver's description)" into err. */
 void rt_cuda_format(const rt_cuda *cu, CUresult res, const char *call, char *err, size_t errlen);
 
+/* ---- handles.c: the registry of live public handles ----------------------- */
+
+typedef enum rt_handle_kind {
+  RT_HANDLE_KERNEL = 1,
+  RT_HANDLE_DEVICE,
+  RT_HANDLE_MODULE,
+  RT_HANDLE_EVENT,
+  RT_HANDLE_FUNCTION,
+  RT_HANDLE_IR_RESULT,
+} rt_handle_kind;
+
+/* Records h as a live handle of `kind` (at creation); false on OOM. */
+bool rt_handle_add(const void *h, rt_handle_kind kind);
+/* Whether h is a live handle of `kind`: public calls check before use. */
+bool rt_handle_live(const void *h, rt_handle_kind kind);
+/* Forgets h (at destroy); false if it was not live: a second destroy, or
+ * not a handle of that kind, which the caller then refuses. */
+bool rt_handle_remove(const void *h, rt_handle_kind kind);
+#define RT_DEV_LIVE(dev) rt_handle_live((dev), RT_HANDLE_DEVICE)
+
 /* ---- device.c: devices, memory, events ----------------------------------- */
 
 #define RT_ERROR_LEN 1024
@@ -178,7 +219,8 @@ struct ttc_device {
   rt_cuda cu;
   CUdevice cudev;
   CUcontext ctx;
-  bool owns_primary; /* the primary context was retained by us: release it */
+  bool owns_primary;   /* the primary context was retained by us: release it */
+  atomic_int nmodules; /* modules loaded and not destroyed: destroy is refused while > 0 */
   int ordinal;
   char name[256];
   char arch[16];            /* "sm_90" */
@@ -221,6 +263,10 @@ struct ttc_module {
   unsigned block_x;      /* num_warps * 32 */
   unsigned shared_bytes; /* dynamic shared memory per program */
   int nparams;
+  /* The launch's specialization checks, made at load: the parameters the
+   * kernel assumes divisible (':16'), usually none to a few. */
+  int nchecks;
+  rt_param_check *checks; /* in the same allocation, after param_types */
   ttc_type param_types[]; /* nparams entries */
 };
 

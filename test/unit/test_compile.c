@@ -164,6 +164,66 @@ static void test_bad_options(void **state) {
                    TTC_ERROR_ARGUMENT);
   assert_non_null(strstr(ttc_kernel_diagnostics(k), "power of two"));
   ttc_kernel_destroy(k);
+  /* num_stages and stop_after out of range are refused, naming the value */
+  static const int stages[] = {-1, 17};
+  for (int i = 0; i < 2; i++) {
+    ttc_compile_options_init(&o);
+    o.num_stages = stages[i];
+    assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k),
+                     TTC_ERROR_ARGUMENT);
+    char want[64];
+    snprintf(want, sizeof want, "num_stages must be in 0..16, got %d", stages[i]);
+    assert_non_null(strstr(ttc_kernel_diagnostics(k), want));
+    ttc_kernel_destroy(k);
+  }
+  ttc_compile_options_init(&o);
+  o.stop_after = (ttc_level)99;
+  assert_int_equal(ttc_compile(add_src, strlen(add_src), "add.py", "add", sig, &o, &k),
+                   TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "stop_after must be a ttc_level"));
+  assert_non_null(strstr(ttc_kernel_diagnostics(k), "got 99"));
+  ttc_kernel_destroy(k);
+  /* the IR tool's emit level too */
+  ttc_ir_options io;
+  ttc_ir_options_init(&io);
+  io.emit = 42;
+  ttc_ir_result *r = NULL;
+  assert_int_equal(ttc_ir_run("module {\n}\n", 11, "a.ttir", &io, &r), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_ir_result_diagnostics(r), "emit must be -1 or a ttc_level"));
+  ttc_ir_result_destroy(r);
+}
+
+/* A UTF-8 byte-order mark at the start of a kernel file or of IR text is
+ * skipped, as Python and MLIR tools skip it. */
+static void test_byte_order_mark(void **state) {
+  (void)state;
+  char src[sizeof add_src + 3] = "\xEF\xBB\xBF";
+  memcpy(src + 3, add_src, sizeof add_src);
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_TTIR;
+  ttc_kernel *k = NULL;
+  assert_int_equal(ttc_compile(src, strlen(src), "bom.py", "add", sig, &o, &k), TTC_OK);
+  size_t n = 0;
+  const char *ttir = ttc_kernel_output(k, TTC_LEVEL_TTIR, &n);
+  char *text = malloc(n + 4);
+  memcpy(text, "\xEF\xBB\xBF", 3);
+  memcpy(text + 3, ttir, n + 1);
+  ttc_kernel *k2 = NULL;
+  assert_int_equal(ttc_kernel_create_from_ttir(text, n + 3, "bom.ttir", "add", &k2), TTC_OK);
+  ttc_kernel_destroy(k2);
+  ttc_ir_result *r = NULL;
+  assert_int_equal(ttc_ir_run(text, n + 3, "bom.ttir", NULL, &r), TTC_OK);
+  ttc_ir_result_destroy(r);
+  /* a mark elsewhere is still an error, located */
+  memcpy(text + 3, "\n", 1);
+  memcpy(text, "\n\n\n", 3);
+  text[1] = '\xEF';
+  assert_int_equal(ttc_ir_run(text, n + 3, "bom.ttir", NULL, &r), TTC_ERROR_INPUT);
+  assert_non_null(strstr(ttc_ir_result_diagnostics(r), "bom.ttir:2:1"));
+  ttc_ir_result_destroy(r);
+  free(text);
+  ttc_kernel_destroy(k);
 }
 
 static void test_null_arguments(void **state) {
@@ -280,6 +340,7 @@ int main(void) {
       cmocka_unit_test(test_versions_and_targets),
       cmocka_unit_test(test_bad_input_has_located_diagnostic),
       cmocka_unit_test(test_bad_options),
+      cmocka_unit_test(test_byte_order_mark),
       cmocka_unit_test(test_null_arguments),
       cmocka_unit_test(test_kernel_from_ttir),
   };
