@@ -12,6 +12,7 @@
 #      bf16, and the persistent kernel, ttc and Triton on the same tensors)
 #      and bench/triton_attention.py (flash attention, with tile sweeps),
 #   3. compute-sanitizer memcheck on each example with small, ragged shapes,
+#      and line info: an out-of-bounds store reported at its .py line,
 #   4. the language suite: run_lang --compare (GPU against the interpreter)
 #      and test/gpu/compare_triton.py (ttc against Triton, same kernel files),
 #   5. test/gpu/jit.sh: kernel functions, the disk cache, autotuning and the
