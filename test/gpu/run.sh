@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # test/gpu/run.sh - the GPU checks, run on a GPU machine from a carried build
-# folder (binaries in build/bin, libttc.so in build/lib; no LLVM or cmake needed):
+# folder (binaries in build/bin; libttc.so.0.1, the SONAME they load, and the
+# libttc.so link to it in build/lib; no LLVM or cmake needed):
 #   1. the examples verified on the GPU: vector_add; softmax (the tutorial's
 #      1823 x 781, and 4096 x 16384 with 16 warps); matmul (512^3, and
 #      100 x 72 x 40, which needs every edge mask; the SASS of three
