@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* lower_mma.c - tt.dot with an nvidia_mma v2 result: mma.sync.aligned
- * m16n8k16 (f16, bf16), m16n8k8 (tf32) and m16n8k32 (int8). The operands are
+ * m16n8k16 (f16, bf16; an f16 accumulator as two f16x2 words per tile),
+ * m16n8k8 (tf32) and m16n8k32 (int8). The operands are
  * in the dot_op layouts of the accumulator's mma, so each thread already
  * holds the fragments the PTX ISA assigns it; the linear layouts say which
  * of its registers sit in which 16x8 (or 16xK, Kx8) tile and which slot of
@@ -42,22 +43,28 @@ typedef struct mma_kind {
   int kt, kwidth;            /* instruction K, elements per 32-bit word */
   int awords, bwords;
   bool is_int;
+  bool f16_acc; /* C and D are two f16x2 words, rows m and m + 8 */
 } mma_kind;
 
 static bool pick_kind(const ir_type *a, const ir_type *c, const ir_op *op, mma_kind *k) {
   a = ir_type_scalar(a);
   c = ir_type_scalar(c);
   if (a->kind == IR_TY_FLOAT && a->width == 16 && c->kind == IR_TY_FLOAT && c->width == 32) {
-    *k = (mma_kind){"m16n8k16", a->is_bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32", 16, 2, 4, 2,
-                    false};
+    *k = (mma_kind){
+        "m16n8k16", a->is_bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32", 16, 2, 4, 2, false,
+        false};
+    return true;
+  }
+  if (a->kind == IR_TY_FLOAT && a->width == 16 && !a->is_bf16 && c == a) {
+    *k = (mma_kind){"m16n8k16", "f16.f16.f16.f16", 16, 2, 4, 2, false, true};
     return true;
   }
   if (a->kind == IR_TY_FLOAT && a->width == 32 && c->kind == IR_TY_FLOAT && c->width == 32) {
-    *k = (mma_kind){"m16n8k8", "f32.tf32.tf32.f32", 8, 1, 4, 2, false};
+    *k = (mma_kind){"m16n8k8", "f32.tf32.tf32.f32", 8, 1, 4, 2, false, false};
     return true;
   }
   if (a->kind == IR_TY_INT && a->width == 8 && c->kind == IR_TY_INT && c->width == 32) {
-    *k = (mma_kind){"m16n8k32", "s32.s8.s8.s32", 32, 4, 4, 2, true};
+    *k = (mma_kind){"m16n8k32", "s32.s8.s8.s32", 32, 4, 4, 2, true, false};
     return true;
   }
   (void)op;
@@ -135,15 +142,22 @@ bool cg_lower_mma(cg *c, ir_op *op) {
     creg[s] = (int)j;
   }
   char code[256];
-  snprintf(code, sizeof code,
-           "mma.sync.aligned.%s.row.col.%s {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
-           "{$10, $11, $12, $13};",
-           mk.shape, mk.types);
-  const char *cons =
-      mk.is_int ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
-  LLVMTypeRef cty = cg_type(c, ct);
+  if (mk.f16_acc)
+    snprintf(code, sizeof code,
+             "mma.sync.aligned.%s.row.col.%s {$0, $1}, {$2, $3, $4, $5}, {$6, $7}, {$8, $9};",
+             mk.shape, mk.types);
+  else
+    snprintf(code, sizeof code,
+             "mma.sync.aligned.%s.row.col.%s {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+             "{$10, $11, $12, $13};",
+             mk.shape, mk.types);
+  const char *cons = mk.f16_acc  ? "=r,=r,r,r,r,r,r,r,0,1"
+                     : mk.is_int ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3"
+                                 : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  int nd = mk.f16_acc ? 2 : 4; /* D registers per instruction */
+  LLVMTypeRef cty = mk.f16_acc ? LLVMInt32TypeInContext(c->lc) : cg_type(c, ct);
   LLVMTypeRef f4[4] = {cty, cty, cty, cty};
-  LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, f4, 4, 0);
+  LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, f4, (unsigned)nd, 0);
   /* tf32 operands are f32 words: the tensor cores ignore the low 13
    * mantissa bits (truncation), as in Triton's lowering. */
   /* Packed operand words, built once. */
@@ -163,17 +177,30 @@ bool cg_lower_mma(cg *c, ir_op *op) {
   for (int im = 0; im < nm; im++) {
     for (int in = 0; in < nn; in++) {
       LLVMValueRef *d = &ce[((size_t)im * nn + in) * 4];
+      LLVMValueRef dw[4] = {d[0], d[1], d[2], d[3]};
+      if (mk.f16_acc) /* slots (0, 1) and (2, 3) as f16x2 words */
+        for (int i = 0; i < 2; i++)
+          dw[i] = pack_word(c, &d[2 * i], 2);
       for (int ik = 0; ik < nk; ik++) {
         LLVMValueRef args[10];
         for (int i = 0; i < 4; i++)
           args[i] = aw[((size_t)im * nk + ik) * 4 + i];
         for (int i = 0; i < 2; i++)
           args[4 + i] = bw[((size_t)ik * nn + in) * 2 + i];
+        for (int i = 0; i < nd; i++)
+          args[6 + i] = dw[i];
+        LLVMValueRef res = cg_asm(c, ret, code, cons, args, (unsigned)(6 + nd), false);
+        for (int i = 0; i < nd; i++)
+          dw[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+      }
+      if (mk.f16_acc) {
+        LLVMTypeRef v2 = LLVMVectorType(cg_type(c, ct), 2);
         for (int i = 0; i < 4; i++)
-          args[6 + i] = d[i];
-        LLVMValueRef res = cg_asm(c, ret, code, cons, args, 10, false);
+          d[i] = LLVMBuildExtractElement(c->b, LLVMBuildBitCast(c->b, dw[i / 2], v2, ""),
+                                         cg_i32(c, i % 2), "");
+      } else {
         for (int i = 0; i < 4; i++)
-          d[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+          d[i] = dw[i];
       }
       for (int i = 0; i < 4; i++)
         r.v[creg[((size_t)im * nn + in) * 4 + i]] = d[i];

@@ -55,9 +55,8 @@ static bool mma_types_ok(const ir_op *dot) {
   const ir_type *b = ir_type_scalar(dot->operands[1]->type);
   const ir_type *c = ir_type_scalar(dot->results[0].type);
   if (a != b) return false;
-  /* f16 accumulators (out_dtype=tl.float16) stay on the FMA path for now:
-   * codegen has no packed f16x2 accumulator fragments yet. */
-  if (a->kind == IR_TY_FLOAT && a->width == 16) return is_f32(c);
+  /* f16 x f16 accumulates in f32 or (out_dtype=tl.float16) in f16 */
+  if (a->kind == IR_TY_FLOAT && a->width == 16) return is_f32(c) || (c == a && !a->is_bf16);
   if (a->kind == IR_TY_FLOAT && a->width == 32) return is_tf32(dot) && is_f32(c);
   if (a->kind == IR_TY_INT && a->width == 8) return c->kind == IR_TY_INT && c->width == 32;
   return false;
@@ -202,7 +201,9 @@ static void accelerate(accel_state *st, ir_op *dot) {
   int64_t m = ct->shape[0], n = ct->shape[1], k = at->shape[1];
   bool chained = feeds_dot(dot, 0);
   bool is_int8 = bits == 8;
-  bool v3 = cc == 90 && nw % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k * bits >= 256;
+  /* f16 accumulators go to mma.sync (its packed f16x2 fragments), not wgmma */
+  bool f16_acc = ir_type_scalar(ct)->kind == IR_TY_FLOAT && ir_type_scalar(ct)->width == 16;
+  bool v3 = cc == 90 && nw % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k * bits >= 256 && !f16_acc;
   bool v2 = cc >= 80 && m >= 16 && n >= 8 && k * bits >= 256;
   if (!v3 && !v2) return;
   unsigned w[2], instr[3];

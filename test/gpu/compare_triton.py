@@ -538,8 +538,8 @@ def control_cases():
             "a": irand(r, "i8", m * k, -128, 127), "b": irand(r, "i8", k * n, -128, 127),
             "c": irand(r, "i32", m * n, -1000, 1000), "o": poison("i32", m * n)},
             [Launch(C, "idot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": EXACT}))
-    # f16 accumulation (out_dtype=tl.float16): Triton rounds once per mma
-    # step, ttc (FMA path) once per product, so only close
+    # f16 accumulation (out_dtype=tl.float16): ttc on mma.sync, Triton on
+    # wgmma where it can; both round in f16 per K step, in their own order
     for (m, n, k, w) in ((64, 64, 64, 4), (32, 64, 64, 4)):
         cs.append(Case(f"hdot_f16acc_{m}x{n}x{k}_w{w}", lambda r, m=m, n=n, k=k: {
             "a": frand(r, "fp16", m * k, -1, 1), "b": frand(r, "fp16", k * n, -1, 1),
