@@ -90,8 +90,18 @@ static int64_t product(const unsigned *v, int n) {
   return p;
 }
 
+/* Whether order[0..rank) is a permutation of 0..rank-1. */
+static bool is_perm(const unsigned *order, int rank) {
+  unsigned seen = 0;
+  for (int i = 0; i < rank; i++) {
+    if (order[i] >= (unsigned)rank || (seen >> order[i] & 1)) return false;
+    seen |= 1u << order[i];
+  }
+  return true;
+}
+
 static bool blocked_ll(const ir_attr *e, int rank, const int64_t *shape, ttg_ll *l) {
-  if (e->rank != rank) return false;
+  if (e->rank != rank || !is_perm(e->order, rank)) return false;
   int order[IR_MAX_RANK];
   for (int i = 0; i < rank; i++) {
     order[i] = (int)e->order[i];
@@ -277,7 +287,8 @@ bool ttg_ll_basis_is_zero(const ttg_ll *l, int in, int bit) {
  * gives the dims from fastest; rows of the two fastest dims are split into
  * vec-element chunks whose index is XORed with (row / perPhase) % maxPhase. */
 static bool swizzled_ll(const ir_attr *e, int rank, const int64_t *shape, ttg_ll *l) {
-  if (e->rank != rank || !is_pow2(e->vec) || !is_pow2(e->per_phase) || !is_pow2(e->max_phase))
+  if (e->rank != rank || !is_perm(e->order, rank) || !is_pow2(e->vec) || !is_pow2(e->per_phase) ||
+      !is_pow2(e->max_phase))
     return false;
   int32_t size[IR_MAX_RANK];
   for (int d = 0; d < rank; d++)
