@@ -70,20 +70,22 @@ TTC_API const char *ttc_target_name(int index);
 
 /* Scalar and element types of kernel parameters (Triton's spelling in comments). */
 typedef enum ttc_type {
-  TTC_TYPE_PTR,  /* *T: a 64-bit global pointer */
-  TTC_TYPE_I1,   /* i1 */
-  TTC_TYPE_I8,   /* i8 */
-  TTC_TYPE_I16,  /* i16 */
-  TTC_TYPE_I32,  /* i32 */
-  TTC_TYPE_I64,  /* i64 */
-  TTC_TYPE_U8,   /* u8 */
-  TTC_TYPE_U16,  /* u16 */
-  TTC_TYPE_U32,  /* u32 */
-  TTC_TYPE_U64,  /* u64 */
-  TTC_TYPE_F16,  /* fp16 */
-  TTC_TYPE_BF16, /* bf16 */
-  TTC_TYPE_F32,  /* fp32 */
-  TTC_TYPE_F64   /* fp64 */
+  TTC_TYPE_PTR,     /* *T: a 64-bit global pointer */
+  TTC_TYPE_I1,      /* i1 */
+  TTC_TYPE_I8,      /* i8 */
+  TTC_TYPE_I16,     /* i16 */
+  TTC_TYPE_I32,     /* i32 */
+  TTC_TYPE_I64,     /* i64 */
+  TTC_TYPE_U8,      /* u8 */
+  TTC_TYPE_U16,     /* u16 */
+  TTC_TYPE_U32,     /* u32 */
+  TTC_TYPE_U64,     /* u64 */
+  TTC_TYPE_F16,     /* fp16 */
+  TTC_TYPE_BF16,    /* bf16 */
+  TTC_TYPE_F32,     /* fp32 */
+  TTC_TYPE_F64,     /* fp64 */
+  TTC_TYPE_FP8E4NV, /* fp8e4nv: tl.float8e4nv, torch.float8_e4m3fn */
+  TTC_TYPE_FP8E5    /* fp8e5: tl.float8e5, torch.float8_e5m2 */
 } ttc_type;
 
 /* Triton's name of a type ("fp32", "i32", "*" for pointers). Static storage. */

@@ -82,6 +82,7 @@ LLVMTypeRef cg_type(cg *c, const ir_type *t) {
   switch (t->kind) {
   case IR_TY_INT: return LLVMIntTypeInContext(c->lc, t->width);
   case IR_TY_FLOAT:
+    if (t->width == 8) return LLVMInt8TypeInContext(c->lc); /* fp8: its bits */
     if (t->width == 16)
       return t->is_bf16 ? LLVMBFloatTypeInContext(c->lc) : LLVMHalfTypeInContext(c->lc);
     return t->width == 64 ? LLVMDoubleTypeInContext(c->lc) : LLVMFloatTypeInContext(c->lc);

@@ -4,6 +4,7 @@
  * register j of each operand. Math follows Triton's fast paths: exp(x) is
  * ex2.approx(x * log2 e), exp2(x) ex2.approx.ftz(x), log(x) is lg2.approx(x) * ln 2, f32 divf is
  * div.full; f16/bf16 transcendental math runs in f32. */
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Core.h>
@@ -286,6 +287,79 @@ static bool truncf_pairs(cg *c, const ir_op *op, cg_vals in, cg_vals r) {
   return true;
 }
 
+/* fp8 <-> other floats two registers at a time, as Triton on sm_89+:
+ * cvt.rn.f16x2.{e4m3,e5m2}x2 widens to f16 (exact; then to f32, bf16, f64
+ * exactly), cvt.rn.satfinite.{e4m3,e5m2}x2.f32 narrows from f32 (f16 and
+ * bf16 widen to f32 first, exactly). f64 -> fp8 is refused: it would round
+ * twice. fp8 registers are i8 (their bits). */
+static bool fp8_convert(cg *c, const ir_op *op, cg_vals in, cg_vals r) {
+  const ir_type *from = ir_type_scalar(op->operands[0]->type);
+  const ir_type *to = ir_type_scalar(op->results[0].type);
+  bool widen = ir_type_is_fp8(from);
+  const ir_type *f8 = widen ? from : to;
+  if (ttg_module_options(c->im).compute_capability < 89) {
+    ir_error(c->ictx, op->loc, "fp8 conversions need sm_89 or newer (compiling for sm_%d)",
+             ttg_module_options(c->im).compute_capability);
+    return false;
+  }
+  const ir_attr *rnd = ir_op_get_attr(op, "rounding");
+  if ((ir_type_is_fp8(from) && ir_type_is_fp8(to)) || (!widen && from->width == 64) ||
+      (rnd && rnd->s && strcmp(rnd->s, "rtz") == 0)) {
+    ir_error(c->ictx, op->loc,
+             "unsupported fp8 conversion (fp8 converts to and from f16, bf16 and f32, rounding to "
+             "nearest even)");
+    return false;
+  }
+  const char *fmt = f8->is_e5m2 ? "e5m2" : "e4m3";
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc), i16 = LLVMInt16TypeInContext(c->lc);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), f32 = LLVMFloatTypeInContext(c->lc);
+  LLVMTypeRef half = LLVMHalfTypeInContext(c->lc), rty = cg_type(c, to);
+  char code[96];
+  for (int j = 0; j < r.n; j += 2) {
+    bool pair = j + 1 < r.n;
+    LLVMValueRef x0 = in.v[in.n == 1 ? 0 : j], x1 = pair ? in.v[in.n == 1 ? 0 : j + 1] : NULL;
+    if (widen) {
+      LLVMValueRef v = LLVMGetUndef(LLVMVectorType(i8, 2));
+      v = LLVMBuildInsertElement(c->b, v, x0, cg_i32(c, 0), "");
+      v = LLVMBuildInsertElement(c->b, v, pair ? x1 : LLVMConstInt(i8, 0, 0), cg_i32(c, 1), "");
+      LLVMValueRef arg = LLVMBuildBitCast(c->b, v, i16, "");
+      snprintf(code, sizeof code, "cvt.rn.f16x2.%sx2 $0, $1;", fmt);
+      LLVMValueRef w = cg_asm(c, i32, code, "=r,h", &arg, 1, false);
+      LLVMValueRef h2 = LLVMBuildBitCast(c->b, w, LLVMVectorType(half, 2), "");
+      for (int k = 0; k < (pair ? 2 : 1); k++) {
+        LLVMValueRef h = LLVMBuildExtractElement(c->b, h2, cg_i32(c, k), "");
+        if (to->width == 16 && !to->is_bf16)
+          r.v[j + k] = h;
+        else if (to->is_bf16)
+          r.v[j + k] = LLVMBuildFPTrunc(c->b, LLVMBuildFPExt(c->b, h, f32, ""), rty, "");
+        else
+          r.v[j + k] = LLVMBuildFPExt(c->b, h, rty, "");
+      }
+      continue;
+    }
+    LLVMValueRef args[2] = {x0, pair ? x1 : x0};
+    for (int k = 0; k < 2; k++)
+      if (from->width != 32) args[k] = LLVMBuildFPExt(c->b, args[k], f32, "");
+    snprintf(code, sizeof code, "cvt.rn.satfinite.%sx2.f32 $0, $2, $1;", fmt);
+    LLVMValueRef w = cg_asm(c, i16, code, "=h,f,f", args, 2, false);
+    LLVMValueRef v = LLVMBuildBitCast(c->b, w, LLVMVectorType(i8, 2), "");
+    r.v[j] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 0), "");
+    if (pair) r.v[j + 1] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 1), "");
+  }
+  return true;
+}
+
+/* Elementwise work on fp8 values other than conversions and selects: Triton
+ * types `fp8 op fp8` as fp8, which no GPU computes in. */
+static bool fp8_unsupported(const ir_op *op) {
+  if (op->kind == IR_OP_TT_BITCAST || op->kind == IR_OP_ARITH_SELECT ||
+      op->kind == IR_OP_ARITH_BITCAST)
+    return false;
+  for (int i = 0; i < op->noperands; i++)
+    if (ir_type_is_fp8(op->operands[i]->type)) return true;
+  return op->nresults && ir_type_is_fp8(op->results[0].type);
+}
+
 bool cg_lower_elementwise(cg *c, ir_op *op) {
   cg_vals in[3];
   if (op->noperands > 3) return cg_unsupported(c, op);
@@ -294,6 +368,19 @@ bool cg_lower_elementwise(cg *c, ir_op *op) {
   int64_t n = cg_num_regs(c, op->results[0].type, op->loc);
   if (n < 0) return false;
   cg_vals r = cg_vals_new(c, (int)n);
+  if (op->kind == IR_OP_TT_FP_TO_FP &&
+      ir_type_is_fp8(op->operands[0]->type) != ir_type_is_fp8(op->results[0].type)) {
+    if (!fp8_convert(c, op, in[0], r)) return false;
+    cg_map_set(c, &op->results[0], r);
+    return true;
+  }
+  if (fp8_unsupported(op)) {
+    ir_error(
+        c->ictx, op->loc,
+        "unsupported: '%s' on fp8 values; convert them to a wider float first (x.to(tl.float16))",
+        ir_op_name(op));
+    return false;
+  }
   if (op->noperands == 1 && truncf_pairs(c, op, in[0], r)) {
     cg_map_set(c, &op->results[0], r);
     return true;

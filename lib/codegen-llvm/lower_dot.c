@@ -26,6 +26,12 @@ bool cg_lower_dot(cg *c, ir_op *op) {
   const ir_type *ae = ir_type_scalar(at), *be = ir_type_scalar(bt), *ce = ir_type_scalar(ct);
   if (!ir_type_is_float(ae) || !ir_type_is_float(be) || !ir_type_is_float(ce))
     return cg_unsupported(c, op);
+  if (ir_type_is_fp8(ae) || ir_type_is_fp8(be) || ir_type_is_fp8(ce)) {
+    ir_error(c->ictx, op->loc,
+             "unsupported: an fp8 dot off the tensor cores (they need sm_89 or newer, an f32 "
+             "accumulator, M >= 16, N >= 8 and K >= 32)");
+    return false;
+  }
   uint64_t a_bytes = (uint64_t)(m * kk) * ir_type_bytes(ae);
   uint64_t b_off = (a_bytes + 15) & ~(uint64_t)15;
   cg_vals a, b, acc;

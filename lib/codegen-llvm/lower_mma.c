@@ -49,6 +49,13 @@ typedef struct mma_kind {
 static bool pick_kind(const ir_type *a, const ir_type *c, const ir_op *op, mma_kind *k) {
   a = ir_type_scalar(a);
   c = ir_type_scalar(c);
+  const ir_type *b = ir_type_scalar(op->operands[1]->type);
+  if (ir_type_is_fp8(a) && ir_type_is_fp8(b) && c->kind == IR_TY_FLOAT && c->width == 32) {
+    static const char *const fp8[2][2] = {{"f32.e4m3.e4m3.f32", "f32.e4m3.e5m2.f32"},
+                                          {"f32.e5m2.e4m3.f32", "f32.e5m2.e5m2.f32"}};
+    *k = (mma_kind){"m16n8k32", fp8[a->is_e5m2][b->is_e5m2], 32, 4, 4, 2, false, false};
+    return true;
+  }
   if (a->kind == IR_TY_FLOAT && a->width == 16 && c->kind == IR_TY_FLOAT && c->width == 32) {
     *k = (mma_kind){
         "m16n8k16", a->is_bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32", 16, 2, 4, 2, false,
@@ -67,7 +74,6 @@ static bool pick_kind(const ir_type *a, const ir_type *c, const ir_op *op, mma_k
     *k = (mma_kind){"m16n8k32", "s32.s8.s8.s32", 32, 4, 4, 2, true, false};
     return true;
   }
-  (void)op;
   return false;
 }
 

@@ -14,6 +14,11 @@
 /* Scalar LLVM constant for an INT/FLOAT attribute. */
 static LLVMValueRef const_of(cg *c, const ir_attr *a, const ir_type *ty) {
   LLVMTypeRef lty = cg_type(c, ty);
+  if (ir_type_is_fp8(ty)) /* fp8 registers hold the bits */
+    return LLVMConstInt(
+        lty,
+        ir_fp8_bits(a->kind == IR_ATTR_FLOAT ? a->f : (double)a->i, ir_type_scalar(ty)->is_e5m2),
+        0);
   if (a->kind == IR_ATTR_FLOAT) return LLVMConstReal(lty, a->f);
   if (ir_type_is_float(ty)) return LLVMConstReal(lty, (double)a->i);
   return LLVMConstInt(lty, (unsigned long long)a->i, 1);

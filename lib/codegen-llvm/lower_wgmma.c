@@ -43,6 +43,13 @@ static bool pick_kind(const ir_op *op, wg_kind *k) {
     *k = (wg_kind){"s32.s8.s8", 32, true, false, false};
     return true;
   }
+  const ir_type *b = ir_type_scalar(op->operands[1]->type);
+  if (ir_type_is_fp8(a) && ir_type_is_fp8(b) && f32acc) {
+    static const char *const fp8[2][2] = {{"f32.e4m3.e4m3", "f32.e4m3.e5m2"},
+                                          {"f32.e5m2.e4m3", "f32.e5m2.e5m2"}};
+    *k = (wg_kind){fp8[a->is_e5m2][b->is_e5m2], 32, false, false, true};
+    return true;
+  }
   return false;
 }
 

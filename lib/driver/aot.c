@@ -129,7 +129,9 @@ static const char *c_type(ttc_type t) {
   case TTC_TYPE_F32: return "float";
   case TTC_TYPE_F64: return "double";
   case TTC_TYPE_F16:
-  case TTC_TYPE_BF16: return NULL; /* no portable C type */
+  case TTC_TYPE_BF16:
+  case TTC_TYPE_FP8E4NV:
+  case TTC_TYPE_FP8E5: return NULL; /* no portable C type */
   }
   return NULL;
 }

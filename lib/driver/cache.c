@@ -324,7 +324,7 @@ void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
 
 /* The type named by Triton's spelling ("i32", "fp16"); false if none. */
 static bool type_named(const char *s, size_t n, ttc_type *out) {
-  for (int t = TTC_TYPE_PTR; t <= TTC_TYPE_F64; t++) {
+  for (int t = TTC_TYPE_PTR; t <= TTC_TYPE_FP8E5; t++) {
     const char *name = ttc_type_name((ttc_type)t);
     if (strlen(name) == n && memcmp(name, s, n) == 0) {
       *out = (ttc_type)t;

@@ -45,7 +45,9 @@ static fe_cval arg_value(const ttc_arg *a) {
   case TTC_TYPE_F16:
   case TTC_TYPE_BF16:
   case TTC_TYPE_F32:
-  case TTC_TYPE_F64: return cval_float(a->v.f);
+  case TTC_TYPE_F64:
+  case TTC_TYPE_FP8E4NV:
+  case TTC_TYPE_FP8E5: return cval_float(a->v.f);
   }
   return cval_int(0);
 }

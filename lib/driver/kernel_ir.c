@@ -22,10 +22,11 @@ static bool scalar_type(const ir_type *t, ttc_type *out) {
     }
   }
   if (t->kind == IR_TY_FLOAT) {
-    *out = t->width == 16   ? (t->is_bf16 ? TTC_TYPE_BF16 : TTC_TYPE_F16)
+    *out = t->width == 8    ? (t->is_e5m2 ? TTC_TYPE_FP8E5 : TTC_TYPE_FP8E4NV)
+           : t->width == 16 ? (t->is_bf16 ? TTC_TYPE_BF16 : TTC_TYPE_F16)
            : t->width == 32 ? TTC_TYPE_F32
                             : TTC_TYPE_F64;
-    return t->width == 16 || t->width == 32 || t->width == 64;
+    return t->width == 8 || t->width == 16 || t->width == 32 || t->width == 64;
   }
   return false;
 }

@@ -35,14 +35,14 @@ size_t fn_spec_key(ttc_function *f, const ttc_arg *args, size_t nargs, uint8_t *
   for (int i = 0; i < f->nargs; i++) {
     const ttc_arg *a = &args[i];
     const fn_param *p = &f->params[f->arg_param[i]];
-    if ((int)a->type < TTC_TYPE_PTR || a->type > TTC_TYPE_F64) {
+    if ((int)a->type < TTC_TYPE_PTR || a->type > TTC_TYPE_FP8E5) {
       fn_fail(f, TTC_ERROR_ARGUMENT, "argument %d ('%s') has an invalid type %d", i, p->name,
               (int)a->type);
       return (size_t)-1;
     }
     uint8_t b0 = (uint8_t)a->type, b1 = 0;
     if (a->type == TTC_TYPE_PTR) {
-      if (a->pointee <= TTC_TYPE_PTR || a->pointee > TTC_TYPE_F64) {
+      if (a->pointee <= TTC_TYPE_PTR || a->pointee > TTC_TYPE_FP8E5) {
         fn_fail(f, TTC_ERROR_ARGUMENT,
                 "argument %d ('%s') is a pointer without an element type: "
                 "pass ttc_arg_ptr_to(TTC_TYPE_F32, ptr) (the type is part of the "

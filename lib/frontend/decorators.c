@@ -29,6 +29,7 @@ static ttc_type ttc_of(const fe_val *v) {
   const ir_type *t = v->ty;
   if (t->kind == IR_TY_FLOAT) {
     if (t->is_bf16) return TTC_TYPE_BF16;
+    if (t->width == 8) return t->is_e5m2 ? TTC_TYPE_FP8E5 : TTC_TYPE_FP8E4NV;
     return t->width == 16 ? TTC_TYPE_F16 : t->width == 32 ? TTC_TYPE_F32 : TTC_TYPE_F64;
   }
   switch (t->width) {

@@ -450,8 +450,12 @@ static fe_val b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *loc
   if (!strcmp(p, "bf16")) return fe_val_bool(isf && t->is_bf16);
   if (!strcmp(p, "fp32")) return fe_val_bool(isf && t->width == 32);
   if (!strcmp(p, "fp64")) return fe_val_bool(isf && t->width == 64);
-  if (!strcmp(p, "standard_floating")) return fe_val_bool(isf); /* no fp8 types here */
-  if (!strncmp(p, "fp8", 3)) return fe_val_bool(false);
+  if (!strcmp(p, "standard_floating")) return fe_val_bool(isf && t->width > 8);
+  bool f8 = isf && t->width == 8;
+  if (!strcmp(p, "fp8")) return fe_val_bool(f8);
+  if (!strcmp(p, "fp8e4nv")) return fe_val_bool(f8 && !t->is_e5m2);
+  if (!strcmp(p, "fp8e5")) return fe_val_bool(f8 && t->is_e5m2);
+  if (!strncmp(p, "fp8", 3)) return fe_val_bool(false); /* e4b15, e4b8, e5b16 */
   if (!strcmp(p, "void")) return fe_val_bool(false);
   /* is_int8 ... is_int64, is_uint8 ... is_uint64 */
   bool want_uns = p[0] == 'u';
@@ -489,7 +493,11 @@ fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
        strcmp(name, "fp_mantissa_width") == 0) &&
       !ir_type_is_ptr(sc)) {
     if (name[0] == 'f')
-      return fe_val_int(sc->width == 64 ? 52 : sc->width == 32 ? 23 : sc->is_bf16 ? 7 : 10);
+      return fe_val_int(sc->width == 64   ? 52
+                        : sc->width == 32 ? 23
+                        : sc->width == 8  ? (sc->is_e5m2 ? 2 : 3)
+                        : sc->is_bf16     ? 7
+                                          : 10);
     return fe_val_int(sc->width);
   }
   if (strcmp(name, "itemsize") == 0) return fe_val_int(ir_type_bytes(sc));
@@ -536,8 +544,9 @@ static fe_val b_get_int_dtype(fe_lower *l, const char *name, fe_val *a, ir_loc *
 /* tl.dtype("fp32"): a dtype by Triton's name for it. */
 static fe_val b_dtype_ctor(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                            const fe_args *args) {
-  static const char *const short_names[][2] = {
-      {"fp16", "float16"}, {"bf16", "bfloat16"}, {"fp32", "float32"}, {"fp64", "float64"}};
+  static const char *const short_names[][2] = {{"fp16", "float16"},       {"bf16", "bfloat16"},
+                                               {"fp32", "float32"},       {"fp64", "float64"},
+                                               {"fp8e4nv", "float8e4nv"}, {"fp8e5", "float8e5"}};
   if (a[0].kind == FE_V_DTYPE) return a[0];
   if (a[0].kind == FE_V_STR) {
     const char *n = a[0].path;

@@ -40,7 +40,7 @@ fe_val fe_get_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc) {
     fe_val v = fe_resolve_path(l, path);
     if (v.kind != FE_V_ERROR) return v;
     if (is_fp8_name(name))
-      return fe_error(l, loc, "unsupported: fp8 type '%s' (fp8 comes with the tensor-core work)",
+      return fe_error(l, loc, "unsupported: fp8 type '%s' (ttc has tl.float8e4nv and tl.float8e5)",
                       name);
     return fe_error(l, loc, "unknown name '%s'", path);
   }
@@ -81,8 +81,8 @@ static fe_val lower_attr(fe_lower *l, const fe_expr *e, bool is_callee) {
     fe_val v = fe_resolve_path(l, path);
     if (v.kind != FE_V_ERROR) return v;
     if (is_fp8_name(e->name))
-      return fe_error(l, e->loc, "unsupported: fp8 type '%s' (fp8 comes with the tensor-core work)",
-                      e->name);
+      return fe_error(
+          l, e->loc, "unsupported: fp8 type '%s' (ttc has tl.float8e4nv and tl.float8e5)", e->name);
     char spell[256];
     if (!dotted_spelling(e, spell, sizeof spell)) snprintf(spell, sizeof spell, "%s", path);
     return fe_error(l, e->loc, "unknown %s '%s'", is_callee ? "function" : "name", spell);

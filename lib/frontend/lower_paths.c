@@ -15,7 +15,7 @@ static bool str_eq(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
 typedef struct dtype_name {
   const char *name;
-  int kind; /* 0 int, 1 uint, 2 float, 3 bf16 */
+  int kind; /* 0 int, 1 uint, 2 float, 3 bf16, 4 fp8 (width 4: e4m3fn, 5: e5m2) */
   unsigned width;
 } dtype_name;
 
@@ -24,7 +24,8 @@ static const dtype_name dtype_names[] = {
     {"int64", 0, 64},    {"uint8", 1, 8},    {"uint16", 1, 16},  {"uint32", 1, 32},
     {"uint64", 1, 64},   {"float16", 2, 16}, {"float32", 2, 32}, {"float64", 2, 64},
     {"bfloat16", 3, 16}, {"fp16", 2, 16},    {"fp32", 2, 32},    {"fp64", 2, 64},
-    {"bf16", 3, 16},     {"float", 2, 32},   {"bool", 0, 1},
+    {"bf16", 3, 16},     {"float", 2, 32},   {"bool", 0, 1},     {"float8e4nv", 4, 4},
+    {"float8e5", 4, 5},
 };
 
 /* tl.float32 and friends; `float` and `bool` are accepted spellings too. */
@@ -35,7 +36,9 @@ static fe_val resolve_dtype(fe_lower *l, const char *name) {
     fe_val v = fe_val_error();
     v.kind = FE_V_DTYPE;
     v.is_unsigned = d->kind == 1;
-    if (d->kind == 3)
+    if (d->kind == 4)
+      v.ty = d->width == 5 ? ir_type_f8e5m2(l->ctx) : ir_type_f8e4m3(l->ctx);
+    else if (d->kind == 3)
       v.ty = ir_type_bf16(l->ctx);
     else if (d->kind == 2)
       v.ty = d->width == 16   ? ir_type_f16(l->ctx)

@@ -233,9 +233,10 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
     return fe_error(l, loc, "dot dimensions must be at least 16, got M=%lld N=%lld K=%lld",
                     (long long)m, (long long)n, (long long)k);
   const ir_type *ex = ir_type_scalar(tx), *ey = ir_type_scalar(ty);
-  /* Triton requires equal operand types; the accumulator type follows
-   * out_dtype (int8 dot accumulates in int32). */
-  if (ex != ey)
+  /* Triton requires equal operand types but for fp8, where any two mix;
+   * the accumulator type follows out_dtype (int8 dot accumulates in int32). */
+  bool fp8 = ir_type_is_fp8(ex) && ir_type_is_fp8(ey);
+  if (ex != ey && !fp8)
     return fe_error(l, loc, "dot operands must have the same element type, found '%s' and '%s'",
                     fe_val_type_str(l, &x), fe_val_type_str(l, &y));
   const ir_type *out;
@@ -279,6 +280,10 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
   ir_value *r = ir_build1(&l->b, IR_OP_TT_DOT, rty, 3, ops);
   const ir_type *i32 = ir_type_i32(l->ctx);
   ir_op_set_attr(l->m, r->def, "inputPrecision", ir_attr_int(l->ctx, i32, precision));
-  ir_op_set_attr(l->m, r->def, "maxNumImpreciseAcc", ir_attr_int(l->ctx, i32, 0));
+  /* Triton's default for fp8 on sm_90 is 2^30: the tensor cores' own
+   * accumulation throughout (a smaller value is recorded, not honoured) */
+  int64_t imprecise = fp8 ? (int64_t)1 << 30 : 0;
+  if (a[5].kind == FE_V_INT) imprecise = a[5].ival;
+  ir_op_set_attr(l->m, r->def, "maxNumImpreciseAcc", ir_attr_int(l->ctx, i32, imprecise));
   return fe_val_tensor(r, false);
 }

@@ -30,6 +30,8 @@ static void scalar_str(const ir_type *t, bool uns, ir_strbuf *sb) {
   case IR_TY_FLOAT:
     if (t->is_bf16)
       ir_sb_puts(sb, "bf16");
+    else if (t->width == 8)
+      ir_sb_puts(sb, t->is_e5m2 ? "fp8e5" : "fp8e4nv");
     else
       ir_sb_printf(sb, "fp%u", t->width);
     return;
@@ -156,6 +158,20 @@ fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc l
   if (same_type(src, dst)) return fe_val_tensor(v.v, dst_uns);
   const ir_type *rty =
       ir_type_is_tensor(v.v->type) ? ir_type_with_elem(l->ctx, v.v->type, dst) : dst;
+  bool src8 = ir_type_is_fp8(src), dst8 = ir_type_is_fp8(dst);
+  if (src8 || dst8) {
+    /* fp8 converts only to and from wider floats (tt.fp_to_fp, rounding to
+     * nearest even when narrowing); the rest goes through f16 or f32 */
+    const ir_type *mid = src8 && dst8 ? ir_type_f16(l->ctx) : ir_type_f32(l->ctx);
+    bool direct = src->kind == IR_TY_FLOAT && dst->kind == IR_TY_FLOAT && !(src8 && dst8);
+    if (!direct && (src->kind == IR_TY_PTR || dst->kind == IR_TY_PTR))
+      return fe_error(l, loc, "cannot convert '%s' to '%s'", fe_val_type_str(l, &v),
+                      fe_type_str(l, dst, dst_uns));
+    if (!direct) return fe_cast(l, fe_cast(l, v, mid, false, loc), dst, dst_uns, loc);
+    ir_op *op = ir_build(&l->b, IR_OP_TT_FP_TO_FP, 1, &rty, 1, &v.v, 0);
+    if (dst8) ir_op_set_attr(l->m, op, "rounding", ir_attr_enum(l->ctx, "rtne", 1));
+    return fe_val_tensor(&op->results[0], dst_uns);
+  }
   ir_op_kind k;
   if (src->kind == IR_TY_INT && dst->kind == IR_TY_INT) {
     if (dst->width == 1) {
@@ -289,11 +305,13 @@ static bool computation_type(fe_lower *l, fe_dt a, bool a_py, fe_dt b, bool b_py
   if (a_py != b_py) {
     fe_dt s = a_py ? a : b, t = a_py ? b : a;
     if (dt_kind(s) <= dt_kind(t)) {
-      *out = div_or_mod && t.ty->kind == IR_TY_FLOAT && t.ty->width == 16 ? f32 : t;
+      *out = div_or_mod && t.ty->kind == IR_TY_FLOAT && t.ty->width <= 16 ? f32 : t;
+      if (ir_type_is_fp8(out->ty)) out->ty = ir_type_f16(l->ctx); /* see below */
       return true;
     }
   }
   bool af = a.ty->kind == IR_TY_FLOAT, bf = b.ty->kind == IR_TY_FLOAT;
+  bool a8 = ir_type_is_fp8(a.ty), b8 = ir_type_is_fp8(b.ty);
   if ((af && a.ty->width == 64) || (bf && b.ty->width == 64)) {
     out->ty = ir_type_f64(l->ctx);
     out->uns = false;
@@ -303,12 +321,17 @@ static bool computation_type(fe_lower *l, fe_dt a, bool a_py, fe_dt b, bool b_py
     *out = f32;
     return true;
   }
-  if ((af && !a.ty->is_bf16) || (bf && !b.ty->is_bf16)) { /* fp16 */
+  /* fp16; and two fp8 operands compute in fp16 (Triton keeps two of one fp8
+   * type in fp8, which no GPU computes in) */
+  if ((af && a.ty->width == 16 && !a.ty->is_bf16) || (bf && b.ty->width == 16 && !b.ty->is_bf16) ||
+      (a8 && b8)) {
     *out = div_or_mod ? f32 : (fe_dt){ir_type_f16(l->ctx), false};
     return true;
   }
-  if (af || bf) { /* bf16 */
-    *out = (!div_or_mod && af && bf) ? (fe_dt){ir_type_bf16(l->ctx), false} : f32;
+  if (af || bf) { /* bf16, or fp8 with an int or bf16 */
+    *out = (!div_or_mod && af && bf && a.ty->is_bf16 && b.ty->is_bf16)
+               ? (fe_dt){ir_type_bf16(l->ctx), false}
+               : f32;
     return true;
   }
   if (div_or_mod && a.uns != b.uns) {

@@ -22,11 +22,13 @@ typedef struct sig_type_name {
 } sig_type_name;
 
 static const sig_type_name sig_types[] = {
-    {"i1", TTC_TYPE_I1},    {"i8", TTC_TYPE_I8},    {"i16", TTC_TYPE_I16},  {"i32", TTC_TYPE_I32},
-    {"i64", TTC_TYPE_I64},  {"u1", TTC_TYPE_I1},    {"u8", TTC_TYPE_U8},    {"u16", TTC_TYPE_U16},
-    {"u32", TTC_TYPE_U32},  {"u64", TTC_TYPE_U64},  {"fp16", TTC_TYPE_F16}, {"bf16", TTC_TYPE_BF16},
-    {"fp32", TTC_TYPE_F32}, {"fp64", TTC_TYPE_F64}, {"f16", TTC_TYPE_F16},  {"f32", TTC_TYPE_F32},
-    {"f64", TTC_TYPE_F64},  {"B", TTC_TYPE_I1},
+    {"i1", TTC_TYPE_I1},           {"i8", TTC_TYPE_I8},       {"i16", TTC_TYPE_I16},
+    {"i32", TTC_TYPE_I32},         {"i64", TTC_TYPE_I64},     {"u1", TTC_TYPE_I1},
+    {"u8", TTC_TYPE_U8},           {"u16", TTC_TYPE_U16},     {"u32", TTC_TYPE_U32},
+    {"u64", TTC_TYPE_U64},         {"fp16", TTC_TYPE_F16},    {"bf16", TTC_TYPE_BF16},
+    {"fp32", TTC_TYPE_F32},        {"fp64", TTC_TYPE_F64},    {"f16", TTC_TYPE_F16},
+    {"f32", TTC_TYPE_F32},         {"f64", TTC_TYPE_F64},     {"B", TTC_TYPE_I1},
+    {"fp8e4nv", TTC_TYPE_FP8E4NV}, {"fp8e5", TTC_TYPE_FP8E5},
 };
 
 const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t) {
@@ -44,6 +46,8 @@ const ir_type *fe_ttc_type_to_ir(ir_context *ctx, ttc_type t) {
   case TTC_TYPE_BF16: return ir_type_bf16(ctx);
   case TTC_TYPE_F32: return ir_type_f32(ctx);
   case TTC_TYPE_F64: return ir_type_f64(ctx);
+  case TTC_TYPE_FP8E4NV: return ir_type_f8e4m3(ctx);
+  case TTC_TYPE_FP8E5: return ir_type_f8e5m2(ctx);
   case TTC_TYPE_PTR: return NULL; /* needs a pointee */
   }
   return NULL;
@@ -61,11 +65,14 @@ static bool sig_lookup_type(const char *s, size_t n, ttc_type *out) {
 /* Triton's dtype names (tl.float16) for dtype constexprs. */
 static bool sig_lookup_dtype(const char *s, size_t n, ttc_type *out) {
   static const sig_type_name dtypes[] = {
-      {"int1", TTC_TYPE_I1},     {"int8", TTC_TYPE_I8},       {"int16", TTC_TYPE_I16},
-      {"int32", TTC_TYPE_I32},   {"int64", TTC_TYPE_I64},     {"uint8", TTC_TYPE_U8},
-      {"uint16", TTC_TYPE_U16},  {"uint32", TTC_TYPE_U32},    {"uint64", TTC_TYPE_U64},
-      {"float16", TTC_TYPE_F16}, {"bfloat16", TTC_TYPE_BF16}, {"float32", TTC_TYPE_F32},
-      {"float64", TTC_TYPE_F64},
+      {"int1", TTC_TYPE_I1},        {"int8", TTC_TYPE_I8},
+      {"int16", TTC_TYPE_I16},      {"int32", TTC_TYPE_I32},
+      {"int64", TTC_TYPE_I64},      {"uint8", TTC_TYPE_U8},
+      {"uint16", TTC_TYPE_U16},     {"uint32", TTC_TYPE_U32},
+      {"uint64", TTC_TYPE_U64},     {"float16", TTC_TYPE_F16},
+      {"bfloat16", TTC_TYPE_BF16},  {"float32", TTC_TYPE_F32},
+      {"float64", TTC_TYPE_F64},    {"float8e4nv", TTC_TYPE_FP8E4NV},
+      {"float8e5", TTC_TYPE_FP8E5},
   };
   for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
     if (strlen(dtypes[i].name) == n && memcmp(dtypes[i].name, s, n) == 0) {
@@ -158,11 +165,6 @@ static bool sig_parse_entry(ir_context *ctx, const ir_source *src, const char *b
                      : n > 16 && memcmp(b, "triton.language.", 16) == 0 ? b + 16
                                                                         : NULL;
   if (name) {
-    if (strncmp(name, "float8", 6) == 0) {
-      ir_error(ctx, loc, "unsupported: fp8 type '%.*s' (fp8 comes with the tensor-core work)",
-               (int)n, b);
-      return false;
-    }
     if (!sig_lookup_dtype(name, (size_t)(e - name), &out->dtype)) {
       ir_error(ctx, loc, "unknown dtype '%.*s' in signature", (int)n, b);
       return false;
@@ -416,6 +418,8 @@ const char *ttc_type_name(ttc_type type) {
   case TTC_TYPE_BF16: return "bf16";
   case TTC_TYPE_F32: return "fp32";
   case TTC_TYPE_F64: return "fp64";
+  case TTC_TYPE_FP8E4NV: return "fp8e4nv";
+  case TTC_TYPE_FP8E5: return "fp8e5";
   }
   return "?";
 }

@@ -62,9 +62,50 @@ static double round_bits(double v, int p, int emin, int emax) {
   return r;
 }
 
+double ir_fp8_round(double v, bool e5m2) {
+  if (isnan(v)) return v;
+  double max = e5m2 ? 57344.0 : 448.0;
+  if (isinf(v)) return v > 0 ? max : -max;
+  double r = round_bits(v, e5m2 ? 3 : 4, e5m2 ? -13 : -5, 1024);
+  return fabs(r) > max ? copysign(max, v) : r;
+}
+
+uint8_t ir_fp8_bits(double v, bool e5m2) {
+  v = ir_fp8_round(v, e5m2);
+  unsigned sign = signbit(v) ? 0x80u : 0;
+  if (isnan(v)) return 0x7F;
+  double m = fabs(v);
+  if (m == 0) return (uint8_t)sign;
+  int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, e;
+  frexp(m, &e); /* m = f * 2^e with f in [0.5, 1) */
+  int biased = e - 1 + bias;
+  unsigned bits;
+  if (biased >= 1)
+    bits = (unsigned)biased << mbits | (unsigned)((ldexp(m, 1 - e) - 1) * (1 << mbits));
+  else /* subnormal */
+    bits = (unsigned)ldexp(m, bias - 1 + mbits);
+  return (uint8_t)(sign | bits);
+}
+
+double ir_fp8_value(uint8_t b, bool e5m2) {
+  int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  unsigned ex = (b & 0x7Fu) >> mbits, man = b & ((1u << mbits) - 1);
+  double v;
+  if (!e5m2 && (b & 0x7F) == 0x7F)
+    v = NAN;
+  else if (e5m2 && ex == 31)
+    v = man ? NAN : INFINITY;
+  else if (ex == 0)
+    v = ldexp(man, 1 - bias - mbits);
+  else
+    v = ldexp(man | (1u << mbits), (int)ex - bias - mbits);
+  return (b & 0x80) ? -v : v;
+}
+
 double ir_float_round(const ir_type *ty, double v) {
   ty = ir_type_scalar(ty);
   if (ty->kind != IR_TY_FLOAT) return v;
+  if (ty->width == 8) return ir_fp8_round(v, ty->is_e5m2);
   if (ty->width == 64) return v;
   if (ty->width == 32) return (double)(float)v;
   if (ty->is_bf16) return round_bits(v, 8, -125, 128);

@@ -145,7 +145,8 @@ const char *ir_intern_cstr(ir_context *ctx, const char *s);
 
 typedef enum ir_type_kind {
   IR_TY_INT,     /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
-  IR_TY_FLOAT,   /* f16 (width 16), bf16 (width 16, is_bf16), f32, f64 */
+  IR_TY_FLOAT,   /* f8E4M3FN (width 8), f8E5M2 (width 8, is_e5m2), f16 (width 16), bf16
+                    (width 16, is_bf16), f32, f64 */
   IR_TY_PTR,     /* !tt.ptr<elem> in address space `addrspace` (1 = global) */
   IR_TY_TENSOR,  /* tensor<shape x elem [, layout]>; elem is scalar or ptr */
   IR_TY_MEMDESC, /* !ttg.memdesc<shape x elem, #shared-layout, #smem [, mutable]>: a view of
@@ -159,6 +160,7 @@ typedef struct ir_type {
   ir_type_kind kind;
   unsigned width;             /* INT, FLOAT: bits */
   bool is_bf16;               /* FLOAT: bf16 rather than f16 */
+  bool is_e5m2;               /* FLOAT: f8E5M2 rather than f8E4M3FN */
   int addrspace;              /* PTR */
   const struct ir_type *elem; /* PTR: pointee; TENSOR: element type */
   int rank;                   /* TENSOR */
@@ -174,6 +176,10 @@ const ir_type *ir_type_i32(ir_context *ctx);
 const ir_type *ir_type_i64(ir_context *ctx);
 const ir_type *ir_type_f16(ir_context *ctx);
 const ir_type *ir_type_bf16(ir_context *ctx);
+/* fp8: Triton's tl.float8e4nv (f8E4M3FN: no infinities, NaN 0x7F) and
+ * tl.float8e5 (f8E5M2: IEEE-like, as f16 with 8 fewer mantissa bits). */
+const ir_type *ir_type_f8e4m3(ir_context *ctx);
+const ir_type *ir_type_f8e5m2(ir_context *ctx);
 const ir_type *ir_type_f32(ir_context *ctx);
 const ir_type *ir_type_f64(ir_context *ctx);
 const ir_type *ir_type_ptr(ir_context *ctx, const ir_type *pointee, int addrspace);
@@ -194,6 +200,7 @@ bool ir_type_is_tensor(const ir_type *t);
 bool ir_type_is_memdesc(const ir_type *t);
 bool ir_type_is_int(const ir_type *t); /* scalar kind test on ir_type_scalar(t) */
 bool ir_type_is_float(const ir_type *t);
+bool ir_type_is_fp8(const ir_type *t); /* scalar kind test on ir_type_scalar(t) */
 bool ir_type_is_ptr(const ir_type *t);
 int64_t ir_type_numel(const ir_type *t); /* 1 for scalars; memdescs: their elements */
 /* Size in bytes of a scalar element (pointers: 8, i1: 1). */
@@ -696,6 +703,12 @@ ir_axis_info ir_axis_get(const ir_axis_analysis *a, const ir_value *v);
 /* attrs.c: v rounded to the precision of float type `ty` (f16, bf16, f32,
  * f64; a tensor's element type), as ir_attr_float stores it. */
 double ir_float_round(const ir_type *ty, double v);
+/* fp8 (e5m2: f8E5M2, else f8E4M3FN), as PTX's cvt.rn.satfinite converts:
+ * to nearest even, saturating at the largest finite value (infinities
+ * too); NaN stays NaN (bits 0x7F). */
+double ir_fp8_round(double v, bool e5m2);
+uint8_t ir_fp8_bits(double v, bool e5m2);
+double ir_fp8_value(uint8_t bits, bool e5m2);
 
 /* The ttir passes (one file each), declared through passes.def:
  * IR_PASS(ident, "name", "summary", options) in pipeline order; each defines

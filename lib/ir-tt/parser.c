@@ -562,6 +562,8 @@ static const ir_type *parse_type(parser *p) {
   if (ir_ps_tok_is(&t, "tensor")) return tensor_type(p);
   if (ir_ps_tok_is(&t, "f16")) return ir_type_f16(p->ctx);
   if (ir_ps_tok_is(&t, "bf16")) return ir_type_bf16(p->ctx);
+  if (ir_ps_tok_is(&t, "f8E4M3FN")) return ir_type_f8e4m3(p->ctx);
+  if (ir_ps_tok_is(&t, "f8E5M2")) return ir_type_f8e5m2(p->ctx);
   if (ir_ps_tok_is(&t, "f32")) return ir_type_f32(p->ctx);
   if (ir_ps_tok_is(&t, "f64")) return ir_type_f64(p->ctx);
   if (t.n >= 2 && t.s[0] == 'i' && all_digits(t.s + 1, t.n - 1)) {

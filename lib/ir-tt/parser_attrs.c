@@ -351,6 +351,8 @@ static const ir_attr *number_attr(parser *p, const ptok *t, const ir_type *ty) {
       float f;
       memcpy(&f, &u, sizeof f);
       v = f;
+    } else if (ty->width == 8) {
+      v = ir_fp8_value((uint8_t)bits, ty->is_e5m2);
     } else {
       v = half_value((unsigned)bits & 0xFFFF, ty->is_bf16);
     }

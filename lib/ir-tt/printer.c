@@ -270,7 +270,11 @@ void ir_pr_type(printer *p, const ir_type *t) {
   switch (t->kind) {
   case IR_TY_INT: ir_sb_printf(o, "i%u", t->width); return;
   case IR_TY_FLOAT:
-    ir_sb_puts(o, t->is_bf16 ? "bf16" : t->width == 16 ? "f16" : t->width == 32 ? "f32" : "f64");
+    ir_sb_puts(o, t->width == 8    ? (t->is_e5m2 ? "f8E5M2" : "f8E4M3FN")
+                  : t->is_bf16     ? "bf16"
+                  : t->width == 16 ? "f16"
+                  : t->width == 32 ? "f32"
+                                   : "f64");
     return;
   case IR_TY_PTR:
     ir_sb_puts(o, "!tt.ptr<");
@@ -333,7 +337,11 @@ static void ir_pr_float(printer *p, const ir_type *ty, double v) {
       return;
     }
     /* APFloat's default precision: 2 + significand bits * 59 / 196. */
-    int bits = ty->width == 64 ? 53 : ty->width == 32 ? 24 : ty->is_bf16 ? 8 : 11;
+    int bits = ty->width == 64   ? 53
+               : ty->width == 32 ? 24
+               : ty->width == 8  ? (ty->is_e5m2 ? 3 : 4)
+               : ty->is_bf16     ? 8
+                                 : 11;
     snprintf(buf, sizeof buf, "%.*g", 2 + bits * 59 / 196, v);
     char *e = strchr(buf, 'e');
     if (e) *e = 'E';
@@ -351,6 +359,8 @@ static void ir_pr_float(printer *p, const ir_type *ty, double v) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     ir_sb_printf(p->out, "0x%08X", u);
+  } else if (ty->width == 8) {
+    ir_sb_printf(p->out, "0x%02X", ir_fp8_bits(v, ty->is_e5m2));
   } else {
     ir_sb_printf(p->out, "0x%04X", half_bits(v, ty->is_bf16));
   }

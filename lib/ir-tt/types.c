@@ -24,14 +24,20 @@ const ir_type *ir_type_i1(ir_context *ctx) { return ir_type_int(ctx, 1); }
 const ir_type *ir_type_i32(ir_context *ctx) { return ir_type_int(ctx, 32); }
 const ir_type *ir_type_i64(ir_context *ctx) { return ir_type_int(ctx, 64); }
 
-static const ir_type *type_float(ir_context *ctx, unsigned width, bool is_bf16) {
+static const ir_type *type_float(ir_context *ctx, unsigned width, bool alt) {
   ir_type t;
   memset(&t, 0, sizeof t);
   t.kind = IR_TY_FLOAT;
   t.width = width;
-  t.is_bf16 = is_bf16;
+  if (width == 8)
+    t.is_e5m2 = alt;
+  else
+    t.is_bf16 = alt;
   return type_unique(ctx, &t);
 }
+
+const ir_type *ir_type_f8e4m3(ir_context *ctx) { return type_float(ctx, 8, false); }
+const ir_type *ir_type_f8e5m2(ir_context *ctx) { return type_float(ctx, 8, true); }
 
 const ir_type *ir_type_f16(ir_context *ctx) { return type_float(ctx, 16, false); }
 const ir_type *ir_type_bf16(ir_context *ctx) { return type_float(ctx, 16, true); }
@@ -104,6 +110,10 @@ bool ir_type_is_tensor(const ir_type *t) { return t->kind == IR_TY_TENSOR; }
 bool ir_type_is_memdesc(const ir_type *t) { return t->kind == IR_TY_MEMDESC; }
 bool ir_type_is_int(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_INT; }
 bool ir_type_is_float(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_FLOAT; }
+bool ir_type_is_fp8(const ir_type *t) {
+  const ir_type *e = ir_type_scalar(t);
+  return e->kind == IR_TY_FLOAT && e->width == 8;
+}
 bool ir_type_is_ptr(const ir_type *t) { return ir_type_scalar(t)->kind == IR_TY_PTR; }
 
 int64_t ir_type_numel(const ir_type *t) {

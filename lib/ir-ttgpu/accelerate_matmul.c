@@ -54,6 +54,8 @@ static bool mma_types_ok(const ir_op *dot) {
   const ir_type *a = ir_type_scalar(dot->operands[0]->type);
   const ir_type *b = ir_type_scalar(dot->operands[1]->type);
   const ir_type *c = ir_type_scalar(dot->results[0].type);
+  /* fp8 x fp8 (any two of e4m3, e5m2) accumulates in f32, on sm_89+ */
+  if (ir_type_is_fp8(a) && ir_type_is_fp8(b)) return is_f32(c);
   if (a != b) return false;
   /* f16 x f16 accumulates in f32 or (out_dtype=tl.float16) in f16 */
   if (a->kind == IR_TY_FLOAT && a->width == 16) return is_f32(c) || (c == a && !a->is_bf16);
@@ -200,7 +202,7 @@ static void accelerate(accel_state *st, ir_op *dot) {
   int bits = elem_bits(at);
   int64_t m = ct->shape[0], n = ct->shape[1], k = at->shape[1];
   bool chained = feeds_dot(dot, 0);
-  bool is_int8 = bits == 8;
+  bool is_int8 = ir_type_scalar(at)->kind == IR_TY_INT && bits == 8; /* fp8 takes every N */
   /* f16 accumulators go to mma.sync (its packed f16x2 fragments), not wgmma */
   bool f16_acc = ir_type_scalar(ct)->kind == IR_TY_FLOAT && ir_type_scalar(ct)->width == 16;
   bool v3 = cc == 90 && nw % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k * bits >= 256 && !f16_acc;

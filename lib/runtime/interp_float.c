@@ -74,6 +74,7 @@ uint16_t rt_f32_to_bf16(float f) {
 double rt_float_get(const ir_type *elem, const void *p, size_t i) {
   if (elem->width == 64) return ((const double *)p)[i];
   if (elem->width == 32) return ((const float *)p)[i];
+  if (elem->width == 8) return ir_fp8_value(((const uint8_t *)p)[i], elem->is_e5m2);
   uint16_t h = ((const uint16_t *)p)[i];
   return elem->is_bf16 ? rt_bf16_to_f32(h) : rt_f16_to_f32(h);
 }
@@ -83,6 +84,8 @@ void rt_float_set(const ir_type *elem, void *p, size_t i, double x) {
     ((double *)p)[i] = x;
   else if (elem->width == 32)
     ((float *)p)[i] = (float)x;
+  else if (elem->width == 8)
+    ((uint8_t *)p)[i] = ir_fp8_bits(x, elem->is_e5m2);
   else
     ((uint16_t *)p)[i] = elem->is_bf16 ? dbl_to_half(x, 8, 7) : dbl_to_half(x, 5, 10);
 }
@@ -95,6 +98,10 @@ static double *widen(const ir_type *elem, const void *p, double *out, size_t n) 
     const float *f = p;
     for (size_t i = 0; i < n; i++)
       out[i] = f[i];
+  } else if (elem->width == 8) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+      out[i] = ir_fp8_value(b[i], elem->is_e5m2);
   } else if (elem->is_bf16) {
     const uint16_t *h = p;
     for (size_t i = 0; i < n; i++)
@@ -115,6 +122,10 @@ static void narrow(const ir_type *elem, void *p, const double *x, size_t n) {
     float *f = p;
     for (size_t i = 0; i < n; i++)
       f[i] = (float)x[i];
+  } else if (elem->width == 8) { /* fp8 saturates as cvt.rn.satfinite */
+    uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+      b[i] = ir_fp8_bits(x[i], elem->is_e5m2);
   } else {
     uint16_t *h = p;
     int eb = elem->is_bf16 ? 8 : 5, mb = elem->is_bf16 ? 7 : 10;
@@ -327,6 +338,8 @@ static void round_toward_zero(const ir_type *elem, void *o, const double *x, siz
     if (elem->width == 32) {
       float *f = o;
       f[i] = nextafterf(f[i], 0.0f);
+    } else if (elem->width == 8) {
+      ((uint8_t *)o)[i]--;
     } else {
       ((uint16_t *)o)[i]--;
     }

@@ -34,7 +34,9 @@ static rt_family type_family(ttc_type type) {
   case TTC_TYPE_F16:
   case TTC_TYPE_BF16:
   case TTC_TYPE_F32:
-  case TTC_TYPE_F64: return RT_FAMILY_FLOAT;
+  case TTC_TYPE_F64:
+  case TTC_TYPE_FP8E4NV:
+  case TTC_TYPE_FP8E5: return RT_FAMILY_FLOAT;
   }
   return RT_FAMILY_NONE;
 }
@@ -88,6 +90,8 @@ static uint64_t pack_int(ttc_type param, int64_t v) {
   case TTC_TYPE_BF16:
   case TTC_TYPE_F32:
   case TTC_TYPE_F64: return u;
+  case TTC_TYPE_FP8E4NV:
+  case TTC_TYPE_FP8E5: return u & 0xffu;
   }
   return u;
 }
@@ -99,6 +103,8 @@ static void pack_float(ttc_type param, double v, rt_arg_storage *s) {
   case TTC_TYPE_BF16: s->u16 = rt_round_half(v, 8, 7); return;
   case TTC_TYPE_F32: s->f32 = (float)v; return;
   case TTC_TYPE_F64: s->f64 = v; return;
+  case TTC_TYPE_FP8E4NV:
+  case TTC_TYPE_FP8E5: s->u8 = ir_fp8_bits(v, param == TTC_TYPE_FP8E5); return;
   case TTC_TYPE_PTR:
   case TTC_TYPE_I1:
   case TTC_TYPE_I8:

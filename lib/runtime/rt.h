@@ -26,6 +26,7 @@ typedef union rt_arg_storage {
   double f64;
   float f32;
   uint16_t u16; /* f16, bf16 bit patterns */
+  uint8_t u8;   /* fp8 bit patterns */
 } rt_arg_storage;
 
 /* Checks args against the parameter types and packs them: storage[i] gets

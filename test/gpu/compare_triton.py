@@ -49,7 +49,41 @@ TYPES = {
     "u32": (np.uint32, 8, "uint32"), "u64": (np.uint64, 9, "uint64"),
     "fp16": (np.float16, 10, "float16"), "bf16": (np.uint16, 11, "bfloat16"),
     "fp32": (np.float32, 12, "float32"), "fp64": (np.float64, 13, "float64"),
+    "fp8e4nv": (np.uint8, 14, "float8_e4m3fn"), "fp8e5": (np.uint8, 15, "float8_e5m2"),
 }
+FP8 = ("fp8e4nv", "fp8e5")
+
+
+def fp8_table(t):
+    """The value of every fp8 code (e4m3fn: no infinities, 0x7F NaN)."""
+    e5 = t == "fp8e5"
+    mb, bias = (2, 15) if e5 else (3, 7)
+    out = np.empty(256)
+    for c in range(256):
+        e, f = (c & 0x7F) >> mb, c & ((1 << mb) - 1)
+        if (not e5 and (c & 0x7F) == 0x7F) or (e5 and e == 31 and f):
+            v = np.nan
+        elif e5 and e == 31:
+            v = np.inf
+        elif e == 0:
+            v = np.ldexp(f, 1 - bias - mb)
+        else:
+            v = np.ldexp(f | (1 << mb), e - bias - mb)
+        out[c] = -v if c & 0x80 else v
+    return out
+
+
+def fp8_encode(t, v):
+    """Nearest finite fp8 code, ties to even, saturating (cvt.rn.satfinite)."""
+    tab = fp8_table(t)[:128]
+    codes = np.flatnonzero(np.isfinite(tab))
+    vals = tab[codes]
+    a = np.minimum(np.abs(v), vals.max())
+    d = np.abs(a[:, None] - vals[None, :])
+    near = d == d.min(axis=1, keepdims=True)
+    best = codes[np.argmin(np.where(near, codes % 2, 2), axis=1)]  # the even one of a tie
+    best = best | np.where(np.signbit(v), 0x80, 0)
+    return np.where(np.isnan(v), 0x7F, best).astype(np.uint8)
 FLOATS = ("fp16", "bf16", "fp32", "fp64")
 INTS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 ALL = INTS + FLOATS
@@ -59,6 +93,8 @@ TTC_PTR, TTC_I32, TTC_I64, TTC_F32 = 0, 4, 5, 12
 def from_f64(t, v):
     """float64 values -> storage of type t (round to nearest even)."""
     v = np.asarray(v, dtype=np.float64)
+    if t in FP8:
+        return fp8_encode(t, v)
     if t == "bf16":
         u = v.astype(np.float32).view(np.uint32).astype(np.uint64)
         r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
@@ -67,6 +103,8 @@ def from_f64(t, v):
 
 
 def to_f64(t, a):
+    if t in FP8:
+        return fp8_table(t)[a.astype(np.int64)]
     if t == "bf16":
         return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     return a.astype(np.float64)
@@ -90,8 +128,12 @@ def irand(rng, t, n, lo=None, hi=None):
     return Buf(t, rng.integers(lo, hi, n, dtype=np.int64).astype(dt))
 
 
+def is_float(t):
+    return t in FLOATS or t in FP8
+
+
 def poison(t, n):
-    if t in FLOATS:
+    if is_float(t):
         return Buf(t, from_f64(t, np.full(n, np.nan)))
     return Buf(t, np.full(n * np.dtype(TYPES[t][0]).itemsize, 0xA5, dtype=np.uint8).view(TYPES[t][0]))
 
@@ -363,7 +405,7 @@ def triton_launch(torch, launch, mem):
 def compare(t, want, got, tol):
     """(ok, text): bitwise (NaN matches NaN) or |got - want| <= atol + rtol * |want|."""
     n = want.size
-    if t in FLOATS:
+    if is_float(t):
         w, g = to_f64(t, want), to_f64(t, got)
         both_nan = np.isnan(w) & np.isnan(g)
         fin = np.isfinite(w) & np.isfinite(g)
@@ -386,8 +428,8 @@ def compare(t, want, got, tol):
     if nbad == 0:
         return True, stats
     i = int(np.argmax(bad))
-    wv = float(to_f64(t, want[i:i + 1])[0]) if t in FLOATS else int(want[i])
-    gv = float(to_f64(t, got[i:i + 1])[0]) if t in FLOATS else int(got[i])
+    wv = float(to_f64(t, want[i:i + 1])[0]) if is_float(t) else int(want[i])
+    gv = float(to_f64(t, got[i:i + 1])[0]) if is_float(t) else int(got[i])
     return False, f"{nbad}/{n} differ, first at {i}: Triton {wv!r}, ttc {gv!r}; {stats}"
 
 
@@ -545,6 +587,26 @@ def control_cases():
             "a": frand(r, "fp16", m * k, -1, 1), "b": frand(r, "fp16", k * n, -1, 1),
             "o": poison("fp16", m * n)},
             [Launch(C, "hdot_kernel", (1,), w, ["a", "b", "o", m, n, k])], {"o": (6e-2, 2e-2)}))
+    # fp8 x fp8 -> f32 (wgmma / mma.sync .e4m3 and .e5m2, mixed too): the
+    # same instructions in the same K order on both sides
+    for ta in FP8:
+        for tb in FP8:
+            for (m, n, k, w) in ((64, 64, 64, 4), (128, 128, 64, 8), (128, 256, 128, 8), (32, 64, 64, 4)):
+                cs.append(Case(f"f8dot_{ta}_{tb}_{m}x{n}x{k}_w{w}", lambda r, m=m, n=n, k=k, ta=ta, tb=tb: {
+                    "a": frand(r, ta, m * k, -2, 2), "b": frand(r, tb, k * n, -2, 2),
+                    "c": frand(r, "fp32", m * n, -1, 1), "o": poison("fp32", m * n)},
+                    [Launch(C, "dot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": (1e-4, 1e-5)}))
+    # f32 -> fp8 (rounding, saturation, subnormals) and back, bit for bit
+    def f8cvt_inputs(r):
+        x = r.uniform(-600, 600, 1024)
+        x[:256] = np.ldexp(r.uniform(-1, 1, 256), r.integers(-20, 17, 256))
+        x[256:264] = [448, 464, 465, 480, 57344, 61440, 1e30, -1e30]
+        x[264:266] = [np.inf, -np.inf]
+        return {"x": Buf("fp32", x.astype(np.float32)), "e4": poison("fp8e4nv", 1024),
+                "e5": poison("fp8e5", 1024), "back": poison("fp32", 1024)}
+    cs.append(Case("f8cvt_f32", f8cvt_inputs,
+                   [Launch(C, "f8cvt_kernel", (1,), 4, ["x", "e4", "e5", "back", 1024])],
+                   {"e4": EXACT, "e5": EXACT, "back": EXACT}))
     # two dots, the second fed from registers; p's rounding to f16 may flip
     # where s differs in the last bit, hence the looser bound
     for (m, n, d, w) in ((64, 64, 64, 4), (128, 64, 64, 8), (128, 128, 128, 8), (16, 32, 16, 4)):
@@ -585,7 +647,7 @@ def table_cases():
             rows = 7 if t in FLOATS else 11
 
             def make(r, t=t, n=n, rows=rows):
-                if t in FLOATS:
+                if is_float(t):
                     return {"x": frand(r, t, n, -8, 8), "y": frand(r, t, n, -8, 8), "o": poison(t, rows * n)}
                 return {"x": irand(r, t, n), "y": nonzero_divisor(irand(r, t, n)), "o": poison(t, rows * n)}
             cs.append(Case(f"binop_{t}_b{b}_w{w}", make, [Launch(T, "binop_kernel", (cdiv(n, b),), w,
@@ -647,7 +709,7 @@ def cast_case(T, t):
     outs = ALL
 
     def make(r):
-        if t in FLOATS:
+        if is_float(t):
             big = 65000 if t == "fp16" else 2e9
             d = {"x8": frand(r, t, n, -120, 120), "x16": frand(r, t, n, -32000, 32000), "x32": frand(r, t, n, -big, big)}
         else:

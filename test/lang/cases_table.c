@@ -247,15 +247,18 @@ static void case_cumsum(lctx *c, const lparams *p) {
   }
 }
 
-/* ---- dot f16 x f16 + f32 -> f32 (control.py dot_kernel) ------------------------- */
+/* ---- dot A x B + f32 -> f32 (control.py dot_kernel) ----------------------------- */
 
+/* A in p->t, B in p->t2: f16 x f16, or any two fp8 types. Products are exact
+ * in f32; K sums of |terms| <= 4 round to ~K * 4 * 2^-24 in f32, and the
+ * tensor cores add fp8 products with fewer bits than f32 keeps. */
 static void case_dot(lctx *c, const lparams *p) {
   size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
-  buf *a = lang_input(c, TTC_TYPE_F16, M * K, -2, 2),
-      *b = lang_input(c, TTC_TYPE_F16, K * N, -2, 2);
+  buf *a = lang_input(c, p->t, M * K, -2, 2), *b = lang_input(c, p->t2, K * N, -2, 2);
   buf *c0 = lang_input(c, TTC_TYPE_F32, M * N, -1, 1);
-  /* products are exact in f32; K sums of |terms| <= 4 round to ~K * 4 * 2^-24 */
-  buf *o = lang_output_tol(c, TTC_TYPE_F32, M * N, 2e-4, 1e-5);
+  bool fp8 = lang_type_size(p->t) == 1;
+  buf *o =
+      lang_output_tol(c, TTC_TYPE_F32, M * N, fp8 ? 1e-3 * (double)K : 2e-4, fp8 ? 1e-3 : 1e-5);
   for (size_t i = 0; i < M; i++)
     for (size_t j = 0; j < N; j++) {
       double s = ((float *)c0->host)[i * N + j];
@@ -265,7 +268,8 @@ static void case_dot(lctx *c, const lparams *p) {
     }
   if (!lang_upload(c)) return;
   char sig[128];
-  snprintf(sig, sizeof sig, "*fp16,*fp16,*fp32,*fp32,%d,%d,%d", p->m, p->n, p->k);
+  snprintf(sig, sizeof sig, "*%s,*%s,*fp32,*fp32,%d,%d,%d", lang_tn(p->t), lang_tn(p->t2), p->m,
+           p->n, p->k);
   ttc_arg args[] = {lang_arg(a), lang_arg(b), lang_arg(c0), lang_arg(o)};
   if (lang_run(c, "control.py", "dot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
 }
@@ -289,6 +293,60 @@ static void case_idot(lctx *c, const lparams *p) {
   snprintf(sig, sizeof sig, "*i8,*i8,*i32,*i32,%d,%d,%d", p->m, p->n, p->k);
   ttc_arg args[] = {lang_arg(a), lang_arg(b), lang_arg(c0), lang_arg(o)};
   if (lang_run(c, "control.py", "idot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
+}
+
+/* ---- f32 -> fp8e4nv, fp8e5 and back (control.py f8cvt_kernel) ------------------ */
+
+/* Rounding to nearest even, saturation at the largest finite value (448,
+ * 57344; infinities too), subnormals, signed zeros, against an oracle that
+ * searches every fp8 code. */
+static void case_f8cvt(lctx *c, const lparams *p) {
+  enum { N = 256 };
+  static const double special[] = {0.0,
+                                   -0.0,
+                                   448.0,
+                                   464.0,
+                                   465.0,
+                                   480.0,
+                                   1e6,
+                                   -1e6,
+                                   57344.0,
+                                   61440.0,
+                                   1e30,
+                                   INFINITY,
+                                   -INFINITY,
+                                   0.001953125,
+                                   0.0009765625,
+                                   0.0029296875,
+                                   1.0625,
+                                   1.1875,
+                                   -1.0625,
+                                   3.0517578125e-05,
+                                   1.52587890625e-05,
+                                   2.288818359375e-05,
+                                   1.125,
+                                   1.375};
+  buf *x = lang_input(c, TTC_TYPE_F32, N, -600, 600);
+  for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+    ((float *)x->host)[i] = (float)special[i];
+  for (size_t i = 64; i < 128; i++) /* small magnitudes: subnormals and ties */
+    ((float *)x->host)[i] = (float)(ldexp(lang_rnd_unit(c) - 0.5, -(int)(i % 16)));
+  buf *e4 = lang_output(c, TTC_TYPE_FP8E4NV, N, 0), *e5 = lang_output(c, TTC_TYPE_FP8E5, N, 0);
+  buf *back = lang_output(c, TTC_TYPE_F32, N, 0);
+  for (size_t i = 0; i < N; i++) {
+    double v = ((float *)x->host)[i];
+    uint8_t b4 = lang_fp8_encode(v, false), b5 = lang_fp8_encode(v, true);
+    ((uint8_t *)e4->ref)[i] = b4;
+    ((uint8_t *)e5->ref)[i] = b5;
+    ((float *)back->ref)[i] =
+        (float)(lang_fp8_decode(b4, false) + lang_fp8_decode(b5, true) * 1024.0);
+  }
+  if (!lang_upload(c)) return;
+  char sig[64];
+  snprintf(sig, sizeof sig, "*fp32,*fp8e4nv,*fp8e5,*fp32,%d", N);
+  ttc_arg args[] = {lang_arg(x), lang_arg(e4), lang_arg(e5), lang_arg(back)};
+  if (lang_run(c, "control.py", "f8cvt_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
+  (void)p;
 }
 
 /* ---- casts from p->t to all twelve types (table.py cast_all_kernel) ------------- */
@@ -508,6 +566,7 @@ void lang_cases_table(lcase_list *l) {
     for (size_t wi = 0; wi < 3; wi++) {
       memset(&p, 0, sizeof p);
       p.m = dots[di][0], p.n = dots[di][1], p.k = dots[di][2];
+      p.t = p.t2 = TTC_TYPE_F16;
       lang_add(l, case_dot, &p, warp_counts[wi], "dot_f16_%dx%dx%d_w%d", p.m, p.n, p.k,
                warp_counts[wi]);
     }
@@ -517,6 +576,19 @@ void lang_cases_table(lcase_list *l) {
     p.m = idots[di][0], p.n = idots[di][1], p.k = idots[di][2];
     lang_add(l, case_idot, &p, 4, "dot_i8_%dx%dx%d_w4", p.m, p.n, p.k);
   }
+  static const int f8dots[][4] = {{32, 32, 32, 4}, {64, 64, 64, 4}, {128, 128, 64, 8}};
+  static const ttc_type f8[2] = {TTC_TYPE_FP8E4NV, TTC_TYPE_FP8E5};
+  for (size_t di = 0; di < 3; di++)
+    for (int ta = 0; ta < 2; ta++)
+      for (int tb = 0; tb < 2; tb++) {
+        memset(&p, 0, sizeof p);
+        p.m = f8dots[di][0], p.n = f8dots[di][1], p.k = f8dots[di][2];
+        p.t = f8[ta], p.t2 = f8[tb];
+        lang_add(l, case_dot, &p, f8dots[di][3], "dot_%s_%s_%dx%dx%d_w%d", lang_tn(p.t),
+                 lang_tn(p.t2), p.m, p.n, p.k, f8dots[di][3]);
+      }
+  memset(&p, 0, sizeof p);
+  lang_add(l, case_f8cvt, &p, 4, "cvt_f32_fp8");
   for (size_t ti = 0; ti < NTYPES; ti++) {
     memset(&p, 0, sizeof p);
     p.t = all_types[ti];

@@ -80,7 +80,8 @@ def trans_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(out_ptr + tl.arange(0, M * N), tl.reshape(t, (M * N,)))
 
 
-# C = A @ B (+ C0) for one M x N tile, f16 inputs, f32 accumulate.
+# C = A @ B (+ C0) for one M x N tile, f32 accumulate: f16, bf16, tf32
+# inputs, or any two fp8 types.
 @triton.jit
 def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     rm = tl.arange(0, M)
@@ -147,3 +148,15 @@ def scan_kernel(x_ptr, fwd_ptr, rev_ptr, ROWS: tl.constexpr, COLS: tl.constexpr)
     tl.store(fwd_ptr + offs, tl.associative_scan(x, 1, _add))
     tl.store(rev_ptr + offs, tl.associative_scan(x, 1, _add, reverse=True))
 # SPDX-License-Identifier: MIT
+
+
+# f32 to both fp8 types (rounded to nearest even, saturating) and back.
+@triton.jit
+def f8cvt_kernel(x_ptr, e4_ptr, e5_ptr, back_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    e4 = x.to(tl.float8e4nv)
+    e5 = x.to(tl.float8e5)
+    tl.store(e4_ptr + offs, e4)
+    tl.store(e5_ptr + offs, e5)
+    tl.store(back_ptr + offs, e4.to(tl.float32) + e5.to(tl.float16).to(tl.float32) * 1024.0)

@@ -80,6 +80,8 @@ const char *lang_tn(ttc_type t);
 /* Rounds x to f16 (eb 5, mb 10) or bf16 (8, 7) bits, nearest even. */
 uint16_t lang_half_encode(double x, int eb, int mb);
 double lang_half_decode(uint16_t h, int eb, int mb);
+double lang_fp8_decode(uint8_t b, bool e5);
+uint8_t lang_fp8_encode(double x, bool e5);
 /* x rounded to the float type t (exactly: one rounding from double). */
 double lang_round_to(ttc_type t, double x);
 

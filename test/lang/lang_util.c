@@ -42,7 +42,9 @@ size_t lang_type_size(ttc_type t) {
   switch (t) {
   case TTC_TYPE_I1:
   case TTC_TYPE_I8:
-  case TTC_TYPE_U8: return 1;
+  case TTC_TYPE_U8:
+  case TTC_TYPE_FP8E4NV:
+  case TTC_TYPE_FP8E5: return 1;
   case TTC_TYPE_I16:
   case TTC_TYPE_U16:
   case TTC_TYPE_F16:
@@ -58,7 +60,8 @@ size_t lang_type_size(ttc_type t) {
   return 8;
 }
 bool lang_is_float(ttc_type t) {
-  return t == TTC_TYPE_F16 || t == TTC_TYPE_BF16 || t == TTC_TYPE_F32 || t == TTC_TYPE_F64;
+  return t == TTC_TYPE_F16 || t == TTC_TYPE_BF16 || t == TTC_TYPE_F32 || t == TTC_TYPE_F64 ||
+         t == TTC_TYPE_FP8E4NV || t == TTC_TYPE_FP8E5;
 }
 bool lang_is_signed(ttc_type t) {
   return t == TTC_TYPE_I8 || t == TTC_TYPE_I16 || t == TTC_TYPE_I32 || t == TTC_TYPE_I64;
@@ -97,11 +100,46 @@ double lang_half_decode(uint16_t h, int eb, int mb) {
   return s * ldexp(frac | 1u << mb, (int)exp - bias - mb);
 }
 
+/* fp8, decoded from the bit fields (e5: e5m2 with infinities; else e4m3fn:
+ * no infinities, 0x7F/0xFF NaN). */
+double lang_fp8_decode(uint8_t b, bool e5) {
+  int mb = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+  unsigned exp = (b & 0x7Fu) >> mb, frac = b & ((1u << mb) - 1);
+  double s = b & 0x80 ? -1.0 : 1.0;
+  if (!e5 && (b & 0x7F) == 0x7F) return NAN;
+  if (e5 && exp == 31) return frac ? NAN : s * INFINITY;
+  if (exp == 0) return s * ldexp(frac, 1 - bias - mb);
+  return s * ldexp(frac | 1u << mb, (int)exp - bias - mb);
+}
+
+/* The nearest finite fp8 by search over every code (ties to the even
+ * code), saturating as PTX's cvt.rn.satfinite: an oracle independent of the
+ * compiler's own conversion. */
+uint8_t lang_fp8_encode(double x, bool e5) {
+  if (isnan(x)) return 0x7F;
+  double max = e5 ? 57344.0 : 448.0; /* saturate first: far values tie in double */
+  double ax = fabs(x) > max ? max : fabs(x);
+  uint8_t best = 0;
+  double bestd = INFINITY;
+  for (unsigned c = 0; c < 0x80; c++) {
+    double v = lang_fp8_decode((uint8_t)c, e5);
+    if (!isfinite(v)) continue;
+    double d = fabs(ax - v);
+    if (d < bestd || (d == bestd && (c & 1) == 0)) {
+      best = (uint8_t)c;
+      bestd = d;
+    }
+  }
+  return (uint8_t)(best | (signbit(x) ? 0x80 : 0));
+}
+
 double lang_round_to(ttc_type t, double x) {
   switch (t) {
   case TTC_TYPE_F16: return lang_half_decode(lang_half_encode(x, 5, 10), 5, 10);
   case TTC_TYPE_BF16: return lang_half_decode(lang_half_encode(x, 8, 7), 8, 7);
   case TTC_TYPE_F32: return (float)x;
+  case TTC_TYPE_FP8E4NV: return lang_fp8_decode(lang_fp8_encode(x, false), false);
+  case TTC_TYPE_FP8E5: return lang_fp8_decode(lang_fp8_encode(x, true), true);
   default: return x;
   }
 }
@@ -112,6 +150,8 @@ double lang_get_f(const buf *b, const void *p, size_t i) {
   case TTC_TYPE_BF16: return lang_half_decode(((const uint16_t *)p)[i], 8, 7);
   case TTC_TYPE_F32: return ((const float *)p)[i];
   case TTC_TYPE_F64: return ((const double *)p)[i];
+  case TTC_TYPE_FP8E4NV: return lang_fp8_decode(((const uint8_t *)p)[i], false);
+  case TTC_TYPE_FP8E5: return lang_fp8_decode(((const uint8_t *)p)[i], true);
   default: return (double)lang_get_i(b, p, i);
   }
 }
@@ -121,6 +161,8 @@ void lang_set_f(const buf *b, void *p, size_t i, double x) {
   case TTC_TYPE_BF16: ((uint16_t *)p)[i] = lang_half_encode(x, 8, 7); return;
   case TTC_TYPE_F32: ((float *)p)[i] = (float)x; return;
   case TTC_TYPE_F64: ((double *)p)[i] = x; return;
+  case TTC_TYPE_FP8E4NV: ((uint8_t *)p)[i] = lang_fp8_encode(x, false); return;
+  case TTC_TYPE_FP8E5: ((uint8_t *)p)[i] = lang_fp8_encode(x, true); return;
   default: lang_set_i(b, p, i, (int64_t)x); return;
   }
 }
