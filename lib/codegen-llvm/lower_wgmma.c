@@ -25,6 +25,7 @@ typedef struct wg_kind {
   const char *types; /* "f32.f16.f16" */
   int k;             /* instruction K */
   bool is_int, transposable, scaled;
+  bool f16_acc; /* D is f16: two accumulators per 32-bit register */
 } wg_kind;
 
 static bool pick_kind(const ir_op *op, wg_kind *k) {
@@ -32,22 +33,26 @@ static bool pick_kind(const ir_op *op, wg_kind *k) {
   const ir_type *c = ir_type_scalar(op->results[0].type);
   bool f32acc = c->kind == IR_TY_FLOAT && c->width == 32;
   if (a->kind == IR_TY_FLOAT && a->width == 16 && f32acc) {
-    *k = (wg_kind){a->is_bf16 ? "f32.bf16.bf16" : "f32.f16.f16", 16, false, true, true};
+    *k = (wg_kind){a->is_bf16 ? "f32.bf16.bf16" : "f32.f16.f16", 16, false, true, true, false};
+    return true;
+  }
+  if (a->kind == IR_TY_FLOAT && a->width == 16 && !a->is_bf16 && c == a) {
+    *k = (wg_kind){"f16.f16.f16", 16, false, true, true, true};
     return true;
   }
   if (a->kind == IR_TY_FLOAT && a->width == 32 && f32acc) {
-    *k = (wg_kind){"f32.tf32.tf32", 8, false, false, true};
+    *k = (wg_kind){"f32.tf32.tf32", 8, false, false, true, false};
     return true;
   }
   if (a->kind == IR_TY_INT && a->width == 8 && c->kind == IR_TY_INT && c->width == 32) {
-    *k = (wg_kind){"s32.s8.s8", 32, true, false, false};
+    *k = (wg_kind){"s32.s8.s8", 32, true, false, false, false};
     return true;
   }
   const ir_type *b = ir_type_scalar(op->operands[1]->type);
   if (ir_type_is_fp8(a) && ir_type_is_fp8(b) && f32acc) {
     static const char *const fp8[2][2] = {{"f32.e4m3.e4m3", "f32.e4m3.e5m2"},
                                           {"f32.e5m2.e4m3", "f32.e5m2.e5m2"}};
-    *k = (wg_kind){fp8[a->is_e5m2][b->is_e5m2], 32, false, false, true};
+    *k = (wg_kind){fp8[a->is_e5m2][b->is_e5m2], 32, false, false, true, false};
     return true;
   }
   return false;
@@ -199,23 +204,27 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
   bool zero = is_zero_const(op->operands[2]);
   LLVMTypeRef cty = cg_type(c, ct), i32 = LLVMInt32TypeInContext(c->lc);
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
-  /* The operand types a wgmma call takes: accumulators, A, B, scale-d. */
-  LLVMTypeRef *ftys = ir_arena_alloc(&c->arena, sizeof(LLVMTypeRef) * (size_t)(acc_size + 1));
-  for (int i = 0; i < acc_size; i++)
-    ftys[i] = cty;
-  LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, ftys, (unsigned)acc_size, 0);
+  /* The registers of one wgmma's D: f32/s32 accumulators one each, f16
+   * ones two to a 32-bit register (the columns n and n + 1 of slots 2i and
+   * 2i + 1), kept packed across the K steps. */
+  int nregs = wk.f16_acc ? acc_size / 2 : acc_size;
+  LLVMTypeRef rty = wk.f16_acc ? i32 : cty;
+  LLVMTypeRef *ftys = ir_arena_alloc(&c->arena, sizeof(LLVMTypeRef) * (size_t)(nregs + 1));
+  for (int i = 0; i < nregs; i++)
+    ftys[i] = rty;
+  LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, ftys, (unsigned)nregs, 0);
   char code[4096], cons[2048];
   size_t n = 0, nc = 0;
-  int pd = acc_size + (a_shared ? 2 : 5); /* scale-d: an i1 operand in a predicate register */
+  int pd = nregs + (a_shared ? 2 : 5); /* scale-d: an i1 operand in a predicate register */
   put(code, sizeof code, &n, "wgmma.mma_async.sync.aligned.m64n%uk%d.%s {", instr_n, wk.k,
       wk.types);
-  for (int i = 0; i < acc_size; i++)
+  for (int i = 0; i < nregs; i++)
     put(code, sizeof code, &n, "%s$%d", i ? ", " : "", i);
   if (a_shared)
-    put(code, sizeof code, &n, "}, $%d, $%d, $%d", acc_size, acc_size + 1, pd);
+    put(code, sizeof code, &n, "}, $%d, $%d, $%d", nregs, nregs + 1, pd);
   else
-    put(code, sizeof code, &n, "}, {$%d, $%d, $%d, $%d}, $%d, $%d", acc_size, acc_size + 1,
-        acc_size + 2, acc_size + 3, acc_size + 4, pd);
+    put(code, sizeof code, &n, "}, {$%d, $%d, $%d, $%d}, $%d, $%d", nregs, nregs + 1, nregs + 2,
+        nregs + 3, nregs + 4, pd);
   bool trans_a = a_shared && at->layout->transposed, trans_b = !bt->layout->transposed;
   if (wk.scaled) put(code, sizeof code, &n, ", 1, 1");
   if (wk.transposable) {
@@ -228,13 +237,13 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
     return false;
   }
   put(code, sizeof code, &n, ";");
-  for (int i = 0; i < acc_size; i++)
-    put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int ? 'r' : 'f');
+  for (int i = 0; i < nregs; i++)
+    put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int || wk.f16_acc ? 'r' : 'f');
   if (a_shared)
     put(cons, sizeof cons, &nc, ",l,l,b");
   else
     put(cons, sizeof cons, &nc, ",r,r,r,r,l,b");
-  for (int i = 0; i < acc_size; i++)
+  for (int i = 0; i < nregs; i++)
     put(cons, sizeof cons, &nc, ",%d", i);
   LLVMValueRef *args = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc_size + 8));
   /* A in registers: every tile's four words, packed and moved before the
@@ -278,6 +287,16 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
       if (zero)
         for (int i = 0; i < acc_size; i++)
           dd[i] = zero_acc;
+      LLVMValueRef *regs = dd;
+      if (wk.f16_acc) {
+        regs = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nregs + 1));
+        for (int i = 0; i < nregs; i++) {
+          LLVMValueRef v = LLVMGetUndef(LLVMVectorType(cty, 2));
+          v = LLVMBuildInsertElement(c->b, v, dd[2 * i], cg_i32(c, 0), "");
+          v = LLVMBuildInsertElement(c->b, v, dd[2 * i + 1], cg_i32(c, 1), "");
+          regs[i] = LLVMBuildBitCast(c->b, v, i32, "");
+        }
+      }
       for (int64_t ik = 0; ik < rep_k; ik++) {
         unsigned na = 0;
         /* Operand lists: "=f"... outputs are tied to the trailing inputs. */
@@ -289,11 +308,16 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
         }
         args[na++] = descriptor(c, &bd, ik * wk.k, in * tile_n_stride);
         args[na++] = LLVMConstInt(LLVMInt1TypeInContext(c->lc), zero && ik == 0 ? 0 : 1, 0);
-        for (int i = 0; i < acc_size; i++)
-          args[na++] = dd[i];
+        for (int i = 0; i < nregs; i++)
+          args[na++] = regs[i];
         LLVMValueRef res = cg_asm(c, ret, code, cons, args, na, true);
-        for (int i = 0; i < acc_size; i++)
-          dd[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+        for (int i = 0; i < nregs; i++)
+          regs[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+      }
+      for (int i = 0; wk.f16_acc && i < nregs; i++) {
+        LLVMValueRef v = LLVMBuildBitCast(c->b, regs[i], LLVMVectorType(cty, 2), "");
+        dd[2 * i] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 0), "");
+        dd[2 * i + 1] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 1), "");
       }
     }
   }
@@ -334,6 +358,7 @@ bool cg_wgmma_wait_vals(cg *c, int pendings, const ir_value *v) {
       put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "",
           k == LLVMFloatTypeKind    ? 'f'
           : k == LLVMDoubleTypeKind ? 'd'
+          : k == LLVMHalfTypeKind   ? 'h'
                                     : 'r');
     }
     for (int i = 0; i < cnt; i++)

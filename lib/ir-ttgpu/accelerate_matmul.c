@@ -203,9 +203,7 @@ static void accelerate(accel_state *st, ir_op *dot) {
   int64_t m = ct->shape[0], n = ct->shape[1], k = at->shape[1];
   bool chained = feeds_dot(dot, 0);
   bool is_int8 = ir_type_scalar(at)->kind == IR_TY_INT && bits == 8; /* fp8 takes every N */
-  /* f16 accumulators go to mma.sync (its packed f16x2 fragments), not wgmma */
-  bool f16_acc = ir_type_scalar(ct)->kind == IR_TY_FLOAT && ir_type_scalar(ct)->width == 16;
-  bool v3 = cc == 90 && nw % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k * bits >= 256 && !f16_acc;
+  bool v3 = cc == 90 && nw % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k * bits >= 256;
   bool v2 = cc >= 80 && m >= 16 && n >= 8 && k * bits >= 256;
   if (!v3 && !v2) return;
   unsigned w[2], instr[3];

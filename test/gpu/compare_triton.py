@@ -587,6 +587,13 @@ def control_cases():
             "a": frand(r, "fp16", m * k, -1, 1), "b": frand(r, "fp16", k * n, -1, 1),
             "o": poison("fp16", m * n)},
             [Launch(C, "hdot_kernel", (1,), w, ["a", "b", "o", m, n, k])], {"o": (6e-2, 2e-2)}))
+    # ... and carried through a pipelined K loop (asynchronous wgmma .f16)
+    for (m, n, k, w, st) in ((128, 128, 256, 4, 3), (64, 128, 512, 4, 4), (128, 64, 192, 8, 2)):
+        cs.append(Case(f"hdot_loop_{m}x{n}x{k}_w{w}_s{st}", lambda r, m=m, n=n, k=k: {
+            "a": frand(r, "fp16", m * k, -0.5, 0.5), "b": frand(r, "fp16", k * n, -0.5, 0.5),
+            "o": poison("fp16", m * n)},
+            [Launch(C, "hdot_loop_kernel", (1,), w, ["a", "b", "o", k, m, n, 64], stages=st)],
+            {"o": (6e-2, 2e-2)}))
     # fp8 x fp8 -> f32 (wgmma / mma.sync .e4m3 and .e5m2, mixed too): the
     # same instructions in the same K order on both sides
     for ta in FP8:

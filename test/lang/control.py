@@ -160,3 +160,18 @@ def f8cvt_kernel(x_ptr, e4_ptr, e5_ptr, back_ptr, N: tl.constexpr):
     tl.store(e4_ptr + offs, e4)
     tl.store(e5_ptr + offs, e5)
     tl.store(back_ptr + offs, e4.to(tl.float32) + e5.to(tl.float16).to(tl.float32) * 1024.0)
+
+
+# f16 accumulation carried through a K loop (pipelined: asynchronous wgmma
+# .f16 with its accumulators waited for in f16 registers).
+@triton.jit
+def hdot_loop_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float16)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
