@@ -8,7 +8,7 @@ each side, and torch.matmul (cuBLAS). Results are checked against an fp32
 product first; times are triton.testing.do_bench medians, the two compilers
 alternating configuration by configuration.
 
-usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16] [--persistent]
+usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent]
   (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16)
   --persistent: also the persistent kernel (matmul_kernel_persistent, one
   program per multiprocessor) with each configuration, on both sides
@@ -43,13 +43,13 @@ def num_sms():
     return torch.cuda.get_device_properties(0).multi_processor_count
 
 
-def ttc_runner(ttc, a, b, c, cfg, tname, persistent=False):
+def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=False):
     m, k = a.shape
     _, n = b.shape
     bm, bn, bk, gm, warps, stages = cfg
     ints = [m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
     consts = [bm, bn, bk, gm] + ([ttc.lib.ttc_device_num_sms(ttc.dev)] if persistent else [])
-    sig = ",".join([f"*{tname}:16"] * 3 + [hint(x) for x in ints] + [str(x) for x in consts])
+    sig = ",".join([f"*{t}:16" for t in tnames] + [hint(x) for x in ints] + [str(x) for x in consts])
     name = "matmul_kernel_persistent" if persistent else "matmul_kernel"
     mod = ttc.module(KERNEL, name, sig, warps, stages)
     vals = [(TTC_PTR, t.data_ptr()) for t in (a, b, c)] + [(TTC_I32, x) for x in ints if x != 1]
@@ -97,10 +97,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="2048,4096,8192")
     ap.add_argument("--configs", default="128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4")
-    ap.add_argument("--dtype", default="f16", choices=("f16", "bf16"))
+    ap.add_argument("--dtype", default="f16", choices=("f16", "bf16", "fp8"))
     ap.add_argument("--persistent", action="store_true")
     opt = ap.parse_args()
-    dtype, tname = (torch.bfloat16, "bf16") if opt.dtype == "bf16" else (torch.float16, "fp16")
+    # fp8: e4m3 A and B (B K-major, as Triton's tutorial passes it: b.T of a
+    # row-major N x K tensor), f16 C
+    dtype, tname = {"bf16": (torch.bfloat16, "bf16"), "fp8": (torch.float8_e4m3fn, "fp8e4nv")}.get(
+        opt.dtype, (torch.float16, "fp16"))
+    tnames = (tname, tname, "fp16" if opt.dtype == "fp8" else tname)
     build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
     torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
     ttc = Ttc(build, False)
@@ -114,7 +118,9 @@ def main():
         gen = torch.Generator(device="cuda").manual_seed(0)
         a = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
         b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
-        c = torch.empty(s, s, device="cuda", dtype=dtype)
+        if opt.dtype == "fp8":
+            b = b.T.contiguous().T  # K contiguous
+        c = torch.empty(s, s, device="cuda", dtype=torch.float16 if opt.dtype == "fp8" else dtype)
         ref = a.float() @ b.float()
         tflops = lambda ms: 2.0 * s ** 3 / (ms * 1e-3) / 1e12  # noqa: E731
         best = {"ttc": (0.0, None), "triton": (0.0, None)}
@@ -124,7 +130,7 @@ def main():
                 continue
             seen.add(cfg)
             tf = {}
-            for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tname)),
+            for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames)),
                                ("triton", lambda: runner(a, b, c, cfg))):
                 try:
                     tf[side] = tflops(timed(make(), c, ref, f"{side} {cfg_name(cfg)}"))
@@ -140,7 +146,7 @@ def main():
                 rows.append((name, tf))
             if cfg in configs and opt.persistent and len(tf) == 2:
                 pf = {}
-                for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tname, True)),
+                for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames, True)),
                                    ("triton", lambda: triton_persistent(a, b, c, cfg))):
                     pf[side] = tflops(timed(make(), c, ref, f"{side} persistent {cfg_name(cfg)}"))
                 name = f"{opt.dtype}/{s}/{cfg_name(cfg)}/persistent"
@@ -148,7 +154,13 @@ def main():
                       f"ratio={pf['ttc'] / pf['triton']:.3f} vs_ttc_plain={pf['ttc'] / tf['ttc']:.3f}",
                       flush=True)
                 rows.append((name, pf))
-        cublas = tflops(triton.testing.do_bench(lambda: torch.matmul(a, b, out=c), return_mode="median"))
+        if opt.dtype == "fp8":  # cuBLASLt's fp8 GEMM, unit scales
+            one = torch.ones((), device="cuda")
+            cublas = tflops(triton.testing.do_bench(
+                lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16),
+                return_mode="median"))
+        else:
+            cublas = tflops(triton.testing.do_bench(lambda: torch.matmul(a, b, out=c), return_mode="median"))
         (bt, bc), (rt, rc) = best["ttc"], best["triton"]
         print(f"compare_matmul best={opt.dtype}/{s} ttc={bt:.1f} ({cfg_name(bc)}) triton={rt:.1f} "
               f"({cfg_name(rc)}) cublas={cublas:.1f}", flush=True)
