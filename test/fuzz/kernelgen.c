@@ -221,12 +221,13 @@ static var *pick(gen *g, const want *w) {
   return &g->vars[cand[rnd(g, n)]];
 }
 
-/* A literal of type t: small dyadic floats, small integers. */
+/* A literal of type t: small dyadic floats (0, -0 and 1 among them: the
+ * identities a canonicalizer may get wrong), small integers. */
 static meta literal(gen *g, dt t, char *out, size_t cap) {
   meta m = {t, KS, 0, 0, true};
   if (is_float(t)) {
     int e = rnd(g, 4) - 2, mant = rnd(g, 15) - 7;
-    double x = ldexp(mant ? mant : 3, e);
+    double x = chance(g, 10) ? (chance(g, 50) ? -0.0 : 1.0) : ldexp(mant, e);
     fmt_float(out, cap, x);
     m.bound = fabs(x), m.q = e;
   } else {
