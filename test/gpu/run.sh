@@ -26,7 +26,8 @@
 # Environment: TTC_BUILD (default <repo>/build), TTC_GPU_LOGS (log folder,
 # default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS (default "vector_add
 # softmax"), SIZES, SOFTMAX_COLS and MATMUL_SIZES are passed to bench/run.sh;
-# SKIP_DOT_BENCH=1 leaves out the matmul and attention benchmarks.
+# SKIP_DOT_BENCH=1 leaves out the matmul and attention benchmarks;
+# KERNELGEN_SEEDS: how many random kernels step 6 runs.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${TTC_BUILD:-$root/build}
