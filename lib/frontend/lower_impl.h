@@ -152,6 +152,7 @@ typedef struct fe_lower {
   fe_frame *frame;
   int depth; /* inlining depth */
   int nerrors;
+  bool too_many_ops; /* IR_MAX_OPS reached (reported): lowering stops */
   /* Quiet evaluation (decorators, module-level conditions): errors are
    * counted and the first one kept, nothing is reported. */
   int quiet;

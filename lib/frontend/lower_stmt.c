@@ -687,7 +687,14 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
 void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_cont *next) {
   fe_frame *f = l->frame;
   const fe_cont *saved = f->cont;
-  for (int i = 0; i < n && !f->returned && f->jump == FE_JUMP_NONE; i++) {
+  for (int i = 0; i < n && !f->returned && f->jump == FE_JUMP_NONE && !l->too_many_ops; i++) {
+    if (l->m && l->m->nops > ir_context_max_ops(l->ctx)) { /* bounds memory and time */
+      char limit[96];
+      ir_format_op_limit(l->ctx, limit, sizeof limit);
+      fe_error(l, stmts[i]->loc, "the kernel lowers to %s", limit);
+      l->too_many_ops = true;
+      break;
+    }
     fe_cont here = {stmts + i + 1, n - i - 1, next};
     f->cont = &here;
     lower_stmt(l, stmts[i]);

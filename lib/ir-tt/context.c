@@ -4,6 +4,7 @@
  * Uniquing is hash-consing over bytes: types and attributes are built in a
  * zeroed struct on the stack (pointers inside already uniqued), hashed, and
  * looked up in one open-addressing table; strings share the same table. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,3 +84,20 @@ const char *ir_intern(ir_context *ctx, const char *s, size_t n) {
 }
 
 const char *ir_intern_cstr(ir_context *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
+
+int64_t ir_context_max_ops(const ir_context *ctx) {
+  return ctx->max_ops > 0 ? ctx->max_ops : IR_MAX_OPS;
+}
+
+void ir_context_set_max_ops(ir_context *ctx, int64_t max_ops) { ctx->max_ops = max_ops; }
+
+void ir_format_op_limit(const ir_context *ctx, char *buf, size_t cap) {
+  int64_t max = ir_context_max_ops(ctx);
+  int k = 0;
+  while (k < 62 && ((int64_t)1 << k) < max)
+    k++;
+  if (((int64_t)1 << k) == max)
+    snprintf(buf, cap, "more than the limit of %lld (2^%d) operations", (long long)max, k);
+  else
+    snprintf(buf, cap, "more than the limit of %lld operations", (long long)max);
+}

@@ -25,6 +25,7 @@ struct ir_context {
   ir_diag *diags; /* malloc'd; msgs malloc'd */
   size_t ndiags, diags_cap, nerrors;
   bool diags_truncated; /* IR_MAX_DIAGS reached: later ones only counted */
+  int64_t max_ops;      /* 0: IR_MAX_OPS */
 };
 
 /* The unique context-owned copy of `n` bytes under `tag` (16-aligned, zero

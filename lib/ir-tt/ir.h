@@ -136,12 +136,25 @@ void ir_context_destroy(ir_context *ctx);
 /* Interned string: equal contents give the same pointer. Lives as the context. */
 const char *ir_intern(ir_context *ctx, const char *s, size_t n);
 const char *ir_intern_cstr(ir_context *ctx, const char *s);
+/* The op limit inputs are held to in this context: IR_MAX_OPS, unless a
+ * test lowered it (ir_context_set_max_ops; 0 restores the default). */
+int64_t ir_context_max_ops(const ir_context *ctx);
+void ir_context_set_max_ops(ir_context *ctx, int64_t max_ops);
+/* "more than the limit of N (2^K) operations" for the context's limit into
+ * buf (the "(2^K)" only for a power of two): the op-limit errors' text. */
+void ir_format_op_limit(const ir_context *ctx, char *buf, size_t cap);
 
 /* ---- types.c: uniqued types ------------------------------------------- */
 
 #define IR_MAX_RANK 4
 /* The most elements a tensor may hold, in any input (the verifier checks). */
 #define IR_MAX_TILE_ELEMS ((int64_t)1 << 20)
+/* The most ops one input may build: IR text (the parser checks each op) or
+ * a kernel's lowering (the frontend checks before each statement). Ops are
+ * counted as created (ir_module.nops), so this bounds the input's memory
+ * and time, not what passes leave. 2^22 is about 7 times what the 100k-
+ * statement compile benchmark builds (600k). */
+#define IR_MAX_OPS ((int64_t)1 << 22)
 
 typedef enum ir_type_kind {
   IR_TY_INT,     /* signless integer of `width` bits: 1, 8, 16, 32, 64 */
@@ -469,7 +482,8 @@ struct ir_region {
 typedef struct ir_module {
   ir_context *ctx;
   ir_arena arena;
-  ir_op *op; /* the builtin module op: one region, one block; module attributes */
+  ir_op *op;    /* the builtin module op: one region, one block; module attributes */
+  int64_t nops; /* ops created in the module (erased ones too): IR_MAX_OPS counts these */
 } ir_module;
 
 ir_module *ir_module_create(ir_context *ctx, ir_loc loc); /* NULL on OOM */

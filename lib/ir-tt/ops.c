@@ -70,6 +70,7 @@ ir_op *ir_op_create(ir_module *m, ir_op_kind kind, ir_loc loc, int nresults,
                     const ir_type *const *result_types, int noperands, ir_value *const *operands,
                     int nregions) {
   ir_op *op = must_alloc(m, sizeof *op);
+  m->nops++;
   op->kind = kind;
   op->loc = loc;
   op->nresults = nresults;

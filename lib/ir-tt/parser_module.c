@@ -258,6 +258,11 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
     return ir_ps_error(p, &nt, "expected operation name");
   }
   if (!op) return false;
+  if (p->m->nops > ir_context_max_ops(p->ctx)) { /* a bound on the input's memory and time */
+    char limit[96];
+    ir_format_op_limit(p->ctx, limit, sizeof limit);
+    return ir_ps_error(p, &first, "the IR has %s", limit);
+  }
   int bound = group ? group : nnames;
   if (nnames > 0 && op->nresults != bound)
     return ir_ps_error(p, &first, "operation defines %d results but was provided %d to bind",

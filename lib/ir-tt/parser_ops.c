@@ -150,7 +150,10 @@ static ir_op *constant(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
 /* tt.return %a : T, scf.yield, ..., and ttng.warp_group_dot_wait, whose
  * results have its operands' types. */
 static ir_op *operand_list(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
-  if (!operands(p, f, true, false) || !opt_dict(p, f, kind)) return NULL;
+  /* An op without operands (gpu.barrier) reads none: the `%x` after it
+   * names the next op's result, whatever line it is on. */
+  bool none = ir_op_kind_info(kind)->max_operands == 0;
+  if ((!none && !operands(p, f, true, false)) || !opt_dict(p, f, kind)) return NULL;
   if (f->n) {
     ptok tt = *ir_ps_peek(p);
     if (!ir_ps_expect(p, ':', "before the operand types") ||

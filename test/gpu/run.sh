@@ -17,12 +17,17 @@
 #   4. the language suite: run_lang --compare (GPU against the interpreter)
 #      and test/gpu/compare_triton.py (ttc against Triton, same kernel files),
 #   5. test/gpu/jit.sh: kernel functions, the disk cache, autotuning and the
-#      AOT example, with Triton's warm-cache first call (its own table).
+#      AOT example, with Triton's warm-cache first call (its own table),
+#   6. kernelgen --gpu: random valid kernels (test/fuzz/kernelgen.c) as
+#      cubins at -O0 and -O3 and several num_warps against the interpreter
+#      (KERNELGEN_SEEDS, default 500; kernels that differ are kept in the
+#      logs' kernelgen/ folder).
 # Prints a PASS/FAIL summary; exits 1 if any step failed. Builds nothing.
 # Environment: TTC_BUILD (default <repo>/build), TTC_GPU_LOGS (log folder,
 # default a temporary one), TTC_PTXAS, PYTHON; WORKLOADS (default "vector_add
 # softmax"), SIZES, SOFTMAX_COLS and MATMUL_SIZES are passed to bench/run.sh;
-# SKIP_DOT_BENCH=1 leaves out the matmul and attention benchmarks.
+# SKIP_DOT_BENCH=1 leaves out the matmul and attention benchmarks;
+# KERNELGEN_SEEDS: how many random kernels step 6 runs.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${TTC_BUILD:-$root/build}
@@ -71,7 +76,7 @@ skip() {
   results+=("SKIP ($2)")
 }
 
-for b in vector_add softmax matmul attention bench_vector_add bench_softmax bench_matmul; do
+for b in vector_add softmax matmul attention bench_vector_add bench_softmax bench_matmul kernelgen; do
   if [ ! -x "$build/bin/$b" ]; then
     echo "test/gpu/run.sh: $build/bin/$b is missing: carry a built build folder" >&2
   fi
@@ -122,6 +127,7 @@ if [ -z "${SKIP_DOT_BENCH:-}" ]; then
     --tiles 128x128w8,64x64w4
 fi
 step jit "$root/test/gpu/jit.sh"
+step kernelgen "$build/bin/kernelgen" --gpu -n "${KERNELGEN_SEEDS:-500}" -o "$logs/kernelgen"
 
 sanitizer=$(command -v compute-sanitizer 2>/dev/null)
 for c in /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer \

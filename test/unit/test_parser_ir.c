@@ -4,7 +4,9 @@
  * constants parse back to the same uniqued objects and bits; malformed text
  * (every truncation and random byte changes of a real kernel) gives a
  * located error and never crashes; ttc_ir_run runs passes and keeps
- * reproducers; ttc_verify_diagnostics matches and reports. */
+ * reproducers; ttc_verify_diagnostics matches and reports; the op limit
+ * (IR_MAX_OPS, lowered here through the context's test hook) stops IR
+ * text and kernel lowering with a located error naming it. */
 #include "ttc_test.h"
 
 #include <math.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/fe.h"
 #include "ir-tt/ir.h"
 #include "ttc/ttc.h"
 
@@ -361,6 +364,69 @@ static void test_verify_diagnostics(void **state) {
   free(report);
 }
 
+/* A function of `n` ops: n - 1 constants and the return. */
+static char *ops_text(int n) {
+  char *s = malloc((size_t)n * 48 + 64), *p = s;
+  p += sprintf(p, "tt.func @f() {\n");
+  for (int i = 0; i < n - 1; i++)
+    p += sprintf(p, "  %%c%d = arith.constant %d : i32\n", i, i);
+  sprintf(p, "  tt.return\n}\n");
+  return s;
+}
+
+static void test_op_limit(void **state) {
+  (void)state;
+  ir_context *ctx = ir_context_create();
+  assert_int_equal(ir_context_max_ops(ctx), (int64_t)1 << 22);
+  ir_context_destroy(ctx);
+  /* at the limit (the module op, the function and 62 ops: 64) it parses */
+  char *text = ops_text(62);
+  ctx = ir_context_create();
+  ir_context_set_max_ops(ctx, 64);
+  const ir_source *src = ir_context_add_source(ctx, "t.ttir", text, strlen(text));
+  ir_module *m = ir_parse_module(ctx, src);
+  assert_non_null(m);
+  assert_int_equal(m->nops, 64);
+  ir_module_destroy(m);
+  ir_context_destroy(ctx);
+  free(text);
+  /* one more is a located error naming the limit, at the op past it */
+  text = ops_text(63);
+  ctx = ir_context_create();
+  ir_context_set_max_ops(ctx, 64);
+  src = ir_context_add_source(ctx, "t.ttir", text, strlen(text));
+  assert_null(ir_parse_module(ctx, src));
+  assert_int_equal(ir_context_num_errors(ctx), 1);
+  const ir_diag *d = ir_context_diag(ctx, 0);
+  assert_string_equal(d->msg, "the IR has more than the limit of 64 (2^6) operations");
+  assert_int_equal(d->loc.line, 64);
+  assert_int_equal(d->loc.col, 3);
+  ir_context_destroy(ctx);
+  free(text);
+  /* a kernel that lowers to more: located at the first statement past it */
+  const char *py = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                   "def k(x_ptr):\n    x = tl.load(x_ptr)\n"
+                   "    x = x + 1.0\n    x = x * 2.0\n    x = x - 3.0\n    x = x + 4.0\n"
+                   "    x = x * 5.0\n    x = x - 6.0\n    tl.store(x_ptr, x)\n";
+  ctx = ir_context_create();
+  ir_context_set_max_ops(ctx, 10);
+  src = ir_context_add_source(ctx, "k.py", py, strlen(py));
+  fe_kernel_info info = {0};
+  assert_null(fe_lower_kernel(ctx, src, "k", "*fp32", NULL, &info));
+  assert_int_equal(ir_context_num_errors(ctx), 1);
+  d = ir_context_diag(ctx, 0);
+  assert_string_equal(d->msg, "the kernel lowers to more than the limit of 10 operations");
+  assert_true(d->loc.line >= 8 && d->loc.line <= 12);
+  ir_context_destroy(ctx);
+  /* and the same kernel under the default limit lowers */
+  ctx = ir_context_create();
+  src = ir_context_add_source(ctx, "k.py", py, strlen(py));
+  m = fe_lower_kernel(ctx, src, "k", "*fp32", NULL, &info);
+  assert_non_null(m);
+  ir_module_destroy(m);
+  ir_context_destroy(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_roundtrip_built_module),
@@ -371,6 +437,7 @@ int main(void) {
       cmocka_unit_test(test_ir_run_passes_and_reproducer),
       cmocka_unit_test(test_split_keeps_line_numbers),
       cmocka_unit_test(test_verify_diagnostics),
+      cmocka_unit_test(test_op_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
