@@ -31,6 +31,14 @@ int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc) {
   return cg_ll_of(c, t, loc, &l) ? ttg_ll_num_regs(&l) : -1;
 }
 
+/* a | b of values with no common bit, flagged so that LLVM may treat it as
+ * an add (reassociate constants, fold them into addresses). */
+static LLVMValueRef or_disjoint(cg *c, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef r = LLVMBuildOr(c->b, a, b, "");
+  if (LLVMIsAInstruction(r)) LLVMSetIsDisjoint(r, 1);
+  return r;
+}
+
 cg_part cg_input_part(cg *c, const ttg_ll *l, int in, LLVMValueRef x, int d) {
   cg_part r = {NULL, 0};
   bool disjoint = true;
@@ -55,7 +63,7 @@ cg_part cg_input_part(cg *c, const ttg_ll *l, int in, LLVMValueRef x, int d) {
       bits = v;
     }
     disjoint = disjoint && (r.mask & bits) == 0;
-    r.v = !r.v ? t : disjoint ? LLVMBuildOr(c->b, r.v, t, "") : LLVMBuildXor(c->b, r.v, t, "");
+    r.v = !r.v ? t : disjoint ? or_disjoint(c, r.v, t) : LLVMBuildXor(c->b, r.v, t, "");
     r.mask |= bits;
     b += k;
   }
@@ -66,7 +74,7 @@ cg_part cg_part_xor(cg *c, cg_part a, cg_part b) {
   if (!a.v) return b;
   if (!b.v) return a;
   cg_part r;
-  r.v = (a.mask & b.mask) ? LLVMBuildXor(c->b, a.v, b.v, "") : LLVMBuildOr(c->b, a.v, b.v, "");
+  r.v = (a.mask & b.mask) ? LLVMBuildXor(c->b, a.v, b.v, "") : or_disjoint(c, a.v, b.v);
   r.mask = a.mask | b.mask;
   return r;
 }
@@ -74,9 +82,10 @@ cg_part cg_part_xor(cg *c, cg_part a, cg_part b) {
 LLVMValueRef cg_part_xor_const(cg *c, cg_part p, int32_t k) {
   if (!p.v) return cg_i32(c, k);
   if (!k) return p.v;
-  /* Disjoint bits add without carries: an add folds into addressing. */
+  /* Disjoint bits add without carries: an add folds into addressing (and
+   * a constant offset into the other constants of an address). */
   return (p.mask & k) ? LLVMBuildXor(c->b, p.v, cg_i32(c, k), "")
-                      : LLVMBuildAdd(c->b, p.v, cg_i32(c, k), "");
+                      : or_disjoint(c, p.v, cg_i32(c, k));
 }
 
 cg_part cg_thread_part(cg *c, const ttg_ll *l, int d) {

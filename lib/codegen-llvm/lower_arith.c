@@ -360,6 +360,33 @@ static bool fp8_unsupported(const ir_op *op) {
   return op->nresults && ir_type_is_fp8(op->results[0].type);
 }
 
+/* Register bits that leave an elementwise result unchanged (Triton's
+ * maybeDeduplicate): where the axis analysis finds the result constant over
+ * aligned runs of constancy[d] elements along dim d, a register bit whose
+ * layout basis moves only along such a dim, by less than the run (or not at
+ * all), lands in the same run. A masked load's K predicate `rk < K - k * BK`
+ * with K % 16 == 0 is one compare per 16 rows, not per row. */
+static uint32_t dup_reg_bits(cg *c, const ir_op *op, int64_t n) {
+  const ir_type *t = op->results[0].type;
+  ttg_ll l;
+  if (n < 2 || !c->axis || !ir_type_is_tensor(t) || !ttg_ll_of_type(t, &l) ||
+      ttg_ll_num_regs(&l) != n)
+    return 0;
+  ir_axis_info ai = ir_axis_get(c->axis, &op->results[0]);
+  uint32_t mask = 0;
+  for (int b = 0; b < l.nbits[TTG_IN_REG] && b < 32; b++) {
+    bool same = true;
+    int moved = 0;
+    for (int d = 0; d < l.nout && d < ai.rank; d++) {
+      int32_t v = l.basis[TTG_IN_REG][b][d];
+      if (!v) continue;
+      if (++moved > 1 || v < 0 || (v & (v - 1)) || v >= ai.constancy[d]) same = false;
+    }
+    if (same && moved <= 1) mask |= 1u << b;
+  }
+  return mask;
+}
+
 bool cg_lower_elementwise(cg *c, ir_op *op) {
   cg_vals in[3];
   if (op->noperands > 3) return cg_unsupported(c, op);
@@ -385,7 +412,12 @@ bool cg_lower_elementwise(cg *c, ir_op *op) {
     cg_map_set(c, &op->results[0], r);
     return true;
   }
+  uint32_t dup = dup_reg_bits(c, op, n);
   for (int64_t j = 0; j < n; j++) {
+    if ((uint32_t)j & dup) { /* the same value as a register computed before */
+      r.v[j] = r.v[(uint32_t)j & ~dup];
+      continue;
+    }
     LLVMValueRef args[3];
     for (int i = 0; i < op->noperands; i++)
       args[i] = in[i].v[in[i].n == 1 ? 0 : j];

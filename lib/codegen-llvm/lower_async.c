@@ -53,11 +53,22 @@ static bool lower_copy(cg *c, ir_op *op) {
   else
     snprintf(code, sizeof code, "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], %u, $2;", bytes);
   cg_part part = cg_thread_part(c, &map, 0);
+  /* The thread's own address once; a register's offset whose bits the
+   * thread's do not touch is then a constant from it (one add per copy,
+   * the buffer's own offset folded into those constants). */
+  LLVMValueRef toff = LLVMBuildMul(c->b, part.v ? part.v : cg_i32(c, 0), cg_i32(c, eb), "");
+  LLVMValueRef tbase = LLVMBuildGEP2(c->b, i8, buf.v[0], &toff, 1, "");
   for (int j0 = 0; j0 < src.n; j0 += vec) {
     int32_t co[1];
     ttg_ll_apply1(&map, TTG_IN_REG, (uint32_t)j0, co);
-    LLVMValueRef off = LLVMBuildMul(c->b, cg_part_xor_const(c, part, co[0]), cg_i32(c, eb), "");
-    LLVMValueRef dst = LLVMBuildGEP2(c->b, i8, buf.v[0], &off, 1, "");
+    LLVMValueRef dst;
+    if (!(co[0] & part.mask)) {
+      LLVMValueRef k = cg_i32(c, (int64_t)co[0] * eb);
+      dst = LLVMBuildGEP2(c->b, i8, tbase, &k, 1, "");
+    } else {
+      LLVMValueRef off = LLVMBuildMul(c->b, cg_part_xor_const(c, part, co[0]), cg_i32(c, eb), "");
+      dst = LLVMBuildGEP2(c->b, i8, buf.v[0], &off, 1, "");
+    }
     LLVMValueRef args[3] = {LLVMBuildPtrToInt(c->b, dst, i32, ""),
                             LLVMBuildPtrToInt(c->b, src.v[j0], i64, ""), cg_i32(c, bytes)};
     if (masked) args[2] = LLVMBuildSelect(c->b, mask.v[j0], args[2], cg_i32(c, 0), "");
