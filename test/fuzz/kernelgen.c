@@ -346,11 +346,18 @@ static bool make_binop(gen *g, var *a, kind k, char *text, size_t cap, meta *r) 
 
 typedef enum unop { U_NEG, U_ABS, U_EXP, U_SQRT, U_LOG, U_SIN, U_FLOOR, U_CEIL, NUM_UNOPS } unop;
 
-/* The text of a float unary op around x (f16 math goes through f32). */
+/* The text of a float unary op around x (f16 math goes through f32). sin
+ * takes |x| <= 64: Triton's sin is sin.approx.f32, whose error grows with
+ * the argument past a few hundred pi. */
 static void unop_text(unop op, dt t, const char *x, char *out, size_t cap) {
-  static const char *const fn[NUM_UNOPS] = {
-      NULL,         NULL,           "tl.exp(%s)", "tl.sqrt(tl.abs(%s))", "tl.log(tl.abs(%s) + 1.0)",
-      "tl.sin(%s)", "tl.floor(%s)", "tl.ceil(%s)"};
+  static const char *const fn[NUM_UNOPS] = {NULL,
+                                            NULL,
+                                            "tl.exp(%s)",
+                                            "tl.sqrt(tl.abs(%s))",
+                                            "tl.log(tl.abs(%s) + 1.0)",
+                                            "tl.sin(tl.minimum(tl.maximum(%s, -64.0), 64.0))",
+                                            "tl.floor(%s)",
+                                            "tl.ceil(%s)"};
   if (op == U_NEG) {
     snprintf(out, cap, "-%s", x);
   } else if (op == U_ABS) {
