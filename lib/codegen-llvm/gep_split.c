@@ -84,7 +84,8 @@ static void table_put(base_table *t, base_slot *s, const base_key *k, LLVMValueR
 }
 
 /* `X + C`: an add (with nsw / nuw when asked) or a disjoint or, with a
- * constant operand; sets *x and *c. */
+ * constant operand; sets *x and *c (C read as unsigned under a zext, where
+ * the sum is unsigned). */
 static bool match_add_const(LLVMValueRef v, bool need_nsw, bool need_nuw, LLVMValueRef *x,
                             long long *c) {
   if (!LLVMIsAInstruction(v)) return false;
@@ -97,10 +98,11 @@ static bool match_add_const(LLVMValueRef v, bool need_nsw, bool need_nuw, LLVMVa
     return false;
   }
   LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
-  if (!LLVMIsAConstantInt(b)) return false;
+  if (!LLVMIsAConstantInt(b) || LLVMGetIntTypeWidth(LLVMTypeOf(b)) > 64) return false;
   long long k = LLVMConstIntGetSExtValue(b);
-  /* A disjoint or under sext adds C only while C leaves the sign bit alone. */
-  if (opc == LLVMOr && k < 0) return false;
+  /* A disjoint or adds C only while C leaves the sign bit alone (then its
+   * signed and unsigned readings agree); an unsigned sum needs C >= 0 too. */
+  if ((opc == LLVMOr || need_nuw) && k < 0) return false;
   *x = a;
   *c = k;
   return true;
@@ -143,7 +145,9 @@ static void erase_if_dead(LLVMValueRef v) {
 }
 
 static void rewrite_gep(cg *c, LLVMTargetDataRef dl, base_table *t, LLVMValueRef gep) {
-  if (LLVMGetNumIndices(gep) != 1 || LLVMGEPGetNoWrapFlags(gep) != 0) return;
+  if (LLVMGetNumIndices(gep) != 1 || LLVMGEPGetNoWrapFlags(gep) != 0 ||
+      LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMPointerTypeKind)
+    return;
   LLVMValueRef idx = LLVMGetOperand(gep, 1);
   base_key k;
   memset(&k, 0, sizeof k);
@@ -157,6 +161,8 @@ static void rewrite_gep(cg *c, LLVMTargetDataRef dl, base_table *t, LLVMValueRef
     if (!s->base) table_put(t, s, &k, gep);
     return;
   }
+  long long bytes;
+  if (__builtin_mul_overflow(off, (long long)LLVMABISizeOfType(dl, k.ty), &bytes)) return;
   LLVMPositionBuilderBefore(c->b, gep);
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(gep);
   LLVMValueRef base = s->base;
@@ -169,7 +175,6 @@ static void rewrite_gep(cg *c, LLVMTargetDataRef dl, base_table *t, LLVMValueRef
     if (loc) LLVMInstructionSetDebugLoc(base, loc);
     table_put(t, s, &k, base);
   }
-  long long bytes = off * (long long)LLVMABISizeOfType(dl, k.ty);
   LLVMValueRef rep = base;
   if (bytes) {
     LLVMValueRef cb = LLVMConstInt(LLVMInt64TypeInContext(c->lc), (unsigned long long)bytes, 1);
