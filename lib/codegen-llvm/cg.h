@@ -231,6 +231,13 @@ LLVMValueRef cg_asm(cg *c, LLVMTypeRef ret, const char *code, const char *cons, 
                     unsigned nargs, bool side_effects);
 void cg_barrier(cg *c);
 
+/* ---- gep_split.c: constant GEP offsets split out after O3 ----------------- */
+
+/* Rewrites each GEP at ext(X + C) into a constant byte offset from one
+ * shared GEP at ext(X), so that NVPTX's strength reduction stays linear on
+ * huge straight-line blocks. Leaves the module unchanged on OOM. */
+void cg_split_gep_offsets(cg *c);
+
 /* ---- shared.c: shared memory --------------------------------------------- */
 
 /* The kernel's dynamic shared memory (global_smem) and a byte offset in it. */

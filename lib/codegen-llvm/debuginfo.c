@@ -55,6 +55,21 @@ void cg_debug_begin(cg *c, const char *main_file) {
   c->dbg = d;
 }
 
+/* Creates the DILocation of every op under `op`, in program order, before
+ * any instruction exists: LLVM allocates each one (about 50 bytes) on first
+ * use, and created between instructions they spread the instruction list
+ * over twice the memory; on a 100k-op kernel that made every LLVM pass's
+ * walk over the instructions miss the caches (3x slower codegen). Created
+ * here, they sit together and the instructions lie densely after them. */
+static void make_locs(cg *c, const ir_op *op) {
+  for (int r = 0; r < op->nregions; r++)
+    for (const ir_block *b = op->regions[r].first; b; b = b->next)
+      for (const ir_op *o = b->first; o; o = o->next) {
+        cg_debug_loc(c, o->loc);
+        make_locs(c, o);
+      }
+}
+
 void cg_debug_function(cg *c, const ir_op *func, const char *name) {
   cg_debug *d = c->dbg;
   if (!d) return;
@@ -64,6 +79,7 @@ void cg_debug_function(cg *c, const ir_op *func, const char *name) {
                                       d->files[0], line, ty, 0, 1, line, 0, 1);
   LLVMSetSubprogram(c->fn, d->sp);
   d->scopes[0] = d->sp;
+  make_locs(c, func);
   cg_debug_loc(c, func->loc);
 }
 

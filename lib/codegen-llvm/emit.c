@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* emit.c - cg_emit_ptx: sets up the NVPTX target machine (triple
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
- * fresh LLVM context, verifies it, runs default<ON> and prints both the
+ * fresh LLVM context, verifies it, runs default<ON>, splits constant GEP
+ * offsets out for NVPTX (gep_split.c) and prints both the
  * optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
 #include <pthread.h>
 #include <stdio.h>
@@ -217,6 +218,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
     LLVMDisposeMessage(msg);
   }
   ok = ok && optimize(&c, tm, level);
+  if (ok && level > 0) cg_split_gep_offsets(&c);
   if (ok) {
     char *text = LLVMPrintModuleToString(c.mod);
     *llir = dup_n(text, strlen(text));

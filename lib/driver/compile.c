@@ -58,7 +58,7 @@ static bool print_level(ttc_kernel *k, ttc_level level, const ir_module *m,
                         const ttc_compile_options *o) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  ir_print_options po = {o->emit_locations != 0};
+  ir_print_options po = {.locations = o->emit_locations != 0};
   ir_print_module(m, &po, &sb);
   if (sb.failed) {
     ir_sb_free(&sb);
@@ -67,17 +67,28 @@ static bool print_level(ttc_kernel *k, ttc_level level, const ir_module *m,
   return keep_text(k, level, ir_sb_take(&sb));
 }
 
-/* The ttir with locations, for the interpreter (whatever emit_locations
- * says about the TTIR level itself). */
-static bool keep_located_ttir(ttc_kernel *k, const ir_module *m) {
-  ir_strbuf sb;
+/* The ttir with locations, for the interpreter, and the TTIR level's text
+ * (with locations only when emit_locations asks), from one print. */
+static bool keep_ttir(ttc_kernel *k, const ir_module *m, const ttc_compile_options *o) {
+  ir_strbuf sb, plain;
   ir_sb_init(&sb);
-  ir_print_options po = {true};
+  ir_sb_init(&plain);
+  ir_print_options po = {.locations = true, .without_locations = o->emit_locations ? NULL : &plain};
   ir_print_module(m, &po, &sb);
-  if (sb.failed) {
+  bool ok = !sb.failed && !plain.failed;
+  if (ok && o->emit_locations) {
+    char *copy = malloc(sb.len + 1);
+    if (copy) memcpy(copy, sb.data ? sb.data : "", sb.len + 1);
+    ok = keep_text(k, TTC_LEVEL_TTIR, copy);
+  } else if (ok) {
+    ok = keep_text(k, TTC_LEVEL_TTIR, ir_sb_take(&plain));
+  }
+  if (!ok) {
     ir_sb_free(&sb);
+    ir_sb_free(&plain);
     return false;
   }
+  ir_sb_free(&plain);
   k->ttir_located_size = sb.len;
   k->ttir_located = ir_sb_take(&sb);
   return k->ttir_located != NULL;
@@ -226,8 +237,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     st = TTC_ERROR_INPUT;
     goto done;
   }
-  if (!print_level(k, TTC_LEVEL_TTIR, m, o)) goto oom;
-  if (!keep_located_ttir(k, m)) goto oom;
+  if (!keep_ttir(k, m, o)) goto oom;
   k->time_ms[TTC_LEVEL_TTIR] = now_ms() - t;
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 

@@ -40,7 +40,7 @@ void ttc_ir_options_init_sized(ttc_ir_options *o, size_t size) {
 static char *print_module(const ir_module *m, bool locations) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  ir_print_options po = {locations};
+  ir_print_options po = {.locations = locations};
   ir_print_module(m, &po, &sb);
   if (sb.failed) {
     ir_sb_free(&sb);
@@ -256,7 +256,7 @@ static ttc_status run_case(run *st, const char *text, size_t len, const char *fi
   ttc_status status = continue_to_ttgir(st);
   if (status != TTC_OK) return status;
   if (st->o->emit <= (int)TTC_LEVEL_TTGIR) {
-    ir_print_options po = {st->o->print_locations != 0};
+    ir_print_options po = {.locations = st->o->print_locations != 0};
     ir_print_module(st->m, &po, out);
     return TTC_OK;
   }

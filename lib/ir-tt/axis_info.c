@@ -20,26 +20,57 @@ typedef struct ax_fact {
   int64_t cval;
 } ax_fact;
 
+/* A value's slot in the table: the key and where its fact lives. The facts
+ * (120 bytes each) sit in blocks apart from the table, so that the table
+ * (2x the values, for open addressing) stays 16 bytes a slot: a 300k-value
+ * kernel needs 16 MB of table, not 128 MB zeroed on every growth. */
 typedef struct ax_entry {
   const ir_value *key;
-  ax_fact fact;
+  size_t index; /* into the fact blocks */
 } ax_entry;
+
+/* 512 facts (60 KB): a block fits one arena chunk. */
+enum { AX_BLOCK_SHIFT = 9, AX_BLOCK = 1 << AX_BLOCK_SHIFT };
 
 struct ir_axis_analysis {
   ir_arena *arena;
   ax_entry *table; /* open addressing; grown by rehashing into the arena */
   size_t cap, len;
+  ax_fact **blocks; /* AX_BLOCK facts each; fact i in blocks[i >> AX_BLOCK_SHIFT] */
+  size_t nblocks, blocks_cap;
 };
 
 static size_t ax_hash(const ir_value *v, size_t cap) {
   return (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
 }
 
+static ax_fact *ax_fact_at(const ir_axis_analysis *a, size_t i) {
+  return &a->blocks[i >> AX_BLOCK_SHIFT][i & (AX_BLOCK - 1)];
+}
+
 static const ax_fact *ax_find(const ir_axis_analysis *a, const ir_value *v) {
   if (!a || !a->cap) return NULL;
   for (size_t j = ax_hash(v, a->cap); a->table[j].key; j = (j + 1) & (a->cap - 1))
-    if (a->table[j].key == v) return &a->table[j].fact;
+    if (a->table[j].key == v) return ax_fact_at(a, a->table[j].index);
   return NULL;
+}
+
+/* Room for fact number a->len; false on OOM. */
+static bool ax_reserve_fact(ir_axis_analysis *a) {
+  size_t b = a->len >> AX_BLOCK_SHIFT;
+  if (b < a->nblocks) return true;
+  if (b == a->blocks_cap) { /* the list doubles; the old one (pointers) stays in the arena */
+    size_t ncap = a->blocks_cap ? a->blocks_cap * 2 : 8;
+    ax_fact **nb = ir_arena_alloc(a->arena, ncap * sizeof *nb);
+    if (!nb) return false;
+    if (a->nblocks) memcpy(nb, a->blocks, a->nblocks * sizeof *nb);
+    a->blocks = nb;
+    a->blocks_cap = ncap;
+  }
+  a->blocks[b] = ir_arena_alloc(a->arena, AX_BLOCK * sizeof **a->blocks);
+  if (!a->blocks[b]) return false;
+  a->nblocks = b + 1;
+  return true;
 }
 
 static bool ax_set(ir_axis_analysis *a, const ir_value *v, const ax_fact *f) {
@@ -60,9 +91,12 @@ static bool ax_set(ir_axis_analysis *a, const ir_value *v, const ax_fact *f) {
   size_t j = ax_hash(v, a->cap);
   while (a->table[j].key && a->table[j].key != v)
     j = (j + 1) & (a->cap - 1);
-  if (!a->table[j].key) a->len++;
-  a->table[j].key = v;
-  a->table[j].fact = *f;
+  if (!a->table[j].key) {
+    if (!ax_reserve_fact(a)) return false;
+    a->table[j].key = v;
+    a->table[j].index = a->len++;
+  }
+  *ax_fact_at(a, a->table[j].index) = *f;
   return true;
 }
 

@@ -595,6 +595,9 @@ ir_op *ir_build_func(ir_builder *b, const char *name, int nargs, const ir_type *
 
 typedef struct ir_print_options {
   bool locations; /* print loc("file":line:col) after each op */
+  /* With locations: also the same text without them, from the same print
+   * (borrowed, appended to; NULL: not wanted). One print instead of two. */
+  ir_strbuf *without_locations;
 } ir_print_options;
 
 /* Prints the module as Triton does: layout aliases (#blocked, #blocked1, ...)

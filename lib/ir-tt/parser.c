@@ -265,7 +265,7 @@ void ir_ps_scope_pop(parser *p, size_t mark) {
   /* LIFO: each popped name heads its bucket's chain */
   while (p->nnames > p->scope_mark) {
     const pname *e = &p->names[--p->nnames];
-    p->name_buckets[e->hash & (IR_PS_NAME_BUCKETS - 1)] = e->prev;
+    p->name_buckets[e->hash & (p->name_nbuckets - 1)] = e->prev;
   }
   p->scope_mark = mark;
 }
@@ -280,7 +280,7 @@ static uint32_t name_hash(const char *s, size_t n) {
 /* The innermost definition of the name (s, n), or NULL. */
 static const pname *find_name(const parser *p, const char *s, size_t n, uint32_t h) {
   if (!p->name_buckets) return NULL;
-  for (long i = p->name_buckets[h & (IR_PS_NAME_BUCKETS - 1)]; i >= 0; i = p->names[i].prev) {
+  for (long i = p->name_buckets[h & (p->name_nbuckets - 1)]; i >= 0; i = p->names[i].prev) {
     const pname *e = &p->names[i];
     if (e->hash == h && e->n == n && memcmp(e->s, s, n) == 0) return e;
   }
@@ -293,16 +293,32 @@ static bool all_digits(const char *s, size_t n) {
   return n > 0;
 }
 
+/* n chain heads, rebuilt from the stack oldest first: each chain stays
+ * newest first, as scope pops need. False on OOM. */
+static bool rehash_names(parser *p, size_t n) {
+  long *b = malloc(n * sizeof *b);
+  if (!b) return false;
+  for (size_t i = 0; i < n; i++)
+    b[i] = -1;
+  for (size_t i = 0; i < p->nnames; i++) {
+    long *head = &b[p->names[i].hash & (n - 1)];
+    p->names[i].prev = *head;
+    *head = (long)i;
+  }
+  free(p->name_buckets);
+  p->name_buckets = b;
+  p->name_nbuckets = n;
+  return true;
+}
+
 bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
   uint32_t h = name_hash(name->s, name->n);
   const pname *old = find_name(p, name->s, name->n, h);
   if (old && (size_t)(old - p->names) >= p->scope_mark)
     return ir_ps_error(p, name, "redefinition of SSA value '%%%.*s'", (int)name->n, name->s);
-  if (!p->name_buckets) {
-    p->name_buckets = malloc(IR_PS_NAME_BUCKETS * sizeof *p->name_buckets);
-    if (!p->name_buckets) return ir_ps_error(p, name, "out of memory");
-    for (size_t i = 0; i < IR_PS_NAME_BUCKETS; i++)
-      p->name_buckets[i] = -1;
+  if (!p->name_buckets || p->nnames >= p->name_nbuckets) {
+    size_t n = p->name_buckets ? p->name_nbuckets * 2 : IR_PS_NAME_BUCKETS;
+    if (!rehash_names(p, n)) return ir_ps_error(p, name, "out of memory");
   }
   if (p->nnames == p->names_cap) {
     size_t cap = p->names_cap ? p->names_cap * 2 : 256;
@@ -311,7 +327,7 @@ bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
     p->names = nn;
     p->names_cap = cap;
   }
-  long *head = &p->name_buckets[h & (IR_PS_NAME_BUCKETS - 1)];
+  long *head = &p->name_buckets[h & (p->name_nbuckets - 1)];
   p->names[p->nnames] = (pname){name->s, name->n, v, count, h, *head};
   *head = (long)p->nnames++;
   /* Printed names become name hints, so that printing gives them back;

@@ -46,7 +46,9 @@ typedef struct pname {
 
 /* Buckets of the SSA-name stack (a power of two): each heads a chain of
  * names, newest first, so a lookup finds the innermost definition without
- * scanning the stack (a linear scan made long functions quadratic). */
+ * scanning the stack (a linear scan made long functions quadratic). This
+ * many at first; doubled whenever the names outnumber them, so chains stay
+ * short on 100k-op functions. */
 #define IR_PS_NAME_BUCKETS 65536
 
 /* A layout alias (#blocked = ...) or a location file (loc("f":1:2)). */
@@ -74,9 +76,10 @@ typedef struct parser {
   bool failed;  /* an error was emitted: unwind */
   pname *names; /* scope stack of SSA names (malloc'd) */
   size_t nnames, names_cap;
-  long *name_buckets; /* IR_PS_NAME_BUCKETS chain heads, malloc'd on first use */
-  size_t scope_mark;  /* first name of the innermost scope */
-  palias *aliases;    /* malloc'd */
+  long *name_buckets; /* name_nbuckets chain heads, malloc'd on first use */
+  size_t name_nbuckets;
+  size_t scope_mark; /* first name of the innermost scope */
+  palias *aliases;   /* malloc'd */
   int naliases, aliases_cap;
   psource *sources; /* loc("file") sources, malloc'd */
   int nsources, sources_cap;

@@ -177,7 +177,7 @@ static void dump_ir(const ir_pass_options *o, const char *when, const char *name
                     const ir_module *m) {
   if (!o->dump) return;
   ir_sb_printf(o->dump, "// -----// IR Dump %s %s //----- //\n", when, name);
-  ir_print_options po = {o->print_locations};
+  ir_print_options po = {.locations = o->print_locations};
   ir_print_module(m, &po, o->dump);
   ir_sb_putc(o->dump, '\n');
 }
@@ -205,7 +205,7 @@ void ir_time_report(ir_strbuf *out, int n, const char *const *names, const doubl
 static char *print_for_reproducer(const ir_module *m) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  ir_print_options po = {true};
+  ir_print_options po = {.locations = true};
   ir_print_module(m, &po, &sb);
   return ir_sb_take(&sb);
 }

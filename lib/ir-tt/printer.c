@@ -591,12 +591,27 @@ void ir_pr_newline_indent(printer *p) {
     ir_sb_putc(p->out, ' ');
 }
 
+/* Remembers [start, end) of a loc(...) just printed. */
+static void note_loc_span(printer *p, size_t start) {
+  if (p->nloc_spans + 2 > p->loc_spans_cap) {
+    size_t ncap = p->loc_spans_cap ? p->loc_spans_cap * 2 : 1024;
+    size_t *n = realloc(p->loc_spans, ncap * sizeof *n);
+    if (!n) IR_UNREACHABLE("out of memory in the printer");
+    p->loc_spans = n;
+    p->loc_spans_cap = ncap;
+  }
+  p->loc_spans[p->nloc_spans++] = start;
+  p->loc_spans[p->nloc_spans++] = p->out->len;
+}
+
 static void ir_pr_loc(printer *p, ir_loc loc) {
   if (!p->locations) return;
+  size_t start = p->out->len;
   if (loc.src)
     ir_sb_printf(p->out, " loc(\"%s\":%u:%u)", loc.src->name, loc.line, loc.col);
   else
     ir_sb_puts(p->out, " loc(unknown)");
+  if (p->record_locs) note_loc_span(p, start);
 }
 
 /* `"tt.foo"(%a) <{attrs}> ({regions}) : (T) -> R`. */
@@ -688,6 +703,7 @@ static void printer_fini(printer *p) {
   ir_arena_free(&p->arena);
   free(p->names);
   free(p->aliases);
+  free(p->loc_spans);
 }
 
 static void ir_pr_module_body(printer *p, const ir_module *m) {
@@ -703,21 +719,35 @@ static void ir_pr_module_body(printer *p, const ir_module *m) {
   ir_sb_putc(p->out, '\n');
 }
 
+/* Appends text[from, to) to out minus the recorded loc(...) spans. */
+static void append_without_locs(const printer *p, const char *text, size_t from, size_t to,
+                                ir_strbuf *out) {
+  size_t at = from;
+  for (size_t i = 0; i + 1 < p->nloc_spans; i += 2) {
+    ir_sb_append(out, text + at, p->loc_spans[i] - at);
+    at = p->loc_spans[i + 1];
+  }
+  ir_sb_append(out, text + at, to - at);
+}
+
 void ir_print_module(const ir_module *m, const ir_print_options *opts, ir_strbuf *out) {
   printer p;
   printer_init(&p, out, opts);
   number_root(&p, m->op);
   p.use_aliases = true;
-  /* Dry run into a scratch buffer: layouts get alias numbers in order of
-   * first appearance in the printed text. */
-  ir_strbuf scratch;
-  ir_sb_init(&scratch);
-  p.out = &scratch;
+  /* The body first, into a scratch buffer, numbering layouts in order of
+   * first appearance; then the alias definitions and the body behind them.
+   * One print of the body (it used to be printed twice: a dry run for the
+   * aliases, then for real), which matters on 100k-op modules. */
+  ir_strbuf body;
+  ir_sb_init(&body);
+  p.out = &body;
   p.collect = true;
+  p.record_locs = p.locations && opts->without_locations;
   ir_pr_module_body(&p, m);
-  ir_sb_free(&scratch);
   p.out = out;
   p.collect = false;
+  size_t header_start = out->len;
   /* Family by family, as MLIR sorts alias names: #blocked*, #mma*, #shared*, #smem. */
   for (int fam = 0; fam < 4; fam++) {
     for (int i = 0, n = 0; i < p.naliases; i++) {
@@ -730,7 +760,16 @@ void ir_print_module(const ir_module *m, const ir_print_options *opts, ir_strbuf
       n++;
     }
   }
-  ir_pr_module_body(&p, m);
+  size_t header_end = out->len;
+  ir_sb_append(out, body.data ? body.data : "", body.len);
+  if (body.failed) out->failed = true;
+  if (p.record_locs) {
+    ir_strbuf *plain = opts->without_locations;
+    ir_sb_append(plain, out->data + header_start, header_end - header_start);
+    append_without_locs(&p, body.data ? body.data : "", 0, body.len, plain);
+    if (body.failed) plain->failed = true;
+  }
+  ir_sb_free(&body);
   printer_fini(&p);
 }
 

@@ -23,9 +23,14 @@ typedef struct printer {
   size_t names_cap, names_len;
   const ir_attr **aliases; /* layouts printed as #blocked, #blocked1, ... */
   int naliases, aliases_cap;
-  bool collect; /* dry run that only collects aliases */
+  bool collect; /* numbers aliases as they first appear */
   bool use_aliases;
   int indent;
+  /* Where each printed loc(...) sits in out (start, end offsets), for the
+   * copy without locations; NULL when none is wanted. */
+  size_t *loc_spans;
+  size_t nloc_spans, loc_spans_cap;
+  bool record_locs;
 } printer;
 
 void ir_pr_type(printer *p, const ir_type *t);

@@ -352,9 +352,26 @@ static const char add_ttir[] =
 static char *print_module(const ir_module *m, bool locations) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  ir_print_options opts = {locations};
+  ir_print_options opts = {.locations = locations};
   ir_print_module(m, &opts, &sb);
   return ir_sb_take(&sb);
+}
+
+/* A print with locations and, from the same print, the text without them:
+ * the located text must equal a located print, the copy a plain print. */
+static void check_print_pair(const ir_module *m) {
+  ir_strbuf located, plain;
+  ir_sb_init(&located);
+  ir_sb_init(&plain);
+  ir_print_options opts = {.locations = true, .without_locations = &plain};
+  ir_print_module(m, &opts, &located);
+  char *want_located = print_module(m, true), *want_plain = print_module(m, false);
+  assert_string_equal(located.data, want_located);
+  assert_string_equal(plain.data, want_plain);
+  free(want_located);
+  free(want_plain);
+  ir_sb_free(&located);
+  ir_sb_free(&plain);
 }
 
 static void test_print_vector_add(void **state) {
@@ -421,6 +438,7 @@ static void test_print_layouts_and_module_attrs(void **state) {
       "}\n";
   assert_string_equal(s, want);
   free(s);
+  check_print_pair(m); /* layout aliases ahead of the body in both */
   ir_module_destroy(m);
   ir_context_destroy(ctx);
 }
@@ -499,6 +517,7 @@ static void test_print_regions_and_locs(void **state) {
   assert_non_null(strstr(s, "tt.return %acc : f32 loc(unknown)\n"));
   assert_non_null(strstr(s, "  } loc(unknown)\n} loc(unknown)\n"));
   free(s);
+  check_print_pair(m);
 
   /* ir_print_op names values as the module print does. */
   ir_strbuf sb;

@@ -29,7 +29,7 @@ static ir_module *parse(const char *text, ir_context **ctx_out) {
 static char *print(const ir_module *m, bool locs) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  ir_print_options po = {locs};
+  ir_print_options po = {.locations = locs};
   ir_print_module(m, &po, &sb);
   return ir_sb_take(&sb);
 }
