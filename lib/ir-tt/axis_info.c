@@ -253,7 +253,13 @@ static ax_fact visit_div(const ir_op *op, const ax_fact *l, const ax_fact *r) {
   for (int d = 0; d < ty_ndims(t); d++) {
     f.info.contiguity[d] = has_value(r, 1) ? l->info.contiguity[d] : 1;
     int64_t c = gcd64(l->info.constancy[d], r->info.constancy[d]);
-    if (ir_type_is_tensor(t) && is_contig_dim(l, t, d) && is_const_dim(r, t, d))
+    /* An aligned run of consecutive values divided by a multiple of the run
+     * length gives one quotient, when the division floors: unsigned only.
+     * Signed division truncates toward zero, so a run of negatives such as
+     * [-16, -1] / 16 gives -1 and 0 (Triton assumes it for divsi too; this
+     * fact now decides which registers codegen computes, so it must hold). */
+    if (op->kind == IR_OP_ARITH_DIVUI && ir_type_is_tensor(t) && is_contig_dim(l, t, d) &&
+        is_const_dim(r, t, d))
       c = max64(
           c, gcd64(l->info.contiguity[d], gcd64(l->info.divisibility[d], r->info.divisibility[d])));
     f.info.constancy[d] = c;
