@@ -373,11 +373,12 @@ static uint32_t dup_reg_bits(cg *c, const ir_op *op, int64_t n) {
       ttg_ll_num_regs(&l) != n)
     return 0;
   ir_axis_info ai = ir_axis_get(c->axis, &op->results[0]);
+  if (ai.rank != l.nout) return 0;
   uint32_t mask = 0;
   for (int b = 0; b < l.nbits[TTG_IN_REG] && b < 32; b++) {
     bool same = true;
     int moved = 0;
-    for (int d = 0; d < l.nout && d < ai.rank; d++) {
+    for (int d = 0; d < l.nout; d++) {
       int32_t v = l.basis[TTG_IN_REG][b][d];
       if (!v) continue;
       if (++moved > 1 || v < 0 || (v & (v - 1)) || v >= ai.constancy[d]) same = false;
