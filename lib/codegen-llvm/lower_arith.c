@@ -113,6 +113,25 @@ static LLVMValueRef convert_fp(cg *c, LLVMValueRef x, const ir_type *from, const
   return LLVMBuildFPTrunc(c->b, x, rty, "");
 }
 
+/* tt.fp_to_fp: a narrowing with `rounding = rtz` truncates toward zero
+ * (cvt.rz, as Triton's fp_downcast_rounding="rtz"); otherwise as extf /
+ * truncf. fp8 goes through fp8_convert. */
+static LLVMValueRef fp_to_fp(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *from,
+                             const ir_type *to) {
+  const ir_attr *r = ir_op_get_attr(op, "rounding");
+  if (!r || !r->s || strcmp(r->s, "rtz") != 0 || from->width <= to->width)
+    return convert_fp(c, x, from, to);
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(c->lc), i16 = LLVMInt16TypeInContext(c->lc);
+  /* f64 truncates to f32 first: toward zero twice is toward zero once, the
+   * coarser grid being part of the finer one */
+  if (from->width == 64) x = cg_asm(c, f32, "cvt.rz.f32.f64 $0, $1;", "=f,d", &x, 1, false);
+  if (to->width == 32) return x;
+  LLVMValueRef h =
+      cg_asm(c, i16, to->is_bf16 ? "cvt.rz.bf16.f32 $0, $1;" : "cvt.rz.f16.f32 $0, $1;", "=h,f", &x,
+             1, false);
+  return LLVMBuildBitCast(c->b, h, cg_type(c, to), "");
+}
+
 LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
   LLVMBuilderRef b = c->b;
   const ir_type *et = ir_type_scalar(op->noperands ? op->operands[0]->type : op->results[0].type);
@@ -161,8 +180,8 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a) {
   case IR_OP_ARITH_EXTUI: return LLVMBuildZExt(b, a[0], rty, "");
   case IR_OP_ARITH_TRUNCI: return LLVMBuildTrunc(b, a[0], rty, "");
   case IR_OP_ARITH_EXTF:
-  case IR_OP_ARITH_TRUNCF:
-  case IR_OP_TT_FP_TO_FP: return convert_fp(c, a[0], et, rt);
+  case IR_OP_ARITH_TRUNCF: return convert_fp(c, a[0], et, rt);
+  case IR_OP_TT_FP_TO_FP: return fp_to_fp(c, op, a[0], et, rt);
   case IR_OP_ARITH_SITOFP: return LLVMBuildSIToFP(b, a[0], rty, "");
   case IR_OP_ARITH_UITOFP: return LLVMBuildUIToFP(b, a[0], rty, "");
   case IR_OP_ARITH_FPTOSI: return LLVMBuildFPToSI(b, a[0], rty, "");

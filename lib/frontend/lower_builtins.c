@@ -414,6 +414,28 @@ static fe_val b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const
   if (a[1].kind != FE_V_DTYPE)
     return fe_error(l, locs[1], "dtype must be a tl dtype, found '%s'", fe_val_type_str(l, &a[1]));
   bool bitcast = a[3].kind == FE_V_BOOL && a[3].ival;
+  /* fp_downcast_rounding="rtz": a float narrowing truncates toward zero
+   * (tt.fp_to_fp, rounding = rtz); "rtne" is the default; other casts
+   * ignore it, as Triton's */
+  if (a[2].kind == FE_V_STR && strcmp(a[2].path, "rtne") != 0 && strcmp(a[2].path, "rtz") != 0)
+    return fe_error(l, locs[2], "fp_downcast_rounding must be 'rtne' or 'rtz', found '%s'",
+                    a[2].path);
+  if (!bitcast && a[2].kind == FE_V_STR && strcmp(a[2].path, "rtz") == 0) {
+    fe_val x = a[0];
+    if (!fe_want_tensor(l, &x, locs[0])) return fe_val_error();
+    const ir_type *s = ir_type_scalar(x.v->type), *d = a[1].ty;
+    if (s->kind == IR_TY_FLOAT && d->kind == IR_TY_FLOAT && d->width < s->width) {
+      if (ir_type_is_fp8(d))
+        return fe_error(l, locs[2],
+                        "fp8 conversions round to nearest even ('rtz' is not available)");
+      l->b.loc = args->loc;
+      const ir_type *rty =
+          ir_type_is_tensor(x.v->type) ? ir_type_with_elem(l->ctx, x.v->type, d) : d;
+      ir_op *op = ir_build(&l->b, IR_OP_TT_FP_TO_FP, 1, &rty, 1, &x.v, 0);
+      ir_op_set_attr(l->m, op, "rounding", ir_attr_enum(l->ctx, "rtz", 0));
+      return fe_val_tensor(&op->results[0], false);
+    }
+  }
   if (!bitcast) return fe_cast(l, a[0], a[1].ty, a[1].is_unsigned, locs[1]);
   fe_val x = a[0];
   if (!fe_want_tensor(l, &x, locs[0])) return fe_val_error();

@@ -611,6 +611,14 @@ def control_cases():
         x[264:266] = [np.inf, -np.inf]
         return {"x": Buf("fp32", x.astype(np.float32)), "e4": poison("fp8e4nv", 1024),
                 "e5": poison("fp8e5", 1024), "back": poison("fp32", 1024)}
+    # fp_downcast_rounding="rtz": f32 to f16 and bf16 toward zero, bit for bit
+    def rtz_inputs(r):
+        x = r.uniform(-100, 100, 512)
+        x[:128] = np.ldexp(r.uniform(-1, 1, 128), r.integers(-30, 20, 128))
+        x[128:136] = [65504, 65519, 1e6, -1e6, np.inf, -np.inf, 3.4e38, -0.0]
+        return {"x": Buf("fp32", x.astype(np.float32)), "h": poison("fp16", 512), "b": poison("bf16", 512)}
+    cs.append(Case("rtz_f32", rtz_inputs, [Launch(C, "rtz_kernel", (1,), 4, ["x", "h", "b", 512])],
+                   {"h": EXACT, "b": EXACT}))
     cs.append(Case("f8cvt_f32", f8cvt_inputs,
                    [Launch(C, "f8cvt_kernel", (1,), 4, ["x", "e4", "e5", "back", 1024])],
                    {"e4": EXACT, "e5": EXACT, "back": EXACT}))

@@ -349,6 +349,40 @@ static void case_f8cvt(lctx *c, const lparams *p) {
   (void)p;
 }
 
+/* ---- f32 -> f16, bf16 toward zero (control.py rtz_kernel) --------------------- */
+
+/* The value rounded to nearest even, stepped one code toward zero when that
+ * rounded away from it (so large values stop at the largest finite). */
+static uint16_t rtz_encode(double x, int eb, int mb) {
+  uint16_t h = lang_half_encode(x, eb, mb);
+  double r = lang_half_decode(h, eb, mb);
+  return !isnan(x) && fabs(r) > fabs(x) ? (uint16_t)(h - 1) : h;
+}
+
+static void case_rtz(lctx *c, const lparams *p) {
+  enum { N = 256 };
+  static const float special[] = {
+      0.0f,     -0.0f,     1.0f,  -1.0f,  65504.0f, 65519.0f,       1e6f,          -1e6f,
+      INFINITY, -INFINITY, 1e-8f, -1e-8f, 3.4e38f,  1.00048828125f, 1.0009765625f, -1.00048828125f};
+  buf *x = lang_input(c, TTC_TYPE_F32, N, -100, 100);
+  for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+    ((float *)x->host)[i] = special[i];
+  for (size_t i = 64; i < 128; i++) /* small magnitudes, f16 subnormals among them */
+    ((float *)x->host)[i] = (float)ldexp(lang_rnd_unit(c) - 0.5, -(int)(i % 24));
+  buf *h = lang_output(c, TTC_TYPE_F16, N, 0), *b = lang_output(c, TTC_TYPE_BF16, N, 0);
+  for (size_t i = 0; i < N; i++) {
+    double v = ((float *)x->host)[i];
+    ((uint16_t *)h->ref)[i] = rtz_encode(v, 5, 10);
+    ((uint16_t *)b->ref)[i] = rtz_encode(v, 8, 7);
+  }
+  if (!lang_upload(c)) return;
+  char sig[64];
+  snprintf(sig, sizeof sig, "*fp32,*fp16,*bf16,%d", N);
+  ttc_arg args[] = {lang_arg(x), lang_arg(h), lang_arg(b)};
+  if (lang_run(c, "control.py", "rtz_kernel", sig, 1, 1, 1, args, 3)) lang_check(c);
+  (void)p;
+}
+
 /* ---- casts from p->t to all twelve types (table.py cast_all_kernel) ------------- */
 
 /* The exact value of element i of an integer buffer as a double rounded to
@@ -589,6 +623,7 @@ void lang_cases_table(lcase_list *l) {
       }
   memset(&p, 0, sizeof p);
   lang_add(l, case_f8cvt, &p, 4, "cvt_f32_fp8");
+  lang_add(l, case_rtz, &p, 4, "cvt_f32_rtz");
   for (size_t ti = 0; ti < NTYPES; ti++) {
     memset(&p, 0, sizeof p);
     p.t = all_types[ti];

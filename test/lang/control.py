@@ -175,3 +175,12 @@ def hdot_loop_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
         b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
         acc = tl.dot(a, b, acc, out_dtype=tl.float16)
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+# f32 to f16 and bf16 truncating toward zero (fp_downcast_rounding="rtz").
+@triton.jit
+def rtz_kernel(x_ptr, h_ptr, b_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(h_ptr + offs, x.to(tl.float16, fp_downcast_rounding="rtz"))
+    tl.store(b_ptr + offs, x.to(tl.bfloat16, fp_downcast_rounding="rtz"))
