@@ -394,6 +394,14 @@ const fe_builtin *fe_find_builtin(const char *name);
 bool fe_is_tl_builtin(const char *name);
 /* Attribute of a dtype value: .element_ty, .primitive_bitwidth, .is_fp16() ... */
 fe_val fe_dtype_attr(fe_lower *l, fe_val base, const char *name, ir_loc loc);
+/* lower_dtype.c: the cast and dtype builtins of lower_builtins.c's table. */
+fe_val fe_b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args);
+fe_val fe_b_dtype_pred(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args);
+fe_val fe_b_pointer_type(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                         const fe_args *args);
+fe_val fe_b_get_int_dtype(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
+                          const fe_args *args);
+fe_val fe_b_dtype_ctor(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args);
 /* lower_libdevice.c: tl.extra.cuda.libdevice functions by name. */
 bool fe_is_libdevice_name(const char *name);
 fe_val fe_call_libdevice(fe_lower *l, const char *name, const fe_args *args);
