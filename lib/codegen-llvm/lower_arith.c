@@ -322,8 +322,7 @@ static bool fp8_convert(cg *c, const ir_op *op, cg_vals in, cg_vals r) {
     return false;
   }
   const ir_attr *rnd = ir_op_get_attr(op, "rounding");
-  if ((ir_type_is_fp8(from) && ir_type_is_fp8(to)) || (!widen && from->width == 64) ||
-      (rnd && rnd->s && strcmp(rnd->s, "rtz") == 0)) {
+  if ((!widen && from->width == 64) || (rnd && rnd->s && strcmp(rnd->s, "rtz") == 0)) {
     ir_error(c->ictx, op->loc,
              "unsupported fp8 conversion (fp8 converts to and from f16, bf16 and f32, rounding to "
              "nearest even)");
@@ -385,20 +384,16 @@ static bool fp8_unsupported(const ir_op *op) {
  * layout basis moves only along such a dim, by less than the run (or not at
  * all), lands in the same run. A masked load's K predicate `rk < K - k * BK`
  * with K % 16 == 0 is one compare per 16 rows, not per row. */
-static uint32_t dup_reg_bits(cg *c, const ir_op *op, int64_t n) {
-  const ir_type *t = op->results[0].type;
-  ttg_ll l;
-  if (n < 2 || !c->axis || !ir_type_is_tensor(t) || !ttg_ll_of_type(t, &l) ||
-      ttg_ll_num_regs(&l) != n)
-    return 0;
+static uint32_t dup_reg_bits(cg *c, const ir_op *op, const ttg_ll *ll) {
+  if (ttg_ll_num_regs(ll) < 2 || !c->axis) return 0;
   ir_axis_info ai = ir_axis_get(c->axis, &op->results[0]);
-  if (ai.rank != l.nout) return 0;
+  if (ai.rank != ll->nout) return 0;
   uint32_t mask = 0;
-  for (int b = 0; b < l.nbits[TTG_IN_REG] && b < 32; b++) {
+  for (int b = 0; b < ll->nbits[TTG_IN_REG] && b < 32; b++) {
     bool same = true;
     int moved = 0;
-    for (int d = 0; d < l.nout; d++) {
-      int32_t v = l.basis[TTG_IN_REG][b][d];
+    for (int d = 0; d < ll->nout; d++) {
+      int32_t v = ll->basis[TTG_IN_REG][b][d];
       if (!v) continue;
       if (++moved > 1 || v < 0 || (v & (v - 1)) || v >= ai.constancy[d]) same = false;
     }
@@ -412,8 +407,12 @@ bool cg_lower_elementwise(cg *c, ir_op *op) {
   if (op->noperands > 3) return cg_unsupported(c, op);
   for (int i = 0; i < op->noperands; i++)
     if (!cg_get(c, op, i, &in[i])) return false;
-  int64_t n = cg_num_regs(c, op->results[0].type, op->loc);
-  if (n < 0) return false;
+  /* the result's layout, once: its registers and their runs of equal values */
+  const ir_type *rt = op->results[0].type;
+  ttg_ll ll;
+  bool tensor = ir_type_is_tensor(rt);
+  if (tensor && !cg_ll_of(c, rt, op->loc, &ll)) return false;
+  int64_t n = tensor ? ttg_ll_num_regs(&ll) : 1;
   cg_vals r = cg_vals_new(c, (int)n);
   if (op->kind == IR_OP_TT_FP_TO_FP &&
       ir_type_is_fp8(op->operands[0]->type) != ir_type_is_fp8(op->results[0].type)) {
@@ -432,7 +431,7 @@ bool cg_lower_elementwise(cg *c, ir_op *op) {
     cg_map_set(c, &op->results[0], r);
     return true;
   }
-  uint32_t dup = dup_reg_bits(c, op, n);
+  uint32_t dup = tensor ? dup_reg_bits(c, op, &ll) : 0;
   for (int64_t j = 0; j < n; j++) {
     if ((uint32_t)j & dup) { /* the same value as a register computed before */
       r.v[j] = r.v[(uint32_t)j & ~dup];

@@ -31,11 +31,7 @@ fe_val fe_b_to(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_
         return fe_error(l, locs[2],
                         "fp8 conversions round to nearest even ('rtz' is not available)");
       l->b.loc = args->loc;
-      const ir_type *rty =
-          ir_type_is_tensor(x.v->type) ? ir_type_with_elem(l->ctx, x.v->type, d) : d;
-      ir_op *op = ir_build(&l->b, IR_OP_TT_FP_TO_FP, 1, &rty, 1, &x.v, 0);
-      ir_op_set_attr(l->m, op, "rounding", ir_attr_enum(l->ctx, "rtz", 0));
-      return fe_val_tensor(&op->results[0], false);
+      return fe_fp_to_fp(l, x.v, d, "rtz");
     }
   }
   if (!bitcast) return fe_cast(l, a[0], a[1].ty, a[1].is_unsigned, locs[1]);

@@ -305,6 +305,9 @@ const char *fe_val_type_str(fe_lower *l, const fe_val *v);
 fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc);
 /* Converts elementwise to the scalar type `ty` (keeps the shape). */
 fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *ty, bool is_unsigned, ir_loc loc);
+/* tt.fp_to_fp of v to the float type dst (tensor shape kept), with
+ * `rounding = rtz|rtne` when rounding is not NULL; at the builder's loc. */
+fe_val fe_fp_to_fp(fe_lower *l, ir_value *v, const ir_type *dst, const char *rounding);
 /* Splats / broadcasts v to the shape of `like` (a tensor type). */
 fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir_loc loc);
 /* Makes two runtime values shape-compatible (splat, expand leading dims, broadcast). */

@@ -139,6 +139,15 @@ fe_val fe_to_tensor(fe_lower *l, fe_val v, ir_loc loc) {
 
 static bool same_type(const ir_type *a, const ir_type *b) { return a == b; }
 
+fe_val fe_fp_to_fp(fe_lower *l, ir_value *v, const ir_type *dst, const char *rounding) {
+  const ir_type *rty = ir_type_is_tensor(v->type) ? ir_type_with_elem(l->ctx, v->type, dst) : dst;
+  ir_op *op = ir_build(&l->b, IR_OP_TT_FP_TO_FP, 1, &rty, 1, &v, 0);
+  if (rounding) /* the enum's values: rtz 0, rtne 1 */
+    ir_op_set_attr(l->m, op, "rounding",
+                   ir_attr_enum(l->ctx, rounding, strcmp(rounding, "rtz") == 0 ? 0 : 1));
+  return fe_val_tensor(&op->results[0], false);
+}
+
 /* Casts follow Triton's semantic.cast: int widening by the source's
  * signedness (i1 zero-extends), narrowing truncates, int->i1 and float->i1
  * compare with zero, f16<->bf16 goes through f32. */
@@ -168,9 +177,7 @@ fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *dst, bool dst_uns, ir_loc l
       return fe_error(l, loc, "cannot convert '%s' to '%s'", fe_val_type_str(l, &v),
                       fe_type_str(l, dst, dst_uns));
     if (!direct) return fe_cast(l, fe_cast(l, v, mid, false, loc), dst, dst_uns, loc);
-    ir_op *op = ir_build(&l->b, IR_OP_TT_FP_TO_FP, 1, &rty, 1, &v.v, 0);
-    if (dst8) ir_op_set_attr(l->m, op, "rounding", ir_attr_enum(l->ctx, "rtne", 1));
-    return fe_val_tensor(&op->results[0], dst_uns);
+    return fe_fp_to_fp(l, v.v, dst, dst8 ? "rtne" : NULL);
   }
   ir_op_kind k;
   if (src->kind == IR_TY_INT && dst->kind == IR_TY_INT) {
