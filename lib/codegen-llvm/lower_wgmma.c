@@ -150,6 +150,40 @@ static void put(char *buf, size_t cap, size_t *n, const char *fmt, ...) {
   if (k > 0) *n += (size_t)k < cap - *n ? (size_t)k : cap - *n - 1;
 }
 
+/* `code` as a volatile asm statement with every register of v[0..n) as an
+ * in/out operand, replaced by its result: no computation of them moves below
+ * it and no use above it. Chunks of 64 keep each statement small; `code`
+ * goes into the first or (code_last) the last, the others are empty. */
+static void asm_tied(cg *c, const char *code, bool code_last, LLVMValueRef *v, int n) {
+  if (n == 0) {
+    if (*code) cg_asm(c, LLVMVoidTypeInContext(c->lc), code, "", NULL, 0, true);
+    return;
+  }
+  for (int s0 = 0; s0 < n; s0 += 64) {
+    int cnt = n - s0 < 64 ? n - s0 : 64;
+    bool here = code_last ? s0 + cnt == n : s0 == 0;
+    char cons[1024];
+    size_t nc = 0;
+    LLVMTypeRef tys[64];
+    for (int i = 0; i < cnt; i++)
+      tys[i] = LLVMTypeOf(v[s0 + i]);
+    for (int i = 0; i < cnt; i++) {
+      LLVMTypeKind k = LLVMGetTypeKind(tys[i]);
+      put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "",
+          k == LLVMFloatTypeKind    ? 'f'
+          : k == LLVMDoubleTypeKind ? 'd'
+          : k == LLVMHalfTypeKind   ? 'h'
+                                    : 'r');
+    }
+    for (int i = 0; i < cnt; i++)
+      put(cons, sizeof cons, &nc, ",%d", i);
+    LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, tys, (unsigned)cnt, 0);
+    LLVMValueRef res = cg_asm(c, ret, here ? code : "", cons, &v[s0], (unsigned)cnt, true);
+    for (int i = 0; i < cnt; i++)
+      v[s0 + i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+  }
+}
+
 bool cg_lower_wgmma(cg *c, ir_op *op) {
   const ir_type *at = op->operands[0]->type, *bt = op->operands[1]->type;
   const ir_type *ct = op->results[0].type;
@@ -237,17 +271,27 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
     return false;
   }
   put(code, sizeof code, &n, ";");
-  for (int i = 0; i < nregs; i++)
-    put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", wk.is_int || wk.f16_acc ? 'r' : 'f');
-  if (a_shared)
-    put(cons, sizeof cons, &nc, ",l,l,b");
-  else
-    put(cons, sizeof cons, &nc, ",r,r,r,r,l,b");
+  /* Constraints: D's registers as outputs, then A (descriptor or four
+   * words), B's descriptor and scale-d. A K step that accumulates ties its
+   * outputs to trailing inputs; the first K step of a zero accumulator
+   * (scale-d 0) only writes D, so no zeros are moved in (cons0). With A in
+   * registers those outputs are early-clobber: the asynchronous wgmma still
+   * reads A after it has started writing D. */
+  char cons0[2048];
+  size_t nc0 = 0;
+  const char *ins = a_shared ? ",l,l,b" : ",r,r,r,r,l,b";
+  char rc = wk.is_int || wk.f16_acc ? 'r' : 'f';
+  for (int i = 0; i < nregs; i++) {
+    put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "", rc);
+    put(cons0, sizeof cons0, &nc0, "%s=%s%c", i ? "," : "", a_shared ? "" : "&", rc);
+  }
+  put(cons, sizeof cons, &nc, "%s", ins);
+  put(cons0, sizeof cons0, &nc0, "%s", ins);
   for (int i = 0; i < nregs; i++)
     put(cons, sizeof cons, &nc, ",%d", i);
   LLVMValueRef *args = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(acc_size + 8));
-  /* A in registers: every tile's four words, packed and moved before the
-   * fence (wgmma must not read registers written after it). */
+  /* A in registers: every tile's four words, packed before the fence and
+   * tied to it (wgmma must not read registers written after it). */
   LLVMValueRef *awords = NULL;
   if (!a_shared) {
     awords = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(rep_m * rep_k * 4 + 1));
@@ -274,12 +318,12 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
           v = LLVMBuildInsertElement(c->b, v, el[k], cg_i32(c, k), "");
         word = LLVMBuildBitCast(c->b, v, i32, "");
       }
-      awords[t] = cg_asm(c, i32, "mov.b32 $0, $1;", "=r,r", &word, 1, true);
+      awords[t] = word;
     }
   }
   wg_desc ad = {0}, bd = desc_init(c, b.v[0], bt, &binv, 1, instr_n, wg_n, wg_n ? wn : 1);
   if (a_shared) ad = desc_init(c, a.v[0], at, &ainv, 0, 64, wg_m, nwg_m);
-  cg_asm(c, void_ty, "wgmma.fence.sync.aligned;", "", NULL, 0, true);
+  asm_tied(c, "wgmma.fence.sync.aligned;", true, awords, awords ? (int)(rep_m * rep_k * 4) : 0);
   LLVMValueRef zero_acc = wk.is_int ? LLVMConstInt(cty, 0, 0) : LLVMConstReal(cty, 0.0);
   for (int64_t im = 0; im < rep_m; im++) {
     for (int64_t in = 0; in < rep_n; in++) {
@@ -290,7 +334,7 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
       LLVMValueRef *regs = dd;
       if (wk.f16_acc) {
         regs = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nregs + 1));
-        for (int i = 0; i < nregs; i++) {
+        for (int i = 0; !zero && i < nregs; i++) {
           LLVMValueRef v = LLVMGetUndef(LLVMVectorType(cty, 2));
           v = LLVMBuildInsertElement(c->b, v, dd[2 * i], cg_i32(c, 0), "");
           v = LLVMBuildInsertElement(c->b, v, dd[2 * i + 1], cg_i32(c, 1), "");
@@ -307,10 +351,11 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
             args[na++] = awords[(im * rep_k + ik) * 4 + w];
         }
         args[na++] = descriptor(c, &bd, ik * wk.k, in * tile_n_stride);
-        args[na++] = LLVMConstInt(LLVMInt1TypeInContext(c->lc), zero && ik == 0 ? 0 : 1, 0);
-        for (int i = 0; i < nregs; i++)
+        bool first = zero && ik == 0;
+        args[na++] = LLVMConstInt(LLVMInt1TypeInContext(c->lc), first ? 0 : 1, 0);
+        for (int i = 0; !first && i < nregs; i++)
           args[na++] = regs[i];
-        LLVMValueRef res = cg_asm(c, ret, code, cons, args, na, true);
+        LLVMValueRef res = cg_asm(c, ret, code, first ? cons0 : cons, args, na, true);
         for (int i = 0; i < nregs; i++)
           regs[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
       }
@@ -341,33 +386,9 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
 bool cg_wgmma_wait_vals(cg *c, int pendings, const ir_value *v) {
   cg_vals x = cg_map_get(c, v);
   if (!x.v) return false;
-  /* wgmma.wait_group (when pendings >= 0) with every register of v as an
-   * in/out operand, so no use of them moves above the wait; chunks of 64
-   * keep each asm statement small (the later ones are empty). */
-  for (int s0 = 0; s0 < x.n; s0 += 64) {
-    int cnt = x.n - s0 < 64 ? x.n - s0 : 64;
-    char code[64] = "", cons[1024];
-    size_t nc = 0;
-    if (s0 == 0 && pendings >= 0)
-      snprintf(code, sizeof code, "wgmma.wait_group.sync.aligned %d;", pendings);
-    LLVMTypeRef tys[64];
-    for (int i = 0; i < cnt; i++)
-      tys[i] = LLVMTypeOf(x.v[s0 + i]);
-    for (int i = 0; i < cnt; i++) {
-      LLVMTypeKind k = LLVMGetTypeKind(tys[i]);
-      put(cons, sizeof cons, &nc, "%s=%c", i ? "," : "",
-          k == LLVMFloatTypeKind    ? 'f'
-          : k == LLVMDoubleTypeKind ? 'd'
-          : k == LLVMHalfTypeKind   ? 'h'
-                                    : 'r');
-    }
-    for (int i = 0; i < cnt; i++)
-      put(cons, sizeof cons, &nc, ",%d", i);
-    LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, tys, (unsigned)cnt, 0);
-    LLVMValueRef res = cg_asm(c, ret, code, cons, &x.v[s0], (unsigned)cnt, true);
-    for (int i = 0; i < cnt; i++)
-      x.v[s0 + i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
-  }
+  char code[64] = "";
+  if (pendings >= 0) snprintf(code, sizeof code, "wgmma.wait_group.sync.aligned %d;", pendings);
+  asm_tied(c, code, false, x.v, x.n);
   return true;
 }
 
