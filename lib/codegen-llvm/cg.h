@@ -237,6 +237,8 @@ void cg_barrier(cg *c);
  * shared GEP at ext(X), so that NVPTX's strength reduction stays linear on
  * huge straight-line blocks. Leaves the module unchanged on OOM. */
 void cg_split_gep_offsets(cg *c);
+/* Rewrites LLVM IR that known ptxas bugs miscompile (ptxas_fixup.c). */
+void cg_ptxas_fixups(cg *c);
 
 /* ---- shared.c: shared memory --------------------------------------------- */
 

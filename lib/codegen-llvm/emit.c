@@ -219,6 +219,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   }
   ok = ok && optimize(&c, tm, level);
   if (ok && level > 0) cg_split_gep_offsets(&c);
+  if (ok) cg_ptxas_fixups(&c);
   if (ok) {
     char *text = LLVMPrintModuleToString(c.mod);
     *llir = dup_n(text, strlen(text));
