@@ -199,6 +199,13 @@ static bool has_nested_loop(ir_op *loop) {
 /* Whether the values that depend on carried values (`tainted`, room for
  * every result of the slice) are read only by the slice, the loads and the
  * carried slots of the yield `y`. */
+/* Whether op is `scope` or nested in one of its regions. */
+static bool op_within(const ir_op *op, const ir_op *scope) {
+  for (; op; op = op->parent && op->parent->parent ? op->parent->parent->parent : NULL)
+    if (op == scope) return true;
+  return false;
+}
+
 static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_value **tainted) {
   int nt = 0;
   for (int a = 0; a < pl->body->nargs - 1; a++)
@@ -503,17 +510,28 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     ir_op_erase(l->load);
   }
   /* wgmma operands that cp.async wrote (not st.shared) need no proxy
-   * fence, as in Triton. */
+   * fence, as in Triton; operands written before the loop (attention's Q)
+   * need one fence before the loop, not one per iteration. */
   for (ir_op *op = body->first; op; op = op->next) {
     if (op->kind != IR_OP_TTNG_WARP_GROUP_DOT || !op->prev ||
         op->prev->kind != IR_OP_TTNG_FENCE_ASYNC_SHARED)
       continue;
-    bool from_rings = true;
-    for (int i = 0; i < 2; i++)
-      if (ir_type_is_memdesc(op->operands[i]->type))
-        from_rings = from_rings && op->operands[i]->def &&
-                     op->operands[i]->def->kind == IR_OP_TTG_MEMDESC_INDEX;
-    if (from_rings) ir_op_erase(op->prev);
+    bool from_rings = true, outside = false;
+    for (int i = 0; i < 2; i++) {
+      const ir_op *d = op->operands[i]->def;
+      if (!ir_type_is_memdesc(op->operands[i]->type) ||
+          (d && d->kind == IR_OP_TTG_MEMDESC_INDEX && d->parent == body))
+        continue;
+      if (d && !op_within(d, nl))
+        outside = true;
+      else
+        from_rings = false;
+    }
+    if (!from_rings) continue;
+    ir_op *fence = op->prev;
+    ir_op_unlink(fence);
+    if (outside && !(nl->prev && nl->prev->kind == IR_OP_TTNG_FENCE_ASYNC_SHARED))
+      ir_op_insert_before(nl, fence);
   }
   /* An asynchronous wgmma, when its accumulator allows. */
   int acc_slot = -1;
