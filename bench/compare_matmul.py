@@ -5,11 +5,11 @@ same data (tensor-core power, and so clocks, depend on the bits multiplied)
 and the same GPU state: per size, each configuration BMxBNxBK/wW/sS on both
 sides, the best of Triton's tutorial configurations (and of those given) on
 each side, and torch.matmul (cuBLAS). Results are checked against an fp32
-product first; times are triton.testing.do_bench medians, the two compilers
-alternating configuration by configuration.
+product first; a time is the median over R rounds of triton.testing.do_bench
+medians, the two compilers taking turns going first round by round.
 
-usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent]
-  (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16)
+usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R]
+  (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16; 3)
   --persistent: also the persistent kernel (matmul_kernel_persistent, one
   program per multiprocessor) with each configuration, on both sides
 prints "compare_matmul case=DT/S/CONFIG ttc=T triton=T ratio=R" in TFLOP/s per
@@ -79,14 +79,27 @@ def triton_persistent(a, b, c, cfg):
     return run
 
 
-def timed(run, c, ref, what):
+def checked(run, c, ref, what):
+    """run after checking its result once against the fp32 product."""
     c.fill_(float("nan"))
     run()
     torch.cuda.synchronize()
     err = ((c.float() - ref).norm() / ref.norm()).item()
     if not err <= 1e-2:
         raise SystemExit(f"compare_matmul: {what}: relative error {err}")
-    return triton.testing.do_bench(run, return_mode="median")
+    return run
+
+
+def timed_pair(runs, rounds):
+    """Median times (ms) of each side's run over `rounds` rounds of
+    do_bench medians, the side that goes first alternating round by round
+    (a fixed order favours one side as clocks and power settle)."""
+    times = {side: [] for side in runs}
+    order = list(runs)
+    for r in range(rounds):
+        for side in (order if r % 2 == 0 else order[::-1]):
+            times[side].append(triton.testing.do_bench(runs[side], return_mode="median"))
+    return {side: sorted(t)[len(t) // 2] for side, t in times.items()}
 
 
 def cfg_name(cfg):
@@ -99,6 +112,7 @@ def main():
     ap.add_argument("--configs", default="128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4")
     ap.add_argument("--dtype", default="f16", choices=("f16", "bf16", "fp8"))
     ap.add_argument("--persistent", action="store_true")
+    ap.add_argument("--rounds", type=int, default=3)
     opt = ap.parse_args()
     # fp8: e4m3 A and B (B K-major, as Triton's tutorial passes it: b.T of a
     # row-major N x K tensor), f16 C
@@ -129,14 +143,15 @@ def main():
             if cfg in seen:
                 continue
             seen.add(cfg)
-            tf = {}
+            runs = {}
             for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames)),
                                ("triton", lambda: runner(a, b, c, cfg))):
                 try:
-                    tf[side] = tflops(timed(make(), c, ref, f"{side} {cfg_name(cfg)}"))
+                    runs[side] = checked(make(), c, ref, f"{side} {cfg_name(cfg)}")
                 except (RuntimeError, triton.runtime.errors.OutOfResources) as e:
                     print(f"# {side} {cfg_name(cfg)} at {s}: {type(e).__name__}: {e}", flush=True)
-                    continue
+            tf = {side: tflops(ms) for side, ms in timed_pair(runs, opt.rounds).items()}
+            for side in tf:
                 if tf[side] > best[side][0]:
                     best[side] = (tf[side], cfg)
             if cfg in configs and len(tf) == 2:
@@ -145,10 +160,10 @@ def main():
                       f"ratio={tf['ttc'] / tf['triton']:.3f}", flush=True)
                 rows.append((name, tf))
             if cfg in configs and opt.persistent and len(tf) == 2:
-                pf = {}
-                for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames, True)),
-                                   ("triton", lambda: triton_persistent(a, b, c, cfg))):
-                    pf[side] = tflops(timed(make(), c, ref, f"{side} persistent {cfg_name(cfg)}"))
+                runs = {side: checked(make(), c, ref, f"{side} persistent {cfg_name(cfg)}")
+                        for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames, True)),
+                                           ("triton", lambda: triton_persistent(a, b, c, cfg)))}
+                pf = {side: tflops(ms) for side, ms in timed_pair(runs, opt.rounds).items()}
                 name = f"{opt.dtype}/{s}/{cfg_name(cfg)}/persistent"
                 print(f"compare_matmul case={name} ttc={pf['ttc']:.1f} triton={pf['triton']:.1f} "
                       f"ratio={pf['ttc'] / pf['triton']:.3f} vs_ttc_plain={pf['ttc'] / tf['ttc']:.3f}",

@@ -334,9 +334,13 @@ static void write_source(const aot_gen *g, const char *file, const char *header,
                "    if (r == CUDA_SUCCESS && shared[i] > 48 * 1024)\n"
                "      r = cuFuncSetAttribute(%s_functions[i], "
                "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared[i]);\n"
+               "    if (r == CUDA_SUCCESS && shared[i] > 48 * 1024)\n"
+               "      r = cuFuncSetAttribute(%s_functions[i], "
+               "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, "
+               "CU_SHAREDMEM_CARVEOUT_MAX_SHARED);\n"
                "    if (r != CUDA_SUCCESS) {\n      unload_%s();\n      return r;\n    }\n"
                "  }\n  return CUDA_SUCCESS;\n}\n\n",
-               n, nm, nm, nm, k0->name, nm, nm);
+               n, nm, nm, nm, k0->name, nm, nm, nm);
   ir_sb_printf(c,
                "static inline int64_t %s_cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }\n"
                "#define cdiv(a, b) %s_cdiv((a), (b))\n\n",

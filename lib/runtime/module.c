@@ -145,11 +145,22 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
     ttc_module_destroy(mod);
     return st;
   }
+  /* Above the default 48 KB: opt in to the bytes, and ask for the largest
+   * shared-memory carveout of L1, as Triton does (PREFER_SHARED), so that as
+   * many programs as the shared memory allows share a multiprocessor (two of
+   * the 96 KB 128x128x64 3-stage matmul); the driver's default carveout can
+   * leave room for one. */
   if (mod->shared_bytes > RT_DEFAULT_SHARED_LIMIT) {
     res = dev->cu.FuncSetAttribute(mod->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                    (int)mod->shared_bytes);
+    const char *what = "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)";
+    if (res == CUDA_SUCCESS) {
+      res = dev->cu.FuncSetAttribute(mod->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                     CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+      what = "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)";
+    }
     if (res != CUDA_SUCCESS) {
-      st = rt_device_fail(dev, res, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+      st = rt_device_fail(dev, res, what);
       ttc_module_destroy(mod);
       return st;
     }
