@@ -12,7 +12,10 @@
  * buffer's nvmma_shared layout, so swizzle atoms and K-major or MN-major
  * storage need no special cases. wgmma.fence precedes the group, a commit
  * ends it, and a synchronous dot waits for it; ttng.warp_group_dot_wait
- * waits for all but `pendings` groups, tying the accumulators to the wait. */
+ * waits for all but `pendings` groups, tying the accumulators to the wait.
+ * An fp8 dot whose maxNumImpreciseAcc is at most K accumulates each run of
+ * that many K elements in a zeroed partial accumulator, waits for it and
+ * adds it to the accumulator in f32 (Triton's needsPartialAccumulator). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -184,6 +187,22 @@ static void asm_tied(cg *c, const char *code, bool code_last, LLVMValueRef *v, i
   }
 }
 
+/* d[i] += part[i] for a partial accumulator's registers (d = part when
+ * !have_d): its group is committed and waited for first, with the
+ * accumulator's registers tied to that wait too (an asynchronous wgmma of
+ * the previous iteration may still be writing them). */
+static void add_partial(cg *c, LLVMValueRef *part, LLVMValueRef *d, int n, bool have_d) {
+  LLVMValueRef *both = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(2 * n + 1));
+  for (int i = 0; i < n; i++) {
+    both[i] = part[i];
+    both[n + i] = d[i];
+  }
+  asm_tied(c, "wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;", false, both,
+           have_d ? 2 * n : n);
+  for (int i = 0; i < n; i++)
+    d[i] = have_d ? LLVMBuildFAdd(c->b, both[n + i], both[i], "") : both[i];
+}
+
 bool cg_lower_wgmma(cg *c, ir_op *op) {
   const ir_type *at = op->operands[0]->type, *bt = op->operands[1]->type;
   const ir_type *ct = op->results[0].type;
@@ -236,6 +255,11 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
     dreg[s] = (int)j;
   }
   bool zero = is_zero_const(op->operands[2]);
+  /* Triton's needsPartialAccumulator: fp8 operands, an f32 accumulator and
+   * max_num_imprecise_acc at most K. */
+  int64_t max_imprecise = ir_op_get_int(op, "maxNumImpreciseAcc", (int64_t)1 << 30);
+  bool split =
+      ir_type_is_fp8(ir_type_scalar(bt)) && !wk.f16_acc && !wk.is_int && max_imprecise <= K;
   LLVMTypeRef cty = cg_type(c, ct), i32 = LLVMInt32TypeInContext(c->lc);
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
   /* The registers of one wgmma's D: f32/s32 accumulators one each, f16
@@ -341,6 +365,12 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
           regs[i] = LLVMBuildBitCast(c->b, v, i32, "");
         }
       }
+      /* Split accumulation: the K steps accumulate in a zeroed partial D
+       * for at most max_imprecise elements of K, then that is waited for
+       * and added to the accumulator in f32. */
+      bool have_d = !zero;
+      int64_t low = 0;
+      if (split) regs = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nregs + 1));
       for (int64_t ik = 0; ik < rep_k; ik++) {
         unsigned na = 0;
         /* Operand lists: "=f"... outputs are tied to the trailing inputs. */
@@ -351,13 +381,19 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
             args[na++] = awords[(im * rep_k + ik) * 4 + w];
         }
         args[na++] = descriptor(c, &bd, ik * wk.k, in * tile_n_stride);
-        bool first = zero && ik == 0;
+        bool first = split ? low == 0 : zero && ik == 0;
         args[na++] = LLVMConstInt(LLVMInt1TypeInContext(c->lc), first ? 0 : 1, 0);
         for (int i = 0; !first && i < nregs; i++)
           args[na++] = regs[i];
         LLVMValueRef res = cg_asm(c, ret, code, first ? cons0 : cons, args, na, true);
         for (int i = 0; i < nregs; i++)
           regs[i] = LLVMBuildExtractValue(c->b, res, (unsigned)i, "");
+        low += wk.k;
+        if (split && (low >= max_imprecise || ik == rep_k - 1)) {
+          add_partial(c, regs, dd, nregs, have_d);
+          have_d = true;
+          low = 0;
+        }
       }
       for (int i = 0; wk.f16_acc && i < nregs; i++) {
         LLVMValueRef v = LLVMBuildBitCast(c->b, regs[i], LLVMVectorType(cty, 2), "");

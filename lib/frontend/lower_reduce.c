@@ -281,7 +281,7 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
   const ir_type *i32 = ir_type_i32(l->ctx);
   ir_op_set_attr(l->m, r->def, "inputPrecision", ir_attr_int(l->ctx, i32, precision));
   /* Triton's default for fp8 on sm_90 is 2^30: the tensor cores' own
-   * accumulation throughout (a smaller value is recorded, not honoured) */
+   * accumulation throughout (a value at most K splits it on wgmma) */
   int64_t imprecise = fp8 ? (int64_t)1 << 30 : 0;
   if (a[5].kind == FE_V_INT) imprecise = a[5].ival;
   ir_op_set_attr(l->m, r->def, "maxNumImpreciseAcc", ir_attr_int(l->ctx, i32, imprecise));

@@ -603,6 +603,14 @@ def control_cases():
                     "a": frand(r, ta, m * k, -2, 2), "b": frand(r, tb, k * n, -2, 2),
                     "c": frand(r, "fp32", m * n, -1, 1), "o": poison("fp32", m * n)},
                     [Launch(C, "dot_kernel", (1,), w, ["a", "b", "c", "o", m, n, k])], {"o": (1e-4, 1e-5)}))
+    # max_num_imprecise_acc below K: each IMP elements of K accumulate in a
+    # zeroed partial accumulator, added to C in f32, on both sides
+    for (m, n, k, w, imp) in ((128, 128, 256, 8, 32), (128, 128, 256, 8, 64), (64, 128, 512, 4, 128)):
+        cs.append(Case(f"f8dot_imprecise{imp}_{m}x{n}x{k}_w{w}", lambda r, m=m, n=n, k=k: {
+            "a": frand(r, "fp8e4nv", m * k, -2, 2), "b": frand(r, "fp8e4nv", k * n, -2, 2),
+            "c": frand(r, "fp32", m * n, -1, 1), "o": poison("fp32", m * n)},
+            [Launch(C, "dot_imprecise_kernel", (1,), w, ["a", "b", "c", "o", m, n, k, imp])],
+            {"o": (1e-4, 1e-5)}))
     # f32 -> fp8 (rounding, saturation, subnormals) and back, bit for bit
     def f8cvt_inputs(r):
         x = r.uniform(-600, 600, 1024)

@@ -94,6 +94,21 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
 
 
+# fp8 x fp8 with max_num_imprecise_acc = IMP: on wgmma, every IMP elements of
+# K accumulate in a zeroed partial accumulator that is then added to C in f32.
+@triton.jit
+def dot_imprecise_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
+                         K: tl.constexpr, IMP: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
+    acc = tl.dot(a, b, c, max_num_imprecise_acc=IMP)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
 # int8 x int8 -> int32 (mma.sync / wgmma .s8 on the tensor cores), then C
 # added in int32: the form Triton 3.6 takes for integer dots.
 @triton.jit
