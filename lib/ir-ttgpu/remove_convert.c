@@ -475,13 +475,20 @@ bool ttg_pass_remove_convert(ir_module *m, ir_arena *scratch, const ir_pass_args
   rs.m = m;
   rs.ctx = m->ctx;
   ttg_fix_operand_layouts(m);
+  /* With no conversion left (elementwise code in one layout) there is
+   * nothing to rematerialize or erase: the walks below are skipped. */
+  int n = 0;
+  ir_walk(m->op, count_converts, &n);
+  if (n == 0) return true;
   remove_identities(m, scratch);
   rematerialize(&rs, m, scratch);
   /* Loop arguments re-laid out above may need conversions for their other
    * users; those are rematerialized in turn. */
-  ttg_fix_operand_layouts(m);
-  remove_identities(m, scratch);
-  rematerialize(&rs, m, scratch);
+  if (rs.nrelaid > 0) {
+    ttg_fix_operand_layouts(m);
+    remove_identities(m, scratch);
+    rematerialize(&rs, m, scratch);
+  }
   remove_identities(m, scratch);
   /* What the rewrites left unused would mislead the next run (a dead user
    * converting a loop argument back): erase it now. */
