@@ -196,9 +196,6 @@ static bool has_nested_loop(ir_op *loop) {
   return found;
 }
 
-/* Whether the values that depend on carried values (`tainted`, room for
- * every result of the slice) are read only by the slice, the loads and the
- * carried slots of the yield `y`. */
 /* Whether op is `scope` or nested in one of its regions. */
 static bool op_within(const ir_op *op, const ir_op *scope) {
   for (; op; op = op->parent && op->parent->parent ? op->parent->parent->parent : NULL)
@@ -206,6 +203,9 @@ static bool op_within(const ir_op *op, const ir_op *scope) {
   return false;
 }
 
+/* Whether the values that depend on carried values (`tainted`, room for
+ * every result of the slice) are read only by the slice, the loads and the
+ * carried slots of the yield `y`. */
 static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_value **tainted) {
   int nt = 0;
   for (int a = 0; a < pl->body->nargs - 1; a++)
@@ -510,8 +510,9 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     ir_op_erase(l->load);
   }
   /* wgmma operands that cp.async wrote (not st.shared) need no proxy
-   * fence, as in Triton; operands written before the loop (attention's Q)
-   * need one fence before the loop, not one per iteration. */
+   * fence, as in Triton; an immutable buffer allocated before the loop
+   * (attention's Q, stored once) needs one fence before the loop, not one
+   * per iteration. */
   for (ir_op *op = body->first; op; op = op->next) {
     if (op->kind != IR_OP_TTNG_WARP_GROUP_DOT || !op->prev ||
         op->prev->kind != IR_OP_TTNG_FENCE_ASYNC_SHARED)
@@ -522,7 +523,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
       if (!ir_type_is_memdesc(op->operands[i]->type) ||
           (d && d->kind == IR_OP_TTG_MEMDESC_INDEX && d->parent == body))
         continue;
-      if (d && !op_within(d, nl))
+      if (d && !op_within(d, nl) && !op->operands[i]->type->is_mutable)
         outside = true;
       else
         from_rings = false;
