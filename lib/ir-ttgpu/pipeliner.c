@@ -203,6 +203,26 @@ static bool op_within(const ir_op *op, const ir_op *scope) {
   return false;
 }
 
+/* Whether v is a slot of one of this loop's rings (only cp.async writes
+ * those). */
+static bool is_ring_slot(const pl_loop *pl, const ir_value *v) {
+  const ir_op *d = v->def;
+  if (!d || d->kind != IR_OP_TTG_MEMDESC_INDEX || d->parent != pl->body) return false;
+  for (int i = 0; i < pl->nloads; i++)
+    if (d->operands[0] == pl->loads[i].ring) return true;
+  return false;
+}
+
+/* Whether the buffer that v views was allocated before `loop` with its
+ * contents (an immutable local_alloc of a tensor) and is never stored to. */
+static bool written_once_before(const ir_value *v, const ir_op *loop) {
+  const ir_op *d = v->def;
+  while (d && (d->kind == IR_OP_TTG_MEMDESC_TRANS || d->kind == IR_OP_TTG_MEMDESC_INDEX))
+    d = d->operands[0]->def;
+  return d && d->kind == IR_OP_TTG_LOCAL_ALLOC && d->noperands == 1 &&
+         !d->results[0].type->is_mutable && !op_within(d, loop);
+}
+
 /* Whether the values that depend on carried values (`tainted`, room for
  * every result of the slice) are read only by the slice, the loads and the
  * carried slots of the yield `y`. */
@@ -519,11 +539,9 @@ static void pipeline_loop(pl_loop *pl, int stages) {
       continue;
     bool from_rings = true, outside = false;
     for (int i = 0; i < 2; i++) {
-      const ir_op *d = op->operands[i]->def;
-      if (!ir_type_is_memdesc(op->operands[i]->type) ||
-          (d && d->kind == IR_OP_TTG_MEMDESC_INDEX && d->parent == body))
-        continue;
-      if (d && !op_within(d, nl) && !op->operands[i]->type->is_mutable)
+      const ir_value *v = op->operands[i];
+      if (!ir_type_is_memdesc(v->type) || is_ring_slot(pl, v)) continue;
+      if (written_once_before(v, nl))
         outside = true;
       else
         from_rings = false;
