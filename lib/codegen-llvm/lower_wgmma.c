@@ -419,12 +419,49 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
   return true;
 }
 
+/* Whether v is `extractelement (bitcast <2 x half> W), lane` of a 32-bit
+ * word W: an f16 accumulator as the wgmma left it, two to a register. */
+static bool packed_half(LLVMValueRef v, LLVMValueRef *word, unsigned *lane) {
+  if (!LLVMIsAExtractElementInst(v)) return false;
+  LLVMValueRef vec = LLVMGetOperand(v, 0), idx = LLVMGetOperand(v, 1);
+  if (!LLVMIsABitCastInst(vec) || !LLVMIsAConstantInt(idx)) return false;
+  LLVMValueRef w = LLVMGetOperand(vec, 0);
+  if (LLVMGetTypeKind(LLVMTypeOf(w)) != LLVMIntegerTypeKind) return false;
+  *word = w;
+  *lane = (unsigned)LLVMConstIntGetZExtValue(idx);
+  return true;
+}
+
 bool cg_wgmma_wait_vals(cg *c, int pendings, const ir_value *v) {
   cg_vals x = cg_map_get(c, v);
   if (!x.v) return false;
   char code[64] = "";
   if (pendings >= 0) snprintf(code, sizeof code, "wgmma.wait_group.sync.aligned %d;", pendings);
-  asm_tied(c, code, false, x.v, x.n);
+  /* Packed f16 accumulators: their 32-bit words, not the halves, are tied
+   * to the wait (the halves' extraction reads the wgmma's registers, which
+   * must wait for it), and the halves are taken again from the tied words. */
+  LLVMValueRef *tie = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(x.n + 1));
+  int *from = ir_arena_alloc(&c->arena, sizeof(int) * (size_t)(x.n + 1));
+  unsigned *lane = ir_arena_alloc(&c->arena, sizeof(unsigned) * (size_t)(x.n + 1));
+  int nt = 0;
+  for (int i = 0; i < x.n; i++) {
+    LLVMValueRef w = x.v[i];
+    if (!packed_half(x.v[i], &w, &lane[i])) lane[i] = ~0u;
+    int j = nt - 1;
+    while (j >= 0 && tie[j] != w)
+      j--;
+    if (j < 0) tie[j = nt++] = w;
+    from[i] = j;
+  }
+  asm_tied(c, code, false, tie, nt);
+  for (int i = 0; i < x.n; i++) {
+    LLVMValueRef t = tie[from[i]];
+    if (lane[i] != ~0u)
+      t = LLVMBuildExtractElement(
+          c->b, LLVMBuildBitCast(c->b, t, LLVMVectorType(LLVMTypeOf(x.v[i]), 2), ""),
+          cg_i32(c, lane[i]), "");
+    x.v[i] = t;
+  }
   return true;
 }
 
