@@ -3,7 +3,7 @@
  * rewrites LLVM IR that a known ptxas bug miscompiles into an equivalent
  * form it compiles correctly.
  *
- * The negated absolute value. ptxas 13.0 (-O3, sm_90a) folds a comparison
+ * The negated absolute value. ptxas 13.0 and 12.8 (-O3, sm_90a) fold a comparison
  * of `neg.s32 (abs.s32 x)` (and the .s64 pair) with a constant to a
  * constant as if the negation had no value at all: `-|x| > c`, `>=` and
  * `==` become false, `<`, `<=` and `!=` true, for every c (found by
