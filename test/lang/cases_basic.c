@@ -52,6 +52,27 @@ static int64_t int_ref(int op, ttc_type t, int64_t x, int64_t y, int64_t s) {
   }
 }
 
+/* -|x| compared with constants and stored (a ptxas folding bug's shape). */
+static void case_neg_abs(lctx *c, const lparams *lp) {
+  (void)lp;
+  size_t n = N_ELEMS;
+  buf *x = lang_input(c, TTC_TYPE_I32, n, -40, 40);
+  buf *o = lang_output(c, TTC_TYPE_I32, 4 * n, 0);
+  int32_t *xs = x->host, *ref = o->ref;
+  xs[0] = INT32_MIN; /* -|INT_MIN| wraps to INT_MIN */
+  for (size_t i = 0; i < n; i++) {
+    int32_t y = (int32_t)(0u - (uint32_t)(xs[i] < 0 ? 0u - (uint32_t)xs[i] : (uint32_t)xs[i]));
+    ref[i] = y > -17;
+    ref[n + i] = y == -5;
+    ref[2 * n + i] = y < -30;
+    ref[3 * n + i] = y;
+  }
+  if (!lang_upload(c)) return;
+  ttc_arg a[] = {lang_arg(x), lang_arg(o), ttc_arg_i32((int32_t)n)};
+  if (lang_run(c, "elementwise.py", "neg_abs_kernel", "*i32,*i32,i32,128", GRID, 1, 1, a, 3))
+    lang_check(c);
+}
+
 static void case_int_ops(lctx *c, const lparams *lp) {
   ttc_type t = lp->t;
   size_t n = N_ELEMS;
@@ -363,6 +384,7 @@ void lang_cases_basic(lcase_list *l) {
     p.t = floats[i];
     lang_add(l, case_float_ops, &p, 0, "float_ops_%s", lang_tn(floats[i]));
   }
+  lang_add(l, case_neg_abs, NULL, 0, "neg_abs_cmp");
   lang_add(l, case_math, NULL, 0, "math_f32");
   lang_add(l, case_other, NULL, 0, "mask_other");
   lang_add(l, case_casts, NULL, 0, "casts");

@@ -65,6 +65,21 @@ def float_ops(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + 6 * n + offs, tl.abs(x), mask=mask)
 
 
+# -|x| compared with constants and stored too: ptxas 13.0 and 12.8 fold these
+# comparisons to constants when they see neg.s32(abs.s32 x) (ttc emits
+# min(x, -x)).
+@triton.jit
+def neg_abs_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = -tl.abs(x)
+    tl.store(out_ptr + offs, (y > -17).to(tl.int32), mask=mask)
+    tl.store(out_ptr + n + offs, (y == -5).to(tl.int32), mask=mask)
+    tl.store(out_ptr + 2 * n + offs, (y < -30).to(tl.int32), mask=mask)
+    tl.store(out_ptr + 3 * n + offs, y, mask=mask)
+
+
 # Math functions (f32): compared with a tolerance.
 @triton.jit
 def math_ops(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
