@@ -84,14 +84,7 @@ def trans_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 # inputs, or any two fp8 types.
 @triton.jit
 def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
-    rm = tl.arange(0, M)
-    rn = tl.arange(0, N)
-    rk = tl.arange(0, K)
-    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
-    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
-    c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
-    acc = tl.dot(a, b, c)
-    tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
+    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, None)
 
 
 # fp8 x fp8 with max_num_imprecise_acc = IMP: on wgmma, every IMP elements of
@@ -99,6 +92,12 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
 @triton.jit
 def dot_imprecise_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
                          K: tl.constexpr, IMP: tl.constexpr):
+    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, IMP)
+
+
+@triton.jit
+def _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+              IMP: tl.constexpr):
     rm = tl.arange(0, M)
     rn = tl.arange(0, N)
     rk = tl.arange(0, K)
