@@ -355,9 +355,13 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
       if (zero)
         for (int i = 0; i < acc_size; i++)
           dd[i] = zero_acc;
-      LLVMValueRef *regs = dd;
+      /* D's registers: the accumulators themselves, or their own array when
+       * they are packed (f16) or a partial accumulator (split). */
+      LLVMValueRef *regs =
+          wk.f16_acc || split
+              ? ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nregs + 1))
+              : dd;
       if (wk.f16_acc) {
-        regs = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nregs + 1));
         for (int i = 0; !zero && i < nregs; i++) {
           LLVMValueRef v = LLVMGetUndef(LLVMVectorType(cty, 2));
           v = LLVMBuildInsertElement(c->b, v, dd[2 * i], cg_i32(c, 0), "");
@@ -370,7 +374,6 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
        * and added to the accumulator in f32. */
       bool have_d = !zero;
       int64_t low = 0;
-      if (split) regs = ir_arena_alloc(&c->arena, sizeof(LLVMValueRef) * (size_t)(nregs + 1));
       for (int64_t ik = 0; ik < rep_k; ik++) {
         unsigned na = 0;
         /* Operand lists: "=f"... outputs are tied to the trailing inputs. */
