@@ -239,6 +239,9 @@ void cg_barrier(cg *c);
 void cg_split_gep_offsets(cg *c);
 /* Rewrites LLVM IR that known ptxas bugs miscompile (ptxas_fixup.c). */
 void cg_ptxas_fixups(cg *c);
+/* Hides the widening of 32-bit GEP indices whose addresses leave their
+ * block from NVPTX's wide multiplies (wide_index.c). */
+void cg_keep_wide_indices(cg *c);
 
 /* ---- shared.c: shared memory --------------------------------------------- */
 

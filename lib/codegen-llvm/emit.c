@@ -2,8 +2,8 @@
 /* emit.c - cg_emit_ptx: sets up the NVPTX target machine (triple
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
  * fresh LLVM context, verifies it, runs default<ON>, splits constant GEP
- * offsets out for NVPTX (gep_split.c) and prints both the
- * optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
+ * offsets out for NVPTX (gep_split.c), works around ptxas (ptxas_fixup.c,
+ * wide_index.c) and prints both the optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +220,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   ok = ok && optimize(&c, tm, level);
   if (ok && level > 0) cg_split_gep_offsets(&c);
   if (ok) cg_ptxas_fixups(&c);
+  if (ok && level > 0) cg_keep_wide_indices(&c);
   if (ok) {
     char *text = LLVMPrintModuleToString(c.mod);
     *llir = dup_n(text, strlen(text));
