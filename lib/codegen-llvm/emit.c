@@ -108,16 +108,20 @@ static int module_num_warps(const ir_module *m, const cg_options *opts) {
   return (int)nw;
 }
 
-/* The NVPTX target, once per process, with 32-bit pointers to shared,
- * constant and local memory (-nvptx-short-ptr, as Triton): shared-memory
- * addresses are 32-bit registers and their arithmetic 32-bit. */
+/* The NVPTX target, once per process, with Triton's two options:
+ * -nvptx-short-ptr, 32-bit pointers to shared, constant and local memory
+ * (shared-memory addresses are 32-bit registers and their arithmetic
+ * 32-bit), and -nvptx-mad-wide-opt, which selects `base + sext(x) * 2^k`
+ * as one mad.wide.s32 (ptxas: LEA + LEA.HI.X.SX32 on the integer pipe)
+ * rather than mul.wide.s32 and add.s64 (an IMAD.WIDE on the FMA pipe,
+ * which a kernel's floating-point work also needs). */
 static void init_nvptx(void) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
-  const char *argv[] = {"ttc", "-nvptx-short-ptr"};
-  LLVMParseCommandLineOptions(2, argv, NULL);
+  const char *argv[] = {"ttc", "-nvptx-short-ptr", "-nvptx-mad-wide-opt"};
+  LLVMParseCommandLineOptions(3, argv, NULL);
 }
 
 /* With debug info NVPTX writes ".target sm_90a, debug", which makes ptxas
