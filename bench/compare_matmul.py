@@ -31,6 +31,7 @@ sys.path.insert(0, HERE)
 from compare_triton import TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
 from triton_matmul import BEST_CANDIDATES, parse_config, runner  # noqa: E402
 from matmul import matmul_kernel_persistent  # noqa: E402
+from bench_timing import timed_pair  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "matmul", "matmul.py")
 
@@ -88,18 +89,6 @@ def checked(run, c, ref, what):
     if not err <= 1e-2:
         raise SystemExit(f"compare_matmul: {what}: relative error {err}")
     return run
-
-
-def timed_pair(runs, rounds):
-    """Median times (ms) of each side's run over `rounds` rounds of
-    do_bench medians, the side that goes first alternating round by round
-    (a fixed order favours one side as clocks and power settle)."""
-    times = {side: [] for side in runs}
-    order = list(runs)
-    for r in range(rounds):
-        for side in (order if r % 2 == 0 else order[::-1]):
-            times[side].append(triton.testing.do_bench(runs[side], return_mode="median"))
-    return {side: sorted(t)[len(t) // 2] for side, t in times.items()}
 
 
 def cfg_name(cfg):

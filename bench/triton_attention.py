@@ -3,14 +3,17 @@
 through Triton on the same GPU, same torch tensors, same run: checks both
 against torch's scaled_dot_product_attention, then times ttc, Triton with
 the same block sizes and num_stages, and torch's SDPA with
-triton.testing.do_bench (median). ttc is driven through libttc.so (ctypes),
+triton.testing.do_bench: a time is the median over R rounds of do_bench
+medians, the sides taking turns going first round by round. ttc is driven through libttc.so (ctypes),
 with the signature Triton's JIT specializes these arguments to.
 
 usage: python3 bench/triton_attention.py [--stages S,...] [--ctx N,...] [--dims D,...] [--tiles T,...]
+           [--rounds R]
   (defaults 1,3; 1024,4096,16384; 64,128; Triton's tutorial tiles for the
   head dim); batch 4 x 16 heads at 1024, scaled down so that every N_CTX
   does the same work per launch. --tiles BMxBNwW,... times each tiling too
   and adds a table of each side's best (tiling and stages) per shape.
+  --rounds R: rounds of timing per case (default 3).
 prints one line per case: "attention case=D/N/causal/sS ttc=T triton=T sdpa=T
 ratio=R" in TFLOP/s (4 * BH * N^2 * D flops, half with causal), and a table.
 Environment: TTC_BUILD (default <repo>/build).
@@ -30,6 +33,8 @@ sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "attention"))
 from compare_triton import TTC_F32, TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
 from attention import attention_kernel  # noqa: E402
+sys.path.insert(0, HERE)
+from bench_timing import timed_pair  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "attention", "attention.py")
 
@@ -39,7 +44,7 @@ def tiles(d):
     return (128, 64, 4) if d == 64 else (128, 64, 8)
 
 
-def case(ttc, bh, n, d, causal, stages, tile=None):
+def case(ttc, bh, n, d, causal, stages, tile=None, rounds=3):
     bm, bn, warps = tile or tiles(d)
     gen = torch.Generator(device="cuda").manual_seed(n * 131 + d)
     q, k, v = (torch.randn(bh, n, d, device="cuda", dtype=torch.float16, generator=gen) for _ in range(3))
@@ -83,11 +88,8 @@ def case(ttc, bh, n, d, causal, stages, tile=None):
         raise SystemExit(f"attention d={d} n={n} causal={causal}: max abs error vs SDPA: "
                          f"ttc {err_ttc}, triton {err_tri}")
     flops = 4.0 * bh * n * n * d * (0.5 if causal else 1.0)
-    tf = {}
-    for name, fn in (("ttc", run_ttc), ("triton", run_triton), ("sdpa", run_sdpa)):
-        ms = triton.testing.do_bench(fn, return_mode="median")
-        tf[name] = flops / (ms * 1e-3) / 1e12
-    return tf, err_ttc
+    ms = timed_pair({"ttc": run_ttc, "triton": run_triton, "sdpa": run_sdpa}, rounds)
+    return {side: flops / (t * 1e-3) / 1e12 for side, t in ms.items()}, err_ttc
 
 
 def main():
@@ -96,6 +98,7 @@ def main():
     ap.add_argument("--ctx", default="1024,4096,16384")
     ap.add_argument("--dims", default="64,128")
     ap.add_argument("--tiles", default="")
+    ap.add_argument("--rounds", type=int, default=3)
     opt = ap.parse_args()
     tilings = [None] + [tuple(int(x) for x in t.replace("w", "x").split("x")) for t in opt.tiles.split(",") if t]
     build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
@@ -114,7 +117,7 @@ def main():
                     tname = "x".join(str(x) for x in (tile or tiles(d))[:2]) + f"w{(tile or tiles(d))[2]}"
                     for s in (int(x) for x in opt.stages.split(",")):
                         try:
-                            tf, err = case(ttc, bh, n, d, causal, s, tile)
+                            tf, err = case(ttc, bh, n, d, causal, s, tile, opt.rounds)
                         except (RuntimeError, triton.runtime.errors.OutOfResources) as e:
                             print(f"# {d}/{n}/{tname}/s{s}: {type(e).__name__}: {e}", flush=True)
                             continue

@@ -9,8 +9,10 @@
 #      tilings holds HGMMA/HMMA and no spills); attention (head dim 64, and
 #      128 causal),
 #   2. bench/run.sh (ttc vs Triton on the same kernel files: vector_add,
-#      softmax; WORKLOADS picks), bench/compare_matmul.py (matmul f16 and
-#      bf16, and the persistent kernel, ttc and Triton on the same tensors)
+#      softmax; WORKLOADS picks), bench/compare_softmax.py (softmax, both
+#      compilers in one process and one timing loop), bench/compare_matmul.py
+#      (matmul f16 and bf16, and the persistent kernel, ttc and Triton on
+#      the same tensors)
 #      and bench/triton_attention.py (flash attention, with tile sweeps),
 #   3. compute-sanitizer memcheck on each example with small, ragged shapes,
 #      and line info: an out-of-bounds store reported at its .py line,
@@ -120,6 +122,7 @@ step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examp
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
 step bench env WORKLOADS="${WORKLOADS:-vector_add softmax}" "$root/bench/run.sh"
+step compare_softmax "$python" "$root/bench/compare_softmax.py"
 if [ -z "${SKIP_DOT_BENCH:-}" ]; then
   step compare_matmul "$python" "$root/bench/compare_matmul.py" --dtype f16 --persistent
   step compare_matmul_bf16 "$python" "$root/bench/compare_matmul.py" --dtype bf16
