@@ -3,7 +3,8 @@
  * nvptx64-nvidia-cuda, CPU = arch, +ptxNN), lowers the ttgir module into a
  * fresh LLVM context, verifies it, runs default<ON>, splits constant GEP
  * offsets out for NVPTX (gep_split.c), works around ptxas (ptxas_fixup.c,
- * wide_index.c) and prints both the optimized LLVM IR and the PTX. Every LLVM object lives only in this call. */
+ * wide_index.c) and prints both the optimized LLVM IR and the PTX. Every
+ * LLVM object lives only in this call. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
