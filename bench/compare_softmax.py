@@ -8,8 +8,9 @@ with bench/triton_softmax.py (Python): two timing loops, which at a few
 microseconds per launch can differ by more than the kernels do; this script
 takes the loop out of the comparison. ttc is driven through libttc.so
 (ctypes), with the signature Triton's JIT specializes these arguments to;
-launch shape as in the fused-softmax tutorial (one program per row,
-BLOCK_SIZE the next power of two, 4 warps up to 2048, 8 up to 4096, 16 above).
+launch shape as in bench_softmax.c and bench/triton_softmax.py (one program
+per row, BLOCK_SIZE the next power of two, 4 warps up to 2048, 8 up to 4096,
+16 above).
 
 usage: python3 bench/compare_softmax.py [--cols C,...] [--rows R] [--rounds R]
   (defaults 256,1024,4096,16384; 4096 rows; 3 rounds)

@@ -17,10 +17,14 @@
  * Triton's own PTX; in bench/compare_matmul.py, 0.92 to 0.96 of Triton
  * before, 1.017 to 1.019 after (bf16 0.995 to 1.001).
  *
- * How: each such sext (or zext) becomes an inline-asm `cvt`, which the DAG
- * cannot fold into a wide multiply. Only indices of addresses that leave
- * their block are rewritten (through chains of GEPs); an address used where
- * it is made keeps the one-instruction mul.wide / mad.wide. */
+ * How: an extension that indexes such an address becomes an inline-asm
+ * `cvt`, which the DAG cannot fold into a wide multiply, for all its uses
+ * (they take the same value; its other GEPs then lose their mad.wide too).
+ * "Leaves its block" stands in for "lives across a loop": a use in another
+ * block or a phi, directly or through up to four GEPs built on the
+ * address; selects, casts and phis are not looked through. An extension
+ * whose addresses are all used where they are made is left to LLVM's
+ * mul.wide / mad.wide. */
 #include <stdbool.h>
 
 #include <llvm-c/Core.h>
@@ -30,7 +34,8 @@
 #include "codegen-llvm/cg.h"
 
 /* Whether the address g (a GEP) is used outside its block: by an
- * instruction of another block, by a phi, or through a GEP that is. */
+ * instruction of another block, by a phi, or through a GEP that is (a
+ * chain of at most four more: a tile's pointer plus constant offsets). */
 static bool leaves_block(LLVMValueRef g, int depth) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(g);
   for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
