@@ -28,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, HERE)
-from compare_triton import TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
+from compare_triton import TTC_I32, TTC_PTR, Ttc  # noqa: E402
 from triton_matmul import BEST_CANDIDATES, parse_config, runner  # noqa: E402
 from matmul import matmul_kernel_persistent  # noqa: E402
 from bench_timing import timed_pair  # noqa: E402
@@ -54,15 +54,8 @@ def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=False):
     name = "matmul_kernel_persistent" if persistent else "matmul_kernel"
     mod = ttc.module(KERNEL, name, sig, warps, stages)
     vals = [(TTC_PTR, t.data_ptr()) for t in (a, b, c)] + [(TTC_I32, x) for x in ints if x != 1]
-    args = ttc_args(vals)
     tiles = triton.cdiv(m, bm) * triton.cdiv(n, bn)
-    grid = (ctypes.c_uint * 3)(min(tiles, consts[-1]) if persistent else tiles, 1, 1)
-
-    def run():
-        st = ttc.lib.ttc_module_launch(mod, ctypes.byref(grid), None, args, len(vals))
-        if st != 0:
-            raise RuntimeError(f"ttc launch: {ttc.status(st)}: {ttc.lib.ttc_device_error(ttc.dev).decode()}")
-    return run
+    return ttc.launcher(mod, (min(tiles, consts[-1]) if persistent else tiles, 1, 1), vals)
 
 
 def triton_persistent(a, b, c, cfg):

@@ -19,7 +19,6 @@ read and one write of each fp32 element) per size, then a table.
 Environment: TTC_BUILD (default <repo>/build).
 """
 import argparse
-import ctypes
 import os
 import sys
 
@@ -31,7 +30,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "softmax"))
 sys.path.insert(0, HERE)
-from compare_triton import TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
+from compare_triton import TTC_I32, TTC_PTR, Ttc  # noqa: E402
 from softmax import softmax_kernel  # noqa: E402
 from bench_timing import timed_pair  # noqa: E402
 
@@ -48,13 +47,7 @@ def case(ttc, rows, cols, rounds):
     m = ttc.module(KERNEL, "softmax_kernel", f"*fp32:16,*fp32:16,{hint},{hint},{hint},{block}", warps)
     vals = [(TTC_PTR, outs["ttc"].data_ptr()), (TTC_PTR, x.data_ptr())]
     vals += [(TTC_I32, v) for v in (x.stride(0), outs["ttc"].stride(0), cols)]
-    args = ttc_args(vals)
-    grid = (ctypes.c_uint * 3)(rows, 1, 1)
-
-    def run_ttc():
-        st = ttc.lib.ttc_module_launch(m, ctypes.byref(grid), None, args, len(vals))
-        if st != 0:
-            raise RuntimeError(f"ttc launch: {ttc.status(st)}: {ttc.lib.ttc_device_error(ttc.dev).decode()}")
+    run_ttc = ttc.launcher(m, (rows, 1, 1), vals)
 
     def run_triton():
         softmax_kernel[(rows,)](outs["triton"], x, x.stride(0), outs["triton"].stride(0), cols,

@@ -19,7 +19,6 @@ ratio=R" in TFLOP/s (4 * BH * N^2 * D flops, half with causal), and a table.
 Environment: TTC_BUILD (default <repo>/build).
 """
 import argparse
-import ctypes
 import math
 import os
 import sys
@@ -31,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "attention"))
-from compare_triton import TTC_F32, TTC_I32, TTC_PTR, Ttc, ttc_args  # noqa: E402
+from compare_triton import TTC_F32, TTC_I32, TTC_PTR, Ttc  # noqa: E402
 from attention import attention_kernel  # noqa: E402
 sys.path.insert(0, HERE)
 from bench_timing import timed_pair  # noqa: E402
@@ -65,13 +64,7 @@ def case(ttc, bh, n, d, causal, stages, tile=None, rounds=3):
     m = ttc.module(KERNEL, "attention_kernel", sig, warps, stages)
     vals = [(TTC_PTR, t.data_ptr()) for t in (q, k, v, o_ttc)] + [(TTC_F32, sm_scale)]
     vals += [(TTC_I32, s) for s in strides if s != 1] + ([(TTC_I32, n)] if n != 1 else [])
-    args = ttc_args(vals)
-    cgrid = (ctypes.c_uint * 3)(*grid)
-
-    def run_ttc():
-        st = ttc.lib.ttc_module_launch(m, ctypes.byref(cgrid), None, args, len(vals))
-        if st != 0:
-            raise RuntimeError(f"ttc launch: {ttc.status(st)}: {ttc.lib.ttc_device_error(ttc.dev).decode()}")
+    run_ttc = ttc.launcher(m, grid, vals)
 
     q4, k4, v4 = (t.view(1, bh, n, d) for t in (q, k, v))  # (batch, heads, N, D): the flash path
 

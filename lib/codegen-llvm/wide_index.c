@@ -63,12 +63,6 @@ static bool feeds_live_address(LLVMTargetDataRef dl, LLVMValueRef e) {
 void cg_keep_wide_indices(cg *c) {
   LLVMTargetDataRef dl = LLVMGetModuleDataLayout(c->mod);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), i64 = LLVMInt64TypeInContext(c->lc);
-  LLVMTypeRef fty = LLVMFunctionType(i64, &i32, 1, 0);
-  static const char sx[] = "cvt.s64.s32 $0, $1;", zx[] = "cvt.u64.u32 $0, $1;", cons[] = "=l,r";
-  LLVMValueRef asm_s = LLVMGetInlineAsm(fty, sx, sizeof sx - 1, cons, sizeof cons - 1, 0, 0,
-                                        LLVMInlineAsmDialectATT, 0);
-  LLVMValueRef asm_z = LLVMGetInlineAsm(fty, zx, sizeof zx - 1, cons, sizeof cons - 1, 0, 0,
-                                        LLVMInlineAsmDialectATT, 0);
   for (LLVMValueRef fn = LLVMGetFirstFunction(c->mod); fn; fn = LLVMGetNextFunction(fn)) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;
@@ -79,7 +73,9 @@ void cg_keep_wide_indices(cg *c) {
         LLVMValueRef x = LLVMGetOperand(in, 0);
         if (LLVMTypeOf(x) != i32 || !feeds_live_address(dl, in)) continue;
         LLVMPositionBuilderBefore(c->b, in);
-        LLVMValueRef r = LLVMBuildCall2(c->b, fty, op == LLVMSExt ? asm_s : asm_z, &x, 1, "");
+        LLVMValueRef r =
+            cg_asm(c, i64, op == LLVMSExt ? "cvt.s64.s32 $0, $1;" : "cvt.u64.u32 $0, $1;", "=l,r",
+                   &x, 1, false);
         LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(in));
         LLVMReplaceAllUsesWith(in, r);
         LLVMInstructionEraseFromParent(in);

@@ -319,6 +319,17 @@ class Ttc:
         self.modules[key] = m
         return m
 
+    def launcher(self, m, grid, vals):
+        """A function that launches module m on grid (x, y, z) with the
+        arguments vals ([(ttc type, value)]), without waiting; for timing."""
+        args, cgrid = ttc_args(vals), (ctypes.c_uint * 3)(*grid)
+
+        def run():
+            st = self.lib.ttc_module_launch(m, ctypes.byref(cgrid), None, args, len(vals))
+            if st != 0:
+                raise RuntimeError(f"ttc launch: {self.status(st)}: {self.lib.ttc_device_error(self.dev).decode()}")
+        return run
+
     def launch(self, launch, ptrs, bufs, specialize=True):
         sig, args = ttc_signature(launch, ptrs, bufs, specialize)
         m = self.module(launch.path, launch.kernel, sig, launch.warps, launch.stages)
