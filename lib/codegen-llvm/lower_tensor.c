@@ -118,6 +118,36 @@ static const ir_attr *scratch_encoding(cg *c, const ir_type *t) {
   return ir_attr_swizzled_shared(c->ictx, vec, 1, 8, t->rank, order);
 }
 
+/* convert_layout through shared memory in 2^n passes (ttg_convert_split):
+ * pass r moves the elements whose split bits equal r. The buffer is the
+ * tensor with those bits dropped from its coordinates, laid out as the
+ * one-pass buffer would be; both layouts lose the register bases that
+ * select the split bits. A barrier separates each pass's reads from the
+ * next pass's writes. */
+static bool convert_in_passes(cg *c, ir_op *op, cg_vals s, const ttg_ll *sl, const ttg_ll *dl,
+                              const ttg_cvt_split *sp, int64_t nd) {
+  const ir_type *st = op->operands[0]->type, *dt = op->results[0].type;
+  ttg_ll wmap, rmap;
+  if (!ttg_convert_pass_maps(st, dt, scratch_encoding(c, st), sp, &wmap, &rmap))
+    return cg_unsupported(c, op);
+  LLVMValueRef base = cg_scratch(c, op);
+  bool sm90 = ttg_module_options(c->im).compute_capability >= 90;
+  int64_t ns = ttg_ll_num_regs(&wmap), ndp = ttg_ll_num_regs(&rmap);
+  cg_vals out = cg_vals_new(c, (int)nd), part = cg_vals_new(c, (int)ns);
+  for (int r = 0; r < 1 << sp->n; r++) {
+    for (int64_t j = 0; j < ns; j++)
+      part.v[j] = s.v[ttg_cvt_pass_reg(sp, sp->src_reg, sl->nbits[TTG_IN_REG], j, r)];
+    if (r > 0) cg_barrier(c); /* the previous pass has read the buffer */
+    if (!sm90 || !cg_stmatrix(c, base, st, &wmap, part)) cg_shared_store(c, base, st, &wmap, part);
+    cg_barrier(c);
+    cg_vals got = cg_shared_load(c, base, dt, &rmap);
+    for (int64_t j = 0; j < ndp && j < got.n; j++)
+      out.v[ttg_cvt_pass_reg(sp, sp->dst_reg, dl->nbits[TTG_IN_REG], j, r)] = got.v[j];
+  }
+  cg_map_set(c, &op->results[0], out);
+  return true;
+}
+
 /* convert_layout: a register permutation when every thread already holds
  * what it needs; otherwise every thread writes what it holds to the
  * scratch buffer, a barrier, and every thread reads what it needs. Holders
@@ -145,6 +175,9 @@ static bool lower_convert(cg *c, ir_op *op) {
     cg_map_set(c, &op->results[0], r);
     return true;
   }
+  ttg_cvt_split sp;
+  ttg_convert_split(st, dt, &sp);
+  if (sp.n > 0) return convert_in_passes(c, op, s, &sl, &dl, &sp, nd);
   const ir_attr *enc = scratch_encoding(c, st);
   ttg_ll wmap, rmap;
   if (!ttg_shared_map(st, enc, st->shape, &wmap) || !ttg_shared_map(dt, enc, dt->shape, &rmap))

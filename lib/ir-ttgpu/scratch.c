@@ -52,8 +52,76 @@ static int64_t warps_along(const ir_type *t, int axis) {
   return n;
 }
 
+/* The register basis of l that sets exactly coordinate bit `bit` of dim d,
+ * when no other basis of any input touches that bit; -1 otherwise. */
+static int register_only_bit(const ttg_ll *l, int d, int bit) {
+  int found = -1;
+  for (int in = 0; in < l->nin; in++)
+    for (int b = 0; b < l->nbits[in]; b++) {
+      const int32_t *v = l->basis[in][b];
+      if (!(v[d] >> bit & 1)) continue;
+      bool single = v[d] == 1 << bit;
+      for (int o = 0; o < l->nout && single; o++)
+        single = o == d || v[o] == 0;
+      if (in != TTG_IN_REG || !single || found >= 0) return -1;
+      found = b;
+    }
+  return found;
+}
+
+void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *out) {
+  out->n = 0;
+  ttg_ll sl, dl;
+  if (!ir_type_is_tensor(src) || !ttg_ll_of_type(src, &sl) || !ttg_ll_of_type(dst, &dl) ||
+      sl.nout != dl.nout)
+    return;
+  uint64_t bytes = (uint64_t)ir_type_numel(src) * elem_bytes(src);
+  /* dims from the slowest (row-major: dim 0), each from its highest bit;
+   * never the contiguous last dim, whose low register bits make the
+   * vector accesses */
+  for (int d = 0; d < sl.nout - 1 && bytes > TTG_CVT_PASS_BYTES; d++)
+    for (int bit = 30; bit >= 0 && bytes > TTG_CVT_PASS_BYTES; bit--) {
+      if (sl.out_size[d] <= 1 << bit) continue;
+      int rs = register_only_bit(&sl, d, bit), rd = register_only_bit(&dl, d, bit);
+      if (rs < 0 || rd < 0 || out->n == TTG_LL_MAX_BITS) continue;
+      out->dim[out->n] = d, out->bit[out->n] = bit;
+      out->src_reg[out->n] = rs, out->dst_reg[out->n] = rd;
+      out->n++;
+      bytes /= 2;
+    }
+}
+
+bool ttg_convert_pass_maps(const ir_type *src, const ir_type *dst, const ir_attr *enc,
+                           const ttg_cvt_split *sp, ttg_ll *wmap, ttg_ll *rmap) {
+  int64_t shape[IR_MAX_RANK];
+  for (int d = 0; d < src->rank; d++)
+    shape[d] = src->shape[d];
+  for (int i = 0; i < sp->n; i++)
+    shape[sp->dim[i]] /= 2;
+  ttg_ll sl, dl, ssl, sdl, sh, inv;
+  if (!ttg_ll_of_type(src, &sl) || !ttg_ll_of_type(dst, &dl)) return false;
+  ttg_ll_drop_split(&sl, sp, sp->src_reg, &ssl);
+  ttg_ll_drop_split(&dl, sp, sp->dst_reg, &sdl);
+  int bits = (int)elem_bytes(src) * 8;
+  return ttg_ll_of_shared(enc, src->rank, shape, bits, &sh) && ttg_ll_invert(&sh, &inv) &&
+         ttg_ll_compose(&ssl, &inv, wmap) && ttg_ll_compose(&sdl, &inv, rmap);
+}
+
+int64_t ttg_cvt_pass_reg(const ttg_cvt_split *sp, const int *regs, int nbits, int64_t jr, int r) {
+  int64_t j = 0;
+  for (int b = 0, k = 0; b < nbits; b++) {
+    int i = -1;
+    for (int t = 0; t < sp->n; t++)
+      if (regs[t] == b) i = t;
+    int64_t v = i >= 0 ? (r >> i) & 1 : (jr >> k++) & 1;
+    j |= v << b;
+  }
+  return j;
+}
+
 /* Scratch of ops that remap elements: none when every thread already holds
- * what it needs, else the source tensor once. */
+ * what it needs, else the source tensor once (a conversion split into
+ * passes: one pass's share). */
 static uint64_t remap_bytes(const ir_op *op) {
   const ir_type *st = op->operands[0]->type, *dt = op->results[0].type;
   int proj[IR_MAX_RANK];
@@ -65,7 +133,14 @@ static uint64_t remap_bytes(const ir_op *op) {
   } else {
     remap_proj(op, proj);
   }
-  return ttg_moves_between_threads(st, dt, proj) ? (uint64_t)ir_type_numel(st) * elem_bytes(st) : 0;
+  if (!ttg_moves_between_threads(st, dt, proj)) return 0;
+  uint64_t bytes = (uint64_t)ir_type_numel(st) * elem_bytes(st);
+  if (op->kind == IR_OP_TTG_CONVERT_LAYOUT) {
+    ttg_cvt_split sp;
+    ttg_convert_split(st, dt, &sp);
+    bytes >>= sp.n;
+  }
+  return bytes;
 }
 
 static uint64_t reduce_bytes(const ir_op *op) {

@@ -155,6 +155,37 @@ uint64_t ttg_scratch_bytes(const ir_op *op);
 /* The most shared memory a block may have on a compute capability. */
 int ttg_shared_limit(int compute_capability);
 
+/* A layout conversion through shared memory in passes, as Triton does it
+ * for large tiles: each pass moves the elements whose coordinates have
+ * given values at `n` tensor bits that registers alone select in both
+ * layouts (no lane or warp touches them), so every thread takes part in
+ * every pass and the buffer holds 1 / 2^n of the tensor. */
+enum { TTG_CVT_PASS_BYTES = 32 * 1024 }; /* split a conversion above this */
+typedef struct ttg_cvt_split {
+  int n;                                                  /* split bits: 2^n passes (0: one pass) */
+  int dim[TTG_LL_MAX_BITS];                               /* tensor dim of split bit i */
+  int bit[TTG_LL_MAX_BITS];                               /* its bit within the dim's coordinate */
+  int src_reg[TTG_LL_MAX_BITS], dst_reg[TTG_LL_MAX_BITS]; /* the register bases selecting it */
+} ttg_cvt_split;
+/* The split of converting a tensor from type src to type dst (same shape)
+ * whose buffer would exceed TTG_CVT_PASS_BYTES: the fewest bits that bring
+ * it under, the slowest dims' highest bits first, never the last dim's
+ * (n = 0 when none is needed or none qualifies). */
+void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *out);
+/* l without the split's bits: the register bases `regs` (src_reg or
+ * dst_reg) removed, the other bases keeping their order, and each split
+ * bit dropped from its dim's coordinate (the dim's size halves). */
+void ttg_ll_drop_split(const ttg_ll *l, const ttg_cvt_split *sp, const int *regs, ttg_ll *out);
+/* The maps of one pass, from (register, lane, warp) of src (wmap) and of
+ * dst (rmap) to element offsets in the pass's buffer: the tensor without
+ * the split bits, laid out by shared encoding enc. */
+bool ttg_convert_pass_maps(const ir_type *src, const ir_type *dst, const ir_attr *enc,
+                           const ttg_cvt_split *sp, ttg_ll *wmap, ttg_ll *rmap);
+/* Register index, in a layout of nbits register bits, whose split bases
+ * (regs: src_reg or dst_reg) hold the bits of pass r and whose other bases,
+ * in order, the bits of jr (a register index of the pass's map). */
+int64_t ttg_cvt_pass_reg(const ttg_cvt_split *sp, const int *regs, int nbits, int64_t jr, int r);
+
 /* ---- verify.c ---------------------------------------------------------------- */
 
 /* ir_verify, then in a ttgir module the layout rules: every tensor laid out

@@ -3,7 +3,8 @@
  * computed by hand from Triton's definitions: blocked (repetition, broadcast,
  * 2-D order), slices, nvidia_mma v2/v3 accumulators and their dot operands
  * (the PTX ISA's mma.sync / wgmma fragments), the shared encodings' swizzles,
- * and the algebra codegen builds on (inverse, composition, solving). */
+ * the algebra codegen builds on (inverse, composition, solving), and
+ * conversions split into passes. */
 #include <stdlib.h>
 
 #include "ttc_test.h"
@@ -293,6 +294,92 @@ static void test_shared(void **state) {
   assert_int_equal(off[0], 25 * 64 + ((53 / 8) ^ (25 % 8)) * 8 + 53 % 8);
 }
 
+/* A conversion split into passes (ttg_convert_split): the 128x256 f16 wgmma
+ * accumulator to the store layout, 64 KB in one pass, moves in two of
+ * 32 KB along row bit 3, the one row bit registers alone select in both.
+ * Simulated over every thread: each pass's writes land on distinct
+ * offsets, and every destination register of every thread reads the
+ * element its layout says it holds, exactly once over the passes. */
+static void check_passes(ir_context *ctx, const ir_type *st, const ir_type *dt,
+                         const ttg_cvt_split *sp, unsigned nthreads) {
+  ttg_ll sl, dl, wmap, rmap;
+  unsigned order[2] = {1, 0};
+  const ir_attr *enc = ir_attr_swizzled_shared(ctx, 8, 1, 8, 2, order); /* codegen's scratch */
+  assert_true(ttg_ll_of_type(st, &sl) && ttg_ll_of_type(dt, &dl));
+  assert_true(ttg_convert_pass_maps(st, dt, enc, sp, &wmap, &rmap));
+  int64_t cols = st->shape[1], cells = st->shape[0] * cols >> sp->n;
+  int64_t *buf = malloc(sizeof *buf * (size_t)cells);
+  int64_t nd = ttg_ll_num_regs(&dl);
+  int *got = calloc((size_t)(nd * nthreads), sizeof *got);
+  for (int r = 0; r < 1 << sp->n; r++) {
+    for (int64_t i = 0; i < cells; i++)
+      buf[i] = -1;
+    for (unsigned t = 0; t < nthreads; t++)
+      for (int64_t j = 0; j < ttg_ll_num_regs(&wmap); j++) {
+        int32_t co[2], off[1];
+        at(&sl, t, (unsigned)ttg_cvt_pass_reg(sp, sp->src_reg, sl.nbits[TTG_IN_REG], j, r), co);
+        uint32_t in[3] = {(uint32_t)j, t % 32, t / 32};
+        ttg_ll_apply(&wmap, in, off);
+        assert_true(off[0] >= 0 && off[0] < cells);
+        int64_t lin = co[0] * cols + co[1];
+        assert_true(buf[off[0]] == -1 || buf[off[0]] == lin);
+        buf[off[0]] = lin;
+      }
+    for (unsigned t = 0; t < nthreads; t++)
+      for (int64_t j = 0; j < ttg_ll_num_regs(&rmap); j++) {
+        int64_t jd = ttg_cvt_pass_reg(sp, sp->dst_reg, dl.nbits[TTG_IN_REG], j, r);
+        int32_t co[2], off[1];
+        at(&dl, t, (unsigned)jd, co);
+        uint32_t in[3] = {(uint32_t)j, t % 32, t / 32};
+        ttg_ll_apply(&rmap, in, off);
+        assert_int_equal(buf[off[0]], co[0] * cols + co[1]);
+        got[t * nd + jd]++;
+      }
+  }
+  for (int64_t i = 0; i < nd * nthreads; i++)
+    assert_int_equal(got[i], 1);
+  free(got);
+  free(buf);
+}
+
+/* The split of converting a 2-D tensor of `shape` and `elem` from layout
+ * src to dst, checked by simulation when it has passes. */
+static ttg_cvt_split split_checked(ir_context *ctx, const int64_t *shape, const ir_type *elem,
+                                   const ir_attr *src, const ir_attr *dst) {
+  const ir_type *st = ir_type_tensor(ctx, 2, shape, elem, src);
+  const ir_type *dt = ir_type_tensor(ctx, 2, shape, elem, dst);
+  ttg_cvt_split sp;
+  ttg_convert_split(st, dt, &sp);
+  if (sp.n > 0) check_passes(ctx, st, dt, &sp, 256);
+  return sp;
+}
+
+static void test_convert_passes(void **state) {
+  fixture *f = *state;
+  unsigned wpc[2] = {8, 1}, instr[3] = {16, 256, 16};
+  unsigned spt[2] = {1, 8}, tpw[2] = {1, 32}, order[2] = {1, 0};
+  const ir_attr *mma = ir_attr_nvidia_mma(f->ctx, 3, 0, 2, wpc, 3, instr);
+  const ir_attr *blocked = ir_attr_blocked(f->ctx, 2, spt, tpw, wpc, order);
+  const ir_type *f16 = ir_type_f16(f->ctx), *f32 = ir_type_f32(f->ctx);
+  int64_t shape[2] = {128, 256}, big[2] = {256, 256}, small[2] = {64, 256};
+  ttg_cvt_split sp = split_checked(f->ctx, shape, f16, mma, blocked);
+  assert_int_equal(sp.n, 1);
+  assert_int_equal(sp.dim[0], 0);
+  assert_int_equal(sp.bit[0], 3);
+  /* and back: the same bit qualifies */
+  assert_int_equal(split_checked(f->ctx, shape, f16, blocked, mma).n, 1);
+  /* f32, 128 KB: no second row bit qualifies, and columns (the vector dim)
+   * are never split */
+  assert_int_equal(split_checked(f->ctx, shape, f32, mma, blocked).n, 1);
+  /* 256 x 256 f16, 128 KB: row bits 7 and 3, four passes */
+  sp = split_checked(f->ctx, big, f16, mma, blocked);
+  assert_int_equal(sp.n, 2);
+  assert_int_equal(sp.bit[0], 7);
+  assert_int_equal(sp.bit[1], 3);
+  /* 32 KB or less: one pass */
+  assert_int_equal(split_checked(f->ctx, small, f16, mma, blocked).n, 0);
+}
+
 static void test_solver(void **state) {
   fixture *f = *state;
   int64_t shape[2] = {64, 64};
@@ -334,6 +421,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_mma_v2, setup, teardown),
       cmocka_unit_test_setup_teardown(test_mma_v3, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shared, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_convert_passes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_solver, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported, setup, teardown),
   };
