@@ -150,8 +150,9 @@ static bool convert_in_passes(cg *c, ir_op *op, cg_vals s, const ttg_ll *sl, con
 
 /* convert_layout: a register permutation when every thread already holds
  * what it needs; otherwise every thread writes what it holds to the
- * scratch buffer, a barrier, and every thread reads what it needs. Holders
- * of duplicate copies write equal values, so the races are benign. */
+ * scratch buffer, a barrier, and every thread reads what it needs, in one
+ * pass or, for a large tile, in several (convert_in_passes). Holders of
+ * duplicate copies write equal values, so the races are benign. */
 static bool lower_convert(cg *c, ir_op *op) {
   const ir_type *st = op->operands[0]->type, *dt = op->results[0].type;
   cg_vals s;

@@ -546,30 +546,3 @@ int ttg_ll_vector_regs(const ttg_ll *map, unsigned elem_bytes) {
     k--;
   return 1 << k;
 }
-
-/* v without coordinate bit `bit`: the bits above it move down one. */
-static int32_t drop_bit(int32_t v, int bit) {
-  return (v & ((1 << bit) - 1)) | ((v >> (bit + 1)) << bit);
-}
-
-void ttg_ll_drop_split(const ttg_ll *l, const ttg_cvt_split *sp, const int *regs, ttg_ll *out) {
-  *out = *l;
-  out->nbits[TTG_IN_REG] = 0;
-  for (int b = 0; b < l->nbits[TTG_IN_REG]; b++) {
-    bool split = false;
-    for (int i = 0; i < sp->n; i++)
-      split = split || regs[i] == b;
-    if (split) continue;
-    memcpy(out->basis[TTG_IN_REG][out->nbits[TTG_IN_REG]++], l->basis[TTG_IN_REG][b],
-           sizeof l->basis[TTG_IN_REG][b]);
-  }
-  /* ttg_convert_split lists a dim's bits highest first: dropping them in
-   * that order leaves the positions of the lower ones as they were */
-  for (int i = 0; i < sp->n; i++) {
-    int d = sp->dim[i], bit = sp->bit[i];
-    for (int in = 0; in < out->nin; in++)
-      for (int b = 0; b < out->nbits[in]; b++)
-        out->basis[in][b][d] = drop_bit(out->basis[in][b][d], bit);
-    out->out_size[d] /= 2;
-  }
-}

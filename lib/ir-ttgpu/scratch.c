@@ -8,6 +8,7 @@
  * memory places them and codegen reads the offsets. One owner, so the two
  * never disagree. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir-ttgpu/ttg.h"
 
@@ -91,6 +92,36 @@ void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *ou
     }
 }
 
+/* v without coordinate bit `bit`: the bits above it move down one. */
+static int32_t drop_bit(int32_t v, int bit) {
+  return (v & ((1 << bit) - 1)) | ((v >> (bit + 1)) << bit);
+}
+
+/* l without the split's bits: the register bases `regs` (src_reg or
+ * dst_reg) removed, the other bases keeping their order, and each split
+ * bit dropped from its dim's coordinate (the dim's size halves). */
+static void drop_split(const ttg_ll *l, const ttg_cvt_split *sp, const int *regs, ttg_ll *out) {
+  *out = *l;
+  out->nbits[TTG_IN_REG] = 0;
+  for (int b = 0; b < l->nbits[TTG_IN_REG]; b++) {
+    bool split = false;
+    for (int i = 0; i < sp->n; i++)
+      split = split || regs[i] == b;
+    if (split) continue;
+    memcpy(out->basis[TTG_IN_REG][out->nbits[TTG_IN_REG]++], l->basis[TTG_IN_REG][b],
+           sizeof l->basis[TTG_IN_REG][b]);
+  }
+  /* ttg_convert_split lists a dim's bits highest first: dropping them in
+   * that order leaves the positions of the lower ones as they were */
+  for (int i = 0; i < sp->n; i++) {
+    int d = sp->dim[i], bit = sp->bit[i];
+    for (int in = 0; in < out->nin; in++)
+      for (int b = 0; b < out->nbits[in]; b++)
+        out->basis[in][b][d] = drop_bit(out->basis[in][b][d], bit);
+    out->out_size[d] /= 2;
+  }
+}
+
 bool ttg_convert_pass_maps(const ir_type *src, const ir_type *dst, const ir_attr *enc,
                            const ttg_cvt_split *sp, ttg_ll *wmap, ttg_ll *rmap) {
   int64_t shape[IR_MAX_RANK];
@@ -100,8 +131,8 @@ bool ttg_convert_pass_maps(const ir_type *src, const ir_type *dst, const ir_attr
     shape[sp->dim[i]] /= 2;
   ttg_ll sl, dl, ssl, sdl, sh, inv;
   if (!ttg_ll_of_type(src, &sl) || !ttg_ll_of_type(dst, &dl)) return false;
-  ttg_ll_drop_split(&sl, sp, sp->src_reg, &ssl);
-  ttg_ll_drop_split(&dl, sp, sp->dst_reg, &sdl);
+  drop_split(&sl, sp, sp->src_reg, &ssl);
+  drop_split(&dl, sp, sp->dst_reg, &sdl);
   int bits = (int)elem_bytes(src) * 8;
   return ttg_ll_of_shared(enc, src->rank, shape, bits, &sh) && ttg_ll_invert(&sh, &inv) &&
          ttg_ll_compose(&ssl, &inv, wmap) && ttg_ll_compose(&sdl, &inv, rmap);

@@ -168,14 +168,11 @@ typedef struct ttg_cvt_split {
   int src_reg[TTG_LL_MAX_BITS], dst_reg[TTG_LL_MAX_BITS]; /* the register bases selecting it */
 } ttg_cvt_split;
 /* The split of converting a tensor from type src to type dst (same shape)
- * whose buffer would exceed TTG_CVT_PASS_BYTES: the fewest bits that bring
- * it under, the slowest dims' highest bits first, never the last dim's
- * (n = 0 when none is needed or none qualifies). */
+ * whose buffer would exceed TTG_CVT_PASS_BYTES: qualifying bits taken
+ * greedily, the slowest dims' highest bits first and never the last dim's,
+ * until the buffer fits or none is left (it may stay above the bound;
+ * n = 0 when it fits at once or no bit qualifies). */
 void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *out);
-/* l without the split's bits: the register bases `regs` (src_reg or
- * dst_reg) removed, the other bases keeping their order, and each split
- * bit dropped from its dim's coordinate (the dim's size halves). */
-void ttg_ll_drop_split(const ttg_ll *l, const ttg_cvt_split *sp, const int *regs, ttg_ll *out);
 /* The maps of one pass, from (register, lane, warp) of src (wmap) and of
  * dst (rmap) to element offsets in the pass's buffer: the tensor without
  * the split bits, laid out by shared encoding enc. */

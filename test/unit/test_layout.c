@@ -304,7 +304,9 @@ static void check_passes(ir_context *ctx, const ir_type *st, const ir_type *dt,
                          const ttg_cvt_split *sp, unsigned nthreads) {
   ttg_ll sl, dl, wmap, rmap;
   unsigned order[2] = {1, 0};
-  const ir_attr *enc = ir_attr_swizzled_shared(ctx, 8, 1, 8, 2, order); /* codegen's scratch */
+  unsigned eb = ir_type_bytes(ir_type_scalar(st));
+  /* codegen's scratch encoding: 16-byte chunks XORed with the row mod 8 */
+  const ir_attr *enc = ir_attr_swizzled_shared(ctx, 16 / eb, 1, 8, 2, order);
   assert_true(ttg_ll_of_type(st, &sl) && ttg_ll_of_type(dt, &dl));
   assert_true(ttg_convert_pass_maps(st, dt, enc, sp, &wmap, &rmap));
   int64_t cols = st->shape[1], cells = st->shape[0] * cols >> sp->n;
@@ -325,6 +327,10 @@ static void check_passes(ir_context *ctx, const ir_type *st, const ir_type *dt,
         assert_true(buf[off[0]] == -1 || buf[off[0]] == lin);
         buf[off[0]] = lin;
       }
+    /* each pass fills the whole buffer: the numel >> n elements scratch.c
+     * reserves, no more and no less */
+    for (int64_t i = 0; i < cells; i++)
+      assert_true(buf[i] >= 0);
     for (unsigned t = 0; t < nthreads; t++)
       for (int64_t j = 0; j < ttg_ll_num_regs(&rmap); j++) {
         int64_t jd = ttg_cvt_pass_reg(sp, sp->dst_reg, dl.nbits[TTG_IN_REG], j, r);
@@ -332,6 +338,7 @@ static void check_passes(ir_context *ctx, const ir_type *st, const ir_type *dt,
         at(&dl, t, (unsigned)jd, co);
         uint32_t in[3] = {(uint32_t)j, t % 32, t / 32};
         ttg_ll_apply(&rmap, in, off);
+        assert_true(off[0] >= 0 && off[0] < cells);
         assert_int_equal(buf[off[0]], co[0] * cols + co[1]);
         got[t * nd + jd]++;
       }
