@@ -5,8 +5,9 @@ same data (tensor-core power, and so clocks, depend on the bits multiplied)
 and the same GPU state: per size, each configuration BMxBNxBK/wW/sS on both
 sides, the best of Triton's tutorial configurations (and of those given) on
 each side, and torch.matmul (cuBLAS). Results are checked against an fp32
-product first; a time is the median over R rounds of triton.testing.do_bench
-medians, the two compilers taking turns going first round by round.
+product first; a time is the median of R rounds of launches that
+bench_timing.timed_pair interleaves side by side, each after an L2 flush
+(as triton.testing.do_bench); cuBLAS by do_bench.
 
 usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R]
   (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16; 3)

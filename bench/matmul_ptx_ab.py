@@ -4,8 +4,9 @@ examples/matmul/matmul.py at one tile configuration, and any hand-edited
 variants, are assembled by the same ptxas and launched by the same driver
 calls (ctypes: cuModuleLoadData, cuLaunchKernel on torch's stream), so a
 speed difference between them is in the code, not in either compiler's
-launch path. Each is checked against an fp32 product, then timed with
-triton.testing.do_bench (median of 3 medians).
+launch path. Each is checked against an fp32 product, then all are timed
+together by bench_timing.timed_pair (launches interleaved, L2 flushed
+before each, 3 rounds).
 
 usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,8192]
            [--dump DIR] [--ptxas PATH] [NAME=FILE.ptx ...]
@@ -17,13 +18,8 @@ further pointers (Triton's scratch buffers) as null.
 Environment: TTC_BUILD (default <repo>/build).
 """
 import argparse
-import ctypes
-import json
 import os
-import re
-import subprocess
 import sys
-import tempfile
 
 import torch
 import triton
@@ -34,20 +30,16 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "examples", "matmul"))
 from triton_matmul import parse_config  # noqa: E402
 from matmul import matmul_kernel  # noqa: E402
+from ptx_ab import add_arguments, load, ttc_ptx  # noqa: E402
+from bench_timing import timed_pair  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "matmul", "matmul.py")
 
 
-def ttc_ptx(cfg, out):
+def ttc_matmul_ptx(cfg, out):
     bm, bn, bk, gm, w, st = cfg
-    ttc = os.path.join(os.environ.get("TTC_BUILD", os.path.join(ROOT, "build")), "bin", "ttc")
     sig = f"*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,i32:16,1,i32:16,1,{bm},{bn},{bk},{gm}"
-    common = [ttc, KERNEL, "-k", "matmul_kernel", "-s", sig, "-w", str(w), "--num-stages", str(st),
-              "--arch", "sm_90a", "--no-cache"]
-    subprocess.run(common + ["--emit", "ptx", "-o", out], check=True)
-    subprocess.run(common + ["--emit", "cubin", "-o", out + ".cubin"], check=True)
-    with open(out + ".cubin.json") as f:
-        return json.load(f)["shared"]
+    return ttc_ptx(KERNEL, "matmul_kernel", sig, w, st, out)
 
 
 def triton_ptx(cfg, out):
@@ -63,46 +55,14 @@ def triton_ptx(cfg, out):
     return k.metadata.shared
 
 
-class Module:
-    def __init__(self, cu, ptxas, path, shared):
-        text = open(path).read()
-        entry = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", text, re.S)
-        self.params = re.findall(r"\.param\s+\.(u64|u32|b64|b32)", entry.group(2))
-        cubin = tempfile.mktemp(suffix=".cubin")
-        subprocess.run([ptxas, "-arch=sm_90a", path, "-o", cubin], check=True)
-        img = open(cubin, "rb").read()
-        os.unlink(cubin)
-        self.mod, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
-        self.keep = img
-        assert cu.cuModuleLoadData(ctypes.byref(self.mod), img) == 0, path
-        assert cu.cuModuleGetFunction(ctypes.byref(self.fn), self.mod, entry.group(1).encode()) == 0
-        if shared > 48 * 1024:
-            assert cu.cuFuncSetAttribute(self.fn, 8, shared) == 0  # MAX_DYNAMIC_SHARED_SIZE_BYTES
-        self.threads = int(re.search(r"\.(?:reqntid|maxntid)\s+(\d+)", text).group(1))
-        self.shared = shared
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--config", default="128x128x64/w4/s3")
     ap.add_argument("--sizes", default="4096,8192")
-    ap.add_argument("--dump")
-    ap.add_argument("--ptxas", default=os.environ.get("TTC_PTXAS", "/usr/local/cuda/bin/ptxas"))
-    ap.add_argument("variants", nargs="*")
+    add_arguments(ap)
     opt = ap.parse_args()
     cfg = parse_config(opt.config)
-    torch.zeros(1, device="cuda")
-    cu = ctypes.CDLL("libcuda.so.1")
-    work = opt.dump or tempfile.mkdtemp()
-    os.makedirs(work, exist_ok=True)
-    files = [("ttc", os.path.join(work, "ttc.ptx")), ("triton", os.path.join(work, "triton.ptx"))]
-    shared = {"ttc": ttc_ptx(cfg, files[0][1]), "triton": triton_ptx(cfg, files[1][1])}
-    for v in opt.variants:
-        name, path = v.split("=", 1)
-        files.append((name, path))
-    # a variant gets the larger of the two compilers' shared memory
-    mods = [(name, Module(cu, opt.ptxas, path, shared.get(name, max(shared.values()))))
-            for name, path in files]
+    mods, shared = load(opt, lambda out: ttc_matmul_ptx(cfg, out), lambda out: triton_ptx(cfg, out))
     print(f"# triton {triton.__version__}, {torch.cuda.get_device_name()}, config {opt.config}, "
           f"shared bytes {shared}, ptxas {opt.ptxas}")
     rows = []
@@ -110,30 +70,18 @@ def main():
         a = torch.randn(s, s, device="cuda", dtype=torch.float16)
         b = torch.randn(s, s, device="cuda", dtype=torch.float16)
         ref = a.float() @ b.float()
+        outs, runs = {}, {}
         for name, m in mods:
-            c = torch.full_like(a, float("nan"))
-            ptrs = [a.data_ptr(), b.data_ptr(), c.data_ptr()]
-            ints = [s, s, s, s, s, s]  # M, N, K, stride_am, stride_bk, stride_cm
-            vals = []
-            for i, p in enumerate(m.params):
-                if p in ("u64", "b64"):
-                    vals.append(ctypes.c_uint64(ptrs[i] if i < 3 else 0))
-                else:
-                    vals.append(ctypes.c_int32(ints[i - 3]))
-            args = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p)
-                                                   for v in vals])
-            grid = triton.cdiv(s, cfg[0]) * triton.cdiv(s, cfg[1])
-
-            def run(m=m, args=args, grid=grid):
-                r = cu.cuLaunchKernel(m.fn, grid, 1, 1, m.threads, 1, 1, m.shared,
-                                      ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), args, None)
-                if r != 0:
-                    raise RuntimeError(f"cuLaunchKernel: {r}")
-            run()
-            torch.cuda.synchronize()
-            err = ((c.float() - ref).norm() / ref.norm()).item()
-            ms = sorted(triton.testing.do_bench(run, return_mode="median") for _ in range(3))[1]
-            tf = 2.0 * s ** 3 / (ms * 1e-3) / 1e12
+            outs[name] = torch.full_like(a, float("nan"))
+            # M, N, K, stride_am, stride_bk, stride_cm (the unit strides are constants)
+            runs[name] = m.launcher((triton.cdiv(s, cfg[0]) * triton.cdiv(s, cfg[1]), 1, 1),
+                                    [a.data_ptr(), b.data_ptr(), outs[name].data_ptr()], [s] * 6)
+            runs[name]()
+        torch.cuda.synchronize()
+        times = timed_pair(runs, 3)
+        for name, _ in mods:
+            err = ((outs[name].float() - ref).norm() / ref.norm()).item()
+            tf = 2.0 * s ** 3 / (times[name] * 1e-3) / 1e12
             print(f"ptx_ab name={name} size={s} tflops={tf:.1f} err={err:.2e}", flush=True)
             rows.append((name, s, tf, err))
     print(f"\n-- matmul {opt.config} through one launcher (TFLOP/s)")

@@ -2,9 +2,9 @@
 """Flash-attention forward (examples/attention/attention.py) through ttc and
 through Triton on the same GPU, same torch tensors, same run: checks both
 against torch's scaled_dot_product_attention, then times ttc, Triton with
-the same block sizes and num_stages, and torch's SDPA with
-triton.testing.do_bench: a time is the median over R rounds of do_bench
-medians, the sides taking turns going first round by round. ttc is driven through libttc.so (ctypes),
+the same block sizes and num_stages, and torch's SDPA together
+(bench_timing.timed_pair: R rounds of launches interleaved side by side,
+each after an L2 flush, as triton.testing.do_bench flushes it). ttc is driven through libttc.so (ctypes),
 with the signature Triton's JIT specializes these arguments to.
 
 usage: python3 bench/triton_attention.py [--stages S,...] [--ctx N,...] [--dims D,...] [--tiles T,...]

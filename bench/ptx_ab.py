@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: MIT
+"""What the PTX A/B scripts (matmul_ptx_ab.py, attention_ptx_ab.py) share:
+a PTX file assembled by one ptxas and loaded by the driver (ctypes), its
+parameters read from the .entry, and a launch closure on torch's stream, so
+that every PTX under comparison goes through the same launch path and a
+speed difference between them is in the code."""
+import ctypes
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+import torch
+
+SHARED_DEFAULT_LIMIT = 48 * 1024
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+
+def driver():
+    torch.zeros(1, device="cuda")  # torch's primary context, current on this thread
+    return ctypes.CDLL("libcuda.so.1")
+
+
+def default_ptxas():
+    return os.environ.get("TTC_PTXAS", "/usr/local/cuda/bin/ptxas")
+
+
+class Module:
+    """PTX at path, assembled for sm_90a and loaded; params lists each
+    parameter's PTX type (u64, b64, u32, b32, f32) in order."""
+
+    def __init__(self, cu, ptxas, path, shared):
+        text = open(path).read()
+        entry = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", text, re.S)
+        self.params = re.findall(r"\.param\s+\.(u64|u32|b64|b32|f32)", entry.group(2))
+        fd, cubin = tempfile.mkstemp(suffix=".cubin")
+        os.close(fd)
+        try:
+            subprocess.run([ptxas, "-arch=sm_90a", path, "-o", cubin], check=True)
+            with open(cubin, "rb") as f:
+                self.image = f.read()
+        finally:
+            os.unlink(cubin)
+        self.cu, self.mod, self.fn = cu, ctypes.c_void_p(), ctypes.c_void_p()
+        if cu.cuModuleLoadData(ctypes.byref(self.mod), self.image) != 0:
+            raise RuntimeError(f"cuModuleLoadData: {path}")
+        if cu.cuModuleGetFunction(ctypes.byref(self.fn), self.mod, entry.group(1).encode()) != 0:
+            raise RuntimeError(f"cuModuleGetFunction: {entry.group(1)} in {path}")
+        if shared > SHARED_DEFAULT_LIMIT and cu.cuFuncSetAttribute(
+                self.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared) != 0:
+            raise RuntimeError(f"cuFuncSetAttribute: {shared} bytes of shared memory")
+        self.threads = int(re.search(r"\.(?:reqntid|maxntid)\s+(\d+)", text).group(1))
+        self.shared = shared
+
+    def launcher(self, grid, pointers, ints, floats=()):
+        """A function that launches on grid (x, y, z): 64-bit parameters take
+        pointers in order (then null: Triton's scratch buffers), 32-bit
+        integer ones ints, f32 ones floats."""
+        src = {"p": iter(pointers), "i": iter(ints), "f": iter(floats)}
+        vals = []
+        for p in self.params:
+            if p in ("u64", "b64"):
+                vals.append(ctypes.c_uint64(next(src["p"], 0)))
+            elif p == "f32":
+                vals.append(ctypes.c_float(next(src["f"])))
+            else:
+                vals.append(ctypes.c_int32(next(src["i"])))
+        args = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in vals])
+        cgrid = [int(g) for g in grid]
+
+        def run():
+            r = self.cu.cuLaunchKernel(self.fn, cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared,
+                                       ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), args, None)
+            if r != 0:
+                raise RuntimeError(f"cuLaunchKernel: {r}")
+        run.keep = (vals, args)
+        return run
+
+
+def ttc_ptx(kernel, name, sig, warps, stages, out):
+    """ttc's PTX of kernel's function name at out (and its cubin beside);
+    returns the shared bytes from the cubin's metadata."""
+    ttc = os.path.join(os.environ.get("TTC_BUILD", os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "build")), "bin", "ttc")
+    common = [ttc, kernel, "-k", name, "-s", sig, "-w", str(warps), "--num-stages", str(stages),
+              "--arch", "sm_90a", "--no-cache"]
+    subprocess.run(common + ["--emit", "ptx", "-o", out], check=True)
+    subprocess.run(common + ["--emit", "cubin", "-o", out + ".cubin"], check=True)
+    with open(out + ".cubin.json") as f:
+        return json.load(f)["shared"]
+
+
+def add_arguments(ap):
+    """The options every A/B script takes: --dump DIR, --ptxas PATH and the
+    NAME=FILE.ptx variants."""
+    ap.add_argument("--dump")
+    ap.add_argument("--ptxas", default=default_ptxas())
+    ap.add_argument("variants", nargs="*")
+
+
+def load(opt, ttc_fn, triton_fn):
+    """ttc's and Triton's PTX, written by ttc_fn(path) and triton_fn(path)
+    (each returns its kernel's shared bytes) into --dump or a temporary
+    folder, and the variants, each assembled and loaded: returns
+    ([(name, Module)], {compiler: shared bytes}). A hand-edited variant gets
+    the larger of the compilers' shared bytes."""
+    cu = driver()
+    work = opt.dump or tempfile.mkdtemp()
+    os.makedirs(work, exist_ok=True)
+    files = [("ttc", os.path.join(work, "ttc.ptx")), ("triton", os.path.join(work, "triton.ptx"))]
+    shared = {"ttc": ttc_fn(files[0][1]), "triton": triton_fn(files[1][1])}
+    files += [tuple(v.split("=", 1)) for v in opt.variants]
+    mods = [(name, Module(cu, opt.ptxas, path, shared.get(name, max(shared.values())))) for name, path in files]
+    return mods, shared
