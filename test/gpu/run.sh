@@ -9,8 +9,9 @@
 #      tilings holds HGMMA/HMMA and no spills); attention (head dim 64, and
 #      128 causal),
 #   2. bench/run.sh (ttc vs Triton on the same kernel files: vector_add,
-#      softmax; WORKLOADS picks), bench/compare_softmax.py (softmax, both
-#      compilers in one process and one timing loop), bench/compare_matmul.py
+#      softmax; WORKLOADS picks), bench/compare_softmax.py and
+#      bench/compare_vector_add.py (both compilers in one process and one
+#      timing loop), bench/compare_matmul.py
 #      (matmul f16 and bf16, and the persistent kernel, ttc and Triton on
 #      the same tensors)
 #      and bench/triton_attention.py (flash attention, with tile sweeps),
@@ -123,6 +124,7 @@ step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
 step bench env WORKLOADS="${WORKLOADS:-vector_add softmax}" "$root/bench/run.sh"
 step compare_softmax "$python" "$root/bench/compare_softmax.py"
+step compare_vector_add "$python" "$root/bench/compare_vector_add.py"
 if [ -z "${SKIP_DOT_BENCH:-}" ]; then
   step compare_matmul "$python" "$root/bench/compare_matmul.py" --dtype f16 --persistent
   step compare_matmul_bf16 "$python" "$root/bench/compare_matmul.py" --dtype bf16
