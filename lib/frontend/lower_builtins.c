@@ -96,6 +96,7 @@ bool fe_const_shape(fe_lower *l, fe_val v, ir_loc loc, int *rank, int64_t *shape
       return false;
     }
   }
+  if (!fe_check_tile(l, loc, n, shape)) return false;
   *rank = n;
   return true;
 }

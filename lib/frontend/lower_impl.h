@@ -310,6 +310,9 @@ fe_val fe_cast(fe_lower *l, fe_val v, const ir_type *ty, bool is_unsigned, ir_lo
 fe_val fe_fp_to_fp(fe_lower *l, ir_value *v, const ir_type *dst, const char *rounding);
 /* Splats / broadcasts v to the shape of `like` (a tensor type). */
 fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir_loc loc);
+/* False, with a located error naming the limit, when shape has more than
+ * IR_MAX_TILE_ELEMS elements. */
+bool fe_check_tile(fe_lower *l, ir_loc loc, int rank, const int64_t *shape);
 /* Makes two runtime values shape-compatible (splat, expand leading dims, broadcast). */
 bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc);
 fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc);

@@ -251,6 +251,7 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
     shape[i] = tx->shape[i];
   shape[rk - 2] = m;
   shape[rk - 1] = n;
+  if (!fe_check_tile(l, loc, rk, shape)) return fe_val_error();
   const ir_type *rty = ir_type_tensor(l->ctx, rk, shape, out, NULL);
   l->b.loc = loc;
   ir_value *acc;

@@ -86,6 +86,7 @@ static fe_val shape_join(fe_lower *l, fe_val x, fe_val y, ir_loc loc) {
   for (int i = 0; i < rank; i++)
     shape[i] = t->shape[i];
   shape[rank] = 2;
+  if (!fe_check_tile(l, loc, rank + 1, shape)) return fe_val_error();
   l->b.loc = loc;
   ir_value *ops[2] = {x.v, y.v};
   const ir_type *rt = ir_type_tensor(l->ctx, rank + 1, shape, ir_type_scalar(t), NULL);

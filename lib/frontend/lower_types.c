@@ -94,6 +94,26 @@ static const char *shape_str(fe_lower *l, const ir_type *t) {
   return ir_intern_cstr(l->ctx, buf);
 }
 
+/* A tensor the frontend is about to make stays within the tile limit that
+ * the verifier enforces (IR_MAX_TILE_ELEMS): the error names the limit at
+ * the expression that asks for more, before any op of that shape exists. */
+bool fe_check_tile(fe_lower *l, ir_loc loc, int rank, const int64_t *shape) {
+  int64_t n = 1;
+  char buf[128] = "[";
+  size_t k = 1;
+  for (int i = 0; i < rank; i++) {
+    int64_t d = shape[i] > 0 ? shape[i] : 1;
+    n = d > IR_MAX_TILE_ELEMS / n ? IR_MAX_TILE_ELEMS + 1 : n * d;
+    if (k < sizeof buf)
+      k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  }
+  if (n <= IR_MAX_TILE_ELEMS) return true;
+  if (k < sizeof buf) snprintf(buf + k, sizeof buf - k, "]");
+  fe_error(l, loc, "a tensor of shape %s has more than the maximum of %lld (2^20) elements", buf,
+           (long long)IR_MAX_TILE_ELEMS);
+  return false;
+}
+
 /* ---- constants --------------------------------------------------------------- */
 
 /* The dtype Triton's to_tensor gives a Python constant. */
@@ -285,6 +305,7 @@ bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc) {
     }
     shape[i] = da == 1 ? db : da;
   }
+  if (!fe_check_tile(l, loc, rank, shape)) return false;
   *a = fe_broadcast_to(l, *a, rank, shape, loc);
   *b = fe_broadcast_to(l, *b, rank, shape, loc);
   return a->kind != FE_V_ERROR && b->kind != FE_V_ERROR;
