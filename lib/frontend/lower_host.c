@@ -346,6 +346,9 @@ bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
   }
 }
 
+/* The largest width or precision a format spec may ask for. */
+#define FORMAT_MAX 1000
+
 /* A format spec applied to a number or string: [[fill]align][sign][0][width]
  * [,_][.precision][type], through printf; anything else is an error. */
 static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbuf *sb, ir_loc loc) {
@@ -358,13 +361,17 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     align = *p++;
   if (*p && strchr("+- ", *p)) sign = *p++;
   if (*p == '0') fill = '0', align = align ? align : '=', p++;
-  while (*p >= '0' && *p <= '9')
+  while (*p >= '0' && *p <= '9' && width <= FORMAT_MAX)
     width = width * 10 + (*p++ - '0');
   if (*p == ',' || *p == '_') p++;
   if (*p == '.') {
     prec = 0;
-    for (p++; *p >= '0' && *p <= '9';)
+    for (p++; *p >= '0' && *p <= '9' && prec <= FORMAT_MAX;)
       prec = prec * 10 + (*p++ - '0');
+  }
+  if (width > FORMAT_MAX || prec > FORMAT_MAX) {
+    fe_error(l, loc, "format spec '%s': width and precision go up to %d", spec, FORMAT_MAX);
+    return false;
   }
   if (*p) type = *p++;
   if (*p) {

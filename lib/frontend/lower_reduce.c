@@ -216,6 +216,9 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
         (v->v->type->rank != 2 && v->v->type->rank != 3))
       return fe_error(l, locs[i], "dot operands must be 2-d or 3-d tensors, found '%s'",
                       fe_val_type_str(l, v));
+    if (v->v->type->rank == 3)
+      return fe_error(l, locs[i], "unsupported: a batched tl.dot (3-d operand '%s')",
+                      fe_val_type_str(l, v));
   }
   const ir_type *tx = x.v->type, *ty = y.v->type;
   if (tx->rank != ty->rank)
@@ -239,13 +242,23 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
   if (ex != ey && !fp8)
     return fe_error(l, loc, "dot operands must have the same element type, found '%s' and '%s'",
                     fe_val_type_str(l, &x), fe_val_type_str(l, &y));
+  /* The result type as Triton's semantic.dot picks it: int32 for integers,
+   * f32 for f32 and bf16 operands, f64 for f64, else out_dtype (f32 unless
+   * given); a bf16 out_dtype is an error there too. */
+  bool out_given = a[6].kind == FE_V_DTYPE;
+  if (out_given && a[6].ty->kind == IR_TY_FLOAT && a[6].ty->is_bf16)
+    return fe_error(l, locs[6],
+                    "out_dtype=bfloat16 is unsupported: use out_dtype=float32 or float16 and "
+                    "cast with .to(tl.bfloat16)");
   const ir_type *out;
   if (ex->kind == IR_TY_INT)
     out = ir_type_i32(l->ctx);
-  else if (a[6].kind == FE_V_DTYPE)
-    out = a[6].ty;
-  else
+  else if (ex->width == 64)
+    out = ex;
+  else if (ex->width == 32 || ex->is_bf16)
     out = ir_type_f32(l->ctx);
+  else
+    out = out_given ? a[6].ty : ir_type_f32(l->ctx);
   int64_t shape[3];
   for (int i = 0; i < rk - 2; i++)
     shape[i] = tx->shape[i];

@@ -176,5 +176,7 @@ fe_val fe_shape_op(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const
   int64_t shape[IR_MAX_RANK];
   if (!fe_const_shape(l, a[1], locs[1], &nr, shape)) return fe_val_error();
   if (strcmp(name, "tl.broadcast_to") == 0) return fe_broadcast_to(l, x, nr, shape, args->loc);
+  if (nr == 0) /* Triton: "0d block_type is forbidden" */
+    return fe_error(l, locs[1], "cannot reshape to a 0-d shape: Triton has no 0-d tensors");
   return fe_reshape(l, x, nr, shape, args->loc); /* reshape, view */
 }

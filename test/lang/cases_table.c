@@ -274,6 +274,30 @@ static void case_dot(lctx *c, const lparams *p) {
   if (lang_run(c, "control.py", "dot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
 }
 
+/* ---- dot f64 x f64 + f64 -> f64 (control.py dot_kernel) ----------------------- */
+
+/* Triton's dot of f64 operands gives f64 (FMA, in any order of K): the
+ * reference sums in double too, so only the order of the K sums differs. */
+static void case_ddot(lctx *c, const lparams *p) {
+  size_t M = (size_t)p->m, N = (size_t)p->n, K = (size_t)p->k;
+  buf *a = lang_input(c, TTC_TYPE_F64, M * K, -2, 2),
+      *b = lang_input(c, TTC_TYPE_F64, K * N, -2, 2);
+  buf *c0 = lang_input(c, TTC_TYPE_F64, M * N, -1, 1);
+  buf *o = lang_output_tol(c, TTC_TYPE_F64, M * N, 1e-13 * (double)K, 1e-13);
+  for (size_t i = 0; i < M; i++)
+    for (size_t j = 0; j < N; j++) {
+      double s = ((double *)c0->host)[i * N + j];
+      for (size_t k = 0; k < K; k++)
+        s += ((double *)a->host)[i * K + k] * ((double *)b->host)[k * N + j];
+      ((double *)o->ref)[i * N + j] = s;
+    }
+  if (!lang_upload(c)) return;
+  char sig[128];
+  snprintf(sig, sizeof sig, "*fp64,*fp64,*fp64,*fp64,%d,%d,%d", p->m, p->n, p->k);
+  ttc_arg args[] = {lang_arg(a), lang_arg(b), lang_arg(c0), lang_arg(o)};
+  if (lang_run(c, "control.py", "dot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
+}
+
 /* ---- dot i8 x i8 -> i32, plus C (control.py idot_kernel), exact ------------------ */
 
 static void case_idot(lctx *c, const lparams *p) {
@@ -604,6 +628,12 @@ void lang_cases_table(lcase_list *l) {
       lang_add(l, case_dot, &p, warp_counts[wi], "dot_f16_%dx%dx%d_w%d", p.m, p.n, p.k,
                warp_counts[wi]);
     }
+  static const int ddots[][3] = {{16, 16, 16}, {32, 64, 16}};
+  for (size_t di = 0; di < 2; di++) {
+    memset(&p, 0, sizeof p);
+    p.m = ddots[di][0], p.n = ddots[di][1], p.k = ddots[di][2];
+    lang_add(l, case_ddot, &p, 4, "dot_f64_%dx%dx%d_w4", p.m, p.n, p.k);
+  }
   static const int idots[][3] = {{32, 32, 32}, {64, 64, 64}};
   for (size_t di = 0; di < 2; di++) {
     memset(&p, 0, sizeof p);

@@ -1,0 +1,58 @@
+# Input errors that once failed later, as verifier or LLVM errors reported as
+# internal (status 2), or overflowed an int: each is now a located input error
+# (status 1). A dot of f64 operands gives f64, as Triton's does.
+# RUN: not %ttc %s -k dot3d -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=DOT3D %s
+# RUN: %ttc %s -k dot3d -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
+# RUN: not %ttc %s -k outbf16 -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=OUTBF16 %s
+# RUN: not %ttc %s -k reshape0 -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=RESHAPE0 %s
+# RUN: %ttc %s -k reshape0 -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
+# RUN: not %ttc %s -k fmt -s '*fp32,8' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=FMT %s
+# RUN: %ttc %s -k ddot -s '*fp64' --emit ttir | FileCheck --check-prefix=DDOT %s
+# RUN: %ttc %s -k fdot -s '*fp32' --emit ttir | FileCheck --check-prefix=FDOT %s
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dot3d(x_ptr):
+    a = tl.zeros((2, 32, 32), tl.float16)
+    c = tl.dot(a, a)
+    # DOT3D: dot_reshape_format.py:[[@LINE-1]]:16: error: unsupported: a batched tl.dot (3-d operand 'tensor<2x32x32xfp16>')
+    tl.store(x_ptr, tl.sum(tl.sum(tl.sum(c, 0), 0), 0))
+
+
+@triton.jit
+def outbf16(x_ptr):
+    a = tl.zeros((32, 32), tl.float16)
+    c = tl.dot(a, a, out_dtype=tl.bfloat16)
+    # OUTBF16: dot_reshape_format.py:[[@LINE-1]]:32: error: out_dtype=bfloat16 is unsupported
+    tl.store(x_ptr, tl.sum(tl.sum(c, 0), 0))
+
+
+@triton.jit
+def reshape0(x_ptr):
+    b = tl.reshape(tl.arange(0, 1), ())
+    # RESHAPE0: dot_reshape_format.py:[[@LINE-1]]:37: error: cannot reshape to a 0-d shape
+    tl.store(x_ptr, b)
+
+
+@triton.jit
+def fmt(x_ptr, N: tl.constexpr):
+    tl.static_print(f'{N:.99999999999f}')
+    # FMT: dot_reshape_format.py:[[@LINE-1]]:23: error: format spec '.99999999999f': width and precision go up to 1000
+
+
+# DDOT: tt.dot {{.*}} : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+@triton.jit
+def ddot(x_ptr):
+    a = tl.full((16, 16), 1.5, tl.float64)
+    tl.store(x_ptr, tl.sum(tl.sum(tl.dot(a, a), 0), 0))
+
+
+# A dot of f32 operands stays f32 whatever out_dtype says, as in Triton.
+# FDOT: tt.dot {{.*}} : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+@triton.jit
+def fdot(x_ptr):
+    a = tl.full((16, 16), 1.5, tl.float32)
+    tl.store(x_ptr, tl.sum(tl.sum(tl.dot(a, a, out_dtype=tl.float16), 0), 0))
+# SPDX-License-Identifier: MIT
