@@ -133,7 +133,7 @@ bool cg_parse_ptxas_info(const char *log, cg_ptxas_info *info) {
   /* the first entry's report runs to the next "Compiling entry function" */
   const char *p = strstr(log, "Compiling entry function");
   if (!p) p = log;
-  const char *end = strstr(p + 1, "Compiling entry function");
+  const char *end = *p ? strstr(p + 1, "Compiling entry function") : NULL; /* "" has no p + 1 */
   if (!end) end = p + strlen(p);
   info->num_regs = number_before(p, end, " registers");
   info->spill_store_bytes = number_before(p, end, " bytes spill stores");

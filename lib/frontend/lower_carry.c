@@ -5,6 +5,7 @@
  * a composite - a tuple, or the runtime parts of a block pointer or tensor
  * descriptor (lower_blockptr.c) - whose leaves are carried one by one and
  * rebuilt into the same structure inside and after the loop. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend/lower_impl.h"
@@ -12,19 +13,26 @@
 /* ---- assigned names ------------------------------------------------------------ */
 
 typedef struct name_set {
-  const char *names[FE_MAX_CARRIED];
-  int n;
-  bool overflow;
+  const char **names;
+  int n, cap;
+  bool overflow; /* out of memory: the loop reports it */
 } name_set;
 
-/* Adds a name once (names are interned); past FE_MAX_CARRIED the set marks
- * overflow rather than growing, and the loop reports it. */
+/* Adds a name once (names are interned). The set grows: a loop body may
+ * assign any number of names, of which at most FE_MAX_CARRIED may be bound
+ * before the loop (fe_carry_collect counts those). */
 static void names_add(name_set *s, const char *name) {
   for (int i = 0; i < s->n; i++)
     if (s->names[i] == name) return;
-  if (s->n == FE_MAX_CARRIED) {
-    s->overflow = true;
-    return;
+  if (s->n == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 64;
+    const char **grown = s->overflow ? NULL : realloc(s->names, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      s->overflow = true;
+      return;
+    }
+    s->names = grown;
+    s->cap = cap;
   }
   s->names[s->n++] = name;
 }
@@ -96,15 +104,17 @@ static fe_val deep_copy(fe_lower *l, fe_val v) {
 
 /* Pointers to the carried leaves of v, in order: tensors and numbers; tuples
  * recurse, structs recurse into their first `ival` (runtime) items. Returns
- * false when v holds something a loop cannot carry. */
+ * false when v holds something a loop cannot carry. *n counts every leaf;
+ * out (FE_MAX_CARRIED entries) keeps the first FE_MAX_CARRIED, so a caller
+ * sees *n above that bound and reports it. */
 static bool leaves_of(fe_val *v, fe_val **out, int *n) {
   switch (v->kind) {
   case FE_V_TENSOR:
   case FE_V_INT:
   case FE_V_FLOAT:
   case FE_V_BOOL:
-    if (*n == FE_MAX_CARRIED) return false;
-    out[(*n)++] = v;
+    if (*n < FE_MAX_CARRIED) out[*n] = v;
+    (*n)++;
     return true;
   case FE_V_TUPLE:
     for (int i = 0; i < v->n; i++)
@@ -122,7 +132,12 @@ bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_car
   memset(c, 0, sizeof *c);
   name_set set = {0};
   collect_assigned(&set, body);
-  for (int i = 0; i < set.n; i++) {
+  bool ok = true;
+  if (set.overflow) {
+    fe_error(l, loc, "out of memory collecting the names a loop assigns");
+    ok = false;
+  }
+  for (int i = 0; ok && i < set.n; i++) {
     if (set.names[i] == skip) continue;
     fe_val *cur = fe_scope_get(&l->frame->scope, set.names[i]);
     if (!cur) continue;
@@ -132,22 +147,28 @@ bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_car
     if (!leaves_of(&v, slots, &n) || n == 0) continue; /* not carried: None, dtypes, ... */
     if (c->nleaves + n > FE_MAX_CARRIED) {
       fe_error(l, loc, "a loop carries more than %d values", FE_MAX_CARRIED);
-      return false;
+      ok = false;
+      break;
     }
     int first = c->nleaves;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; ok && k < n; k++) {
       *slots[k] = fe_to_tensor(l, *slots[k], loc); /* constants materialize */
-      if (slots[k]->kind == FE_V_ERROR) return false;
+      if (slots[k]->kind == FE_V_ERROR) {
+        ok = false;
+        break;
+      }
       c->leaves[c->nleaves] = *slots[k];
       c->leaf_name[c->nleaves++] = set.names[i];
     }
+    if (!ok) break;
     *cur = v; /* the materialized constants are the loop's initial values */
     c->names[c->nvars] = set.names[i];
     c->tmpl[c->nvars] = v;
     c->first[c->nvars] = first;
     c->count[c->nvars++] = n;
   }
-  return true;
+  free(set.names);
+  return ok;
 }
 
 void fe_carry_bind(fe_lower *l, const fe_carry *c, ir_value *const *vals) {

@@ -800,6 +800,12 @@ static void test_parse_ptxas_info(void **state) {
   assert_int_equal(pi.local, 8);
   assert_false(cg_parse_ptxas_info("ptxas fatal   : Unresolved extern function 'f'\n", &pi));
   assert_int_equal(pi.num_regs, -1);
+  /* a ptxas that prints nothing (ASan once saw a read past the log's end) */
+  char *empty = calloc(1, 1);
+  assert_non_null(empty);
+  assert_false(cg_parse_ptxas_info(empty, &pi));
+  assert_int_equal(pi.num_regs, -1);
+  free(empty);
 }
 
 int main(void) {
