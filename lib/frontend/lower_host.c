@@ -378,7 +378,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     fe_error(l, loc, "unsupported format spec '%s'", spec);
     return false;
   }
-  char body[128] = "";
+  char body[FORMAT_MAX + 400] = ""; /* %f of any double at the largest precision */
   bool num = fe_is_const(v);
   if (num && (type == 'f' || type == 'e' || type == 'g' || type == '%' || type == 'F' ||
               type == 'E' || type == 'G' || (v->kind == FE_V_FLOAT && prec >= 0 && !type))) {
@@ -389,35 +389,37 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     snprintf(fmt, sizeof fmt, "%%%s.*%c", sign == '+' ? "+" : "", t);
     snprintf(body, sizeof body, fmt, prec < 0 ? 6 : prec, x);
     if (type == '%') strncat(body, "%", sizeof body - strlen(body) - 1);
+  } else if (num && v->kind == FE_V_FLOAT && type) { /* d, x, X, o, b, c, ... */
+    fe_error(l, loc, "unknown format code '%c' for object of type 'float'", type);
+    return false;
+  } else if (num && v->kind == FE_V_FLOAT) {
+    ir_strbuf t;
+    ir_sb_init(&t);
+    put_float(&t, v->fval);
+    snprintf(body, sizeof body, "%s", t.data ? t.data : "");
+    ir_sb_free(&t);
+  } else if (num && v->kind == FE_V_BOOL && !type) {
+    snprintf(body, sizeof body, "%s", v->ival ? "True" : "False");
   } else if (num &&
              (type == 'd' || type == 'x' || type == 'X' || type == 'o' || type == 'b' || !type)) {
-    long long x = v->kind == FE_V_FLOAT ? (long long)v->fval : (long long)v->ival;
-    if (type == 'b') {
-      char bits[72];
-      int n = 0;
-      unsigned long long u = x < 0 ? (unsigned long long)-x : (unsigned long long)x;
-      do
-        bits[n++] = (char)('0' + (u & 1)), u >>= 1;
-      while (u);
-      size_t k = 0;
-      if (x < 0) body[k++] = '-';
-      while (n)
-        body[k++] = bits[--n];
-      body[k] = '\0';
-    } else if (v->kind == FE_V_FLOAT && !type) {
-      ir_strbuf t;
-      ir_sb_init(&t);
-      put_float(&t, v->fval);
-      snprintf(body, sizeof body, "%s", t.data ? t.data : "");
-      ir_sb_free(&t);
-    } else if (v->kind == FE_V_BOOL && !type) {
-      snprintf(body, sizeof body, "%s", x ? "True" : "False");
-    } else {
-      char fmt[16];
-      snprintf(fmt, sizeof fmt, "%%%sll%c", sign == '+' ? "+" : "",
-               type && type != 'd' ? type : 'd');
-      snprintf(body, sizeof body, fmt, x);
-    }
+    /* Python's: a sign, then the magnitude's digits (-255 in hex is -ff) */
+    long long x = v->ival;
+    unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+    unsigned base = type == 'x' || type == 'X' ? 16 : type == 'o' ? 8 : type == 'b' ? 2 : 10;
+    const char *digits = type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+    char rev[72];
+    int n = 0;
+    do
+      rev[n++] = digits[u % base], u /= base;
+    while (u);
+    size_t k = 0;
+    if (x < 0)
+      body[k++] = '-';
+    else if (sign == '+' || sign == ' ')
+      body[k++] = sign;
+    while (n)
+      body[k++] = rev[--n];
+    body[k] = '\0';
   } else if (!type || type == 's') {
     ir_strbuf t;
     ir_sb_init(&t);
@@ -426,7 +428,15 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
       fe_error(l, loc, "cannot format '%s' at compile time", fe_val_type_str(l, v));
       return false;
     }
-    snprintf(body, sizeof body, "%.*s", prec >= 0 ? prec : 127, t.data ? t.data : "");
+    size_t len = t.data ? strlen(t.data) : 0;
+    if (prec >= 0 && (size_t)prec < len) len = (size_t)prec;
+    if (len >= sizeof body) {
+      ir_sb_free(&t);
+      fe_error(l, loc, "format spec '%s': the value is longer than %zu characters", spec,
+               sizeof body - 1);
+      return false;
+    }
+    snprintf(body, sizeof body, "%.*s", (int)len, t.data ? t.data : "");
     ir_sb_free(&t);
     if (!align) align = '<';
   } else {

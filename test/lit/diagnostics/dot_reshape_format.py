@@ -8,6 +8,8 @@
 # RUN: %ttc %s -k reshape0 -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
 # RUN: not %ttc %s -k fmt -s '*fp32,8' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=FMT %s
 # RUN: %ttc %s -k ddot -s '*fp64' --emit ttir | FileCheck --check-prefix=DDOT %s
+# RUN: %ttc %s -k fmtint -s '*fp32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=FMTINT %s
+# RUN: not %ttc %s -k fmtd -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=FMTD %s
 # RUN: %ttc %s -k fdot -s '*fp32' --emit ttir | FileCheck --check-prefix=FDOT %s
 import triton
 import triton.language as tl
@@ -40,6 +42,19 @@ def reshape0(x_ptr):
 def fmt(x_ptr, N: tl.constexpr):
     tl.static_print(f'{N:.99999999999f}')
     # FMT: dot_reshape_format.py:[[@LINE-1]]:23: error: format spec '.99999999999f': width and precision go up to 1000
+
+
+# Integers format as Python formats them: a sign, then the magnitude's digits.
+# FMTINT: static_print: -ff|FF|-10|-1000000000000000000000000000000000000000000000000000000000000000|+5| 5|-0000005|True|2.500|   ab
+@triton.jit
+def fmtint(x_ptr):
+    tl.static_print(f'{-255:x}|{255:X}|{-8:o}|{(-9223372036854775807-1):b}|{5:+d}|{5: d}|{-5:08d}|{True}|{2.5:.3f}|{"ab":>5}')
+
+
+@triton.jit
+def fmtd(x_ptr):
+    tl.static_print(f'{1.5:d}')
+    # FMTD: dot_reshape_format.py:[[@LINE-1]]:23: error: unknown format code 'd' for object of type 'float'
 
 
 # DDOT: tt.dot {{.*}} : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
