@@ -30,9 +30,11 @@ LLVMValueRef cg_shared_at(cg *c, LLVMValueRef byte_offset) {
 LLVMValueRef cg_scratch(cg *c, const ir_op *op) {
   const ir_attr *off = ir_op_get_attr(op, "allocation.offset");
   if (!off) {
+    /* reachable from IR input whose pass list allocates before a pass that
+     * adds buffers (tritongpu-pipeline after allocate-shared-memory) */
     ir_error(c->ictx, op->loc,
-             "internal error: '%s' needs shared memory but has no "
-             "allocation (run allocate-shared-memory first)",
+             "'%s' needs shared memory but has no allocation: run allocate-shared-memory "
+             "after every pass that adds shared buffers",
              ir_op_name(op));
     c->failed = true;
     off = ir_attr_int(c->ictx, ir_type_i32(c->ictx), 0);
