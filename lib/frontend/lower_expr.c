@@ -122,9 +122,18 @@ static bool expand_args(fe_lower *l, const fe_expr *e, fe_args *args) {
     }
   }
   args->n = n;
-  const char **names = ir_arena_alloc(l->arena, sizeof(char *) * 257);
-  fe_val *kw = ir_arena_alloc(l->arena, sizeof(fe_val) * 257);
-  ir_loc *kl = ir_arena_alloc(l->arena, sizeof(ir_loc) * 257);
+  /* Keyword arrays sized to the call (a `**dict` grows them): one call's
+   * arguments stay in the arena until the kernel is lowered, so fixed
+   * 257-entry arrays cost ~20 KB per call. */
+  int kcap = e->nkw;
+  const char **names = NULL;
+  fe_val *kw = NULL;
+  ir_loc *kl = NULL;
+  if (kcap > 0) {
+    names = ir_arena_alloc(l->arena, sizeof(char *) * (size_t)kcap);
+    kw = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)kcap);
+    kl = ir_arena_alloc(l->arena, sizeof(ir_loc) * (size_t)kcap);
+  }
   for (int i = 0; i < e->nkw; i++) {
     fe_val v = fe_lower_expr(l, e->kwvals[i]);
     if (e->kwnames[i]) {
@@ -139,7 +148,20 @@ static bool expand_args(fe_lower *l, const fe_expr *e, fe_args *args) {
       return fe_error(l, e->kwvals[i]->loc, "argument after ** must be a dict, found '%s'",
                       fe_val_type_str(l, &v)),
              false;
-    for (int j = 0; j < v.obj->n && nkw < 256; j++) {
+    int want = nkw + v.obj->n + (e->nkw - i);
+    if (want > kcap) {
+      kcap = want > 257 ? 257 : want;
+      const char **nn = ir_arena_alloc(l->arena, sizeof(char *) * (size_t)kcap);
+      fe_val *nk = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)kcap);
+      ir_loc *nl = ir_arena_alloc(l->arena, sizeof(ir_loc) * (size_t)kcap);
+      if (nkw) {
+        memcpy(nn, names, sizeof(char *) * (size_t)nkw);
+        memcpy(nk, kw, sizeof(fe_val) * (size_t)nkw);
+        memcpy(nl, kl, sizeof(ir_loc) * (size_t)nkw);
+      }
+      names = nn, kw = nk, kl = nl;
+    }
+    for (int j = 0; j < v.obj->n && nkw < 256 && nkw < kcap; j++) {
       if (v.obj->keys[j].kind != FE_V_STR)
         return fe_error(l, e->kwvals[i]->loc, "keywords must be strings"), false;
       names[nkw] = v.obj->keys[j].path;

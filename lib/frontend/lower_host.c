@@ -68,12 +68,7 @@ void fe_list_append(fe_lower *l, fe_val *list, fe_val x) {
 
 int fe_py_equal(const fe_val *a, const fe_val *b) {
   bool na = fe_is_const(a), nb = fe_is_const(b);
-  if (na && nb) {
-    double x = a->kind == FE_V_FLOAT ? a->fval : (double)a->ival;
-    double y = b->kind == FE_V_FLOAT ? b->fval : (double)b->ival;
-    if (a->kind != FE_V_FLOAT && b->kind != FE_V_FLOAT) return a->ival == b->ival;
-    return x == y;
-  }
+  if (na && nb) return fe_num_cmp(a, b) == 0;
   if (a->kind != b->kind) {
     bool seq_a = a->kind == FE_V_TUPLE || a->kind == FE_V_LIST;
     bool seq_b = b->kind == FE_V_TUPLE || b->kind == FE_V_LIST;
@@ -293,10 +288,21 @@ static void put_float(ir_strbuf *sb, double x) {
     ir_sb_puts(sb, "nan");
     return;
   }
-  char buf[64];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, x);
+  /* Python's repr: the fewest digits that read back as x, in fixed notation
+   * for decimal exponents -4 to 15 (with at least one decimal, '120.0'),
+   * else in scientific notation ('1e+16', '1.5e-05') */
+  char buf[400];
+  int digits = 1;
+  for (; digits <= 17; digits++) {
+    snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
     if (strtod(buf, NULL) == x) break;
+  }
+  if (digits > 17) digits = 17;
+  const char *e = strchr(buf, 'e');
+  int exp = e ? atoi(e + 1) : 0;
+  if (exp >= -4 && exp < 16) {
+    int frac = digits - 1 - exp;
+    snprintf(buf, sizeof buf, "%.*f", frac > 0 ? frac : 0, x);
   }
   ir_sb_puts(sb, buf);
   if (!strpbrk(buf, ".eE")) ir_sb_puts(sb, ".0");
@@ -524,6 +530,7 @@ static bool is_seq(const fe_val *v) { return v->kind == FE_V_TUPLE || v->kind ==
 static fe_val str_of(fe_lower *l, const char *s, size_t n) {
   fe_val v = fe_val_str(l, "");
   v.path = ir_intern(l->ctx, s, n);
+  l->str_bytes += n; /* interned strings stay: fe_lower_stmts bounds their total */
   return v;
 }
 
@@ -576,6 +583,8 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
     default: break;
     }
     if (op == FE_OP_ADD) {
+      if (strlen(a.path) + strlen(b.path) > FE_MAX_STR_BYTES)
+        return fe_error(l, loc, "string longer than %zu bytes", FE_MAX_STR_BYTES);
       ir_strbuf sb;
       ir_sb_init(&sb);
       ir_sb_puts(&sb, a.path);
@@ -600,9 +609,12 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
   if (op == FE_OP_MUL && (is_seq(&a) || a.kind == FE_V_STR) && b.kind == FE_V_INT) {
     int64_t k = b.ival < 0 ? 0 : b.ival;
     if (a.kind == FE_V_STR) {
+      size_t len = strlen(a.path);
+      if (len && (uint64_t)k > FE_MAX_STR_BYTES / len)
+        return fe_error(l, loc, "string longer than %zu bytes", FE_MAX_STR_BYTES);
       ir_strbuf sb;
       ir_sb_init(&sb);
-      for (int64_t i = 0; i < k && sb.len < (1u << 20); i++)
+      for (int64_t i = 0; i < k; i++)
         ir_sb_puts(&sb, a.path);
       fe_val r = str_of(l, sb.data ? sb.data : "", sb.len);
       ir_sb_free(&sb);

@@ -7,6 +7,7 @@
  *
  * fe_call_host_builtin sets *handled only for what it implements; other
  * names fall through to the kernel builtins (lower_builtins.c). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,8 +261,12 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
   if ((!strcmp(name, "int") || !strcmp(name, "float")) && x && x->kind == FE_V_STR) {
     char *end;
     if (name[0] == 'i') {
+      errno = 0;
       long long v = strtoll(x->path, &end, a->n > 1 ? (int)a->pos[1].ival : 10);
-      if (*end) return fe_error(l, a->loc, "invalid literal for int(): '%s'", x->path);
+      if (*end || end == x->path)
+        return fe_error(l, a->loc, "invalid literal for int(): '%s'", x->path);
+      if (errno == ERANGE)
+        return fe_error(l, a->loc, "int('%.40s'): the value does not fit in 64 bits", x->path);
       return fe_val_int(v);
     }
     return pass(handled); /* float("inf") is the kernel builtin's */
@@ -269,8 +274,33 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
   if (!strcmp(name, "round")) {
     if (!x || !fe_is_const(x)) return pass(handled);
     if (a->n > 1) {
-      double p = pow(10, (double)a->pos[1].ival);
-      return fe_val_float(nearbyint(num(x) * p) / p);
+      if (a->pos[1].kind != FE_V_INT && a->pos[1].kind != FE_V_BOOL)
+        return fe_error(l, a->loc, "round(): ndigits must be an integer");
+      int64_t nd = a->pos[1].ival;
+      if (x->kind != FE_V_FLOAT) { /* an int stays an int: half to even at 10**-nd */
+        int64_t v = x->ival;
+        if (nd >= 0) return fe_val_int(v);
+        if (nd < -18) return fe_val_int(0);
+        int64_t p = 1;
+        for (int64_t k = 0; k < -nd; k++)
+          p *= 10;
+        int64_t q = v / p, r = v % p;
+        if (r < 0) q--, r += p; /* floor division */
+        if (r > p - r || (r == p - r && (q & 1))) q++;
+        int64_t out;
+        if (__builtin_mul_overflow(q, p, &out))
+          return fe_error(l, a->loc, "round(): the result does not fit in 64 bits");
+        return fe_val_int(out);
+      }
+      double v = x->fval;
+      if (!isfinite(v) || nd > 330) return fe_val_float(v);
+      if (nd >= 0) { /* Python rounds the exact binary value; printf does too */
+        char buf[700];
+        snprintf(buf, sizeof buf, "%.*f", (int)nd, v);
+        return fe_val_float(strtod(buf, NULL));
+      }
+      double p = nd < -330 ? INFINITY : pow(10, (double)-nd);
+      return fe_val_float(isinf(p) ? 0.0 * v : nearbyint(v / p) * p);
     }
     return fe_float_to_int(l, nearbyint(num(x)), a->loc, "round");
   }

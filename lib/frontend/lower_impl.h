@@ -137,6 +137,16 @@ typedef struct fe_frame {
   struct fe_frame *parent;
 } fe_frame;
 
+/* Compile-time work the frontend does for one kernel, whatever the IR it
+ * makes: statements executed (a static_range body counts once per
+ * iteration, a helper's body once per call) and bytes of compile-time
+ * values (tuples, strings, lowering scratch). Each bounds a run that makes
+ * few ops but loops or allocates without end. */
+#define FE_MAX_STEPS ((int64_t)1 << 22)
+#define FE_MAX_SCRATCH_BYTES ((size_t)1 << 30)
+/* The longest compile-time string (a longer one is an error, not cut). */
+#define FE_MAX_STR_BYTES ((size_t)1 << 20)
+
 typedef struct fe_lower {
   ir_context *ctx;
   ir_module *m; /* NULL when evaluating host code only */
@@ -152,7 +162,9 @@ typedef struct fe_lower {
   fe_frame *frame;
   int depth; /* inlining depth */
   int nerrors;
-  bool too_many_ops; /* IR_MAX_OPS reached (reported): lowering stops */
+  bool too_many_ops; /* IR_MAX_OPS or a limit below reached (reported): lowering stops */
+  int64_t steps;     /* statements executed, static_range bodies and helper calls included */
+  size_t str_bytes;  /* bytes of compile-time strings made (interned in the context) */
   /* Quiet evaluation (decorators, module-level conditions): errors are
    * counted and the first one kept, nothing is reported. */
   int quiet;
@@ -313,6 +325,9 @@ fe_val fe_broadcast_to(fe_lower *l, fe_val v, int rank, const int64_t *shape, ir
 /* False, with a located error naming the limit, when shape has more than
  * IR_MAX_TILE_ELEMS elements. */
 bool fe_check_tile(fe_lower *l, ir_loc loc, int rank, const int64_t *shape);
+/* Python's order of two numbers (bool, int, float), exact between ints and
+ * floats: -1, 0, 1, or 2 when a NaN makes them unordered. */
+int fe_num_cmp(const fe_val *a, const fe_val *b);
 /* Makes two runtime values shape-compatible (splat, expand leading dims, broadcast). */
 bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc);
 fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc);

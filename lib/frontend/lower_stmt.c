@@ -695,6 +695,20 @@ void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_co
       l->too_many_ops = true;
       break;
     }
+    if (++l->steps > FE_MAX_STEPS) {
+      fe_error(l, stmts[i]->loc,
+               "compile-time evaluation runs more than %lld statements (static_range "
+               "iterations and helper calls included)",
+               (long long)FE_MAX_STEPS);
+      l->too_many_ops = true;
+      break;
+    }
+    if (l->arena->total + l->str_bytes > FE_MAX_SCRATCH_BYTES) {
+      fe_error(l, stmts[i]->loc, "compile-time values take more than %zu MiB",
+               FE_MAX_SCRATCH_BYTES >> 20);
+      l->too_many_ops = true;
+      break;
+    }
     fe_cont here = {stmts + i + 1, n - i - 1, next};
     f->cont = &here;
     lower_stmt(l, stmts[i]);

@@ -418,6 +418,30 @@ static fe_val fold_overflow(fe_lower *l, ir_loc loc, fe_op op) {
                   fe_op_str(op));
 }
 
+/* Python's comparison of an int with a float: exact, not through a double
+ * (2^53 + 1 != 2^53 as a float). -1, 0, 1, or 2 when f is NaN. */
+static int cmp_int_float(int64_t i, double f) {
+  if (isnan(f)) return 2;
+  if (f >= 0x1p63) return -1;
+  if (f < -0x1p63) return 1;
+  double fl = floor(f); /* within int64 range, exact */
+  int64_t k = (int64_t)fl;
+  if (i != k) return i < k ? -1 : 1;
+  return f > fl ? -1 : 0;
+}
+
+int fe_num_cmp(const fe_val *a, const fe_val *b) {
+  bool fa = a->kind == FE_V_FLOAT, fb = b->kind == FE_V_FLOAT;
+  if (!fa && !fb) return (a->ival > b->ival) - (a->ival < b->ival);
+  if (fa && fb) {
+    if (isnan(a->fval) || isnan(b->fval)) return 2;
+    return (a->fval > b->fval) - (a->fval < b->fval);
+  }
+  if (fb) return cmp_int_float(a->ival, b->fval);
+  int c = cmp_int_float(b->ival, a->fval);
+  return c == 2 ? 2 : -c;
+}
+
 /* Two constexprs: Python semantics (floor division and modulo round toward
  * negative infinity; `/` is always float). Integer results past 64 bits
  * are errors, never wrapped (signed overflow is undefined in C, and
@@ -483,12 +507,12 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
     if (op == FE_OP_SHR) return fe_val_int(j < 64 ? i >> j : (i < 0 ? -1 : 0));
     r = op == FE_OP_BITAND ? (i & j) : op == FE_OP_BITOR ? (i | j) : (i ^ j);
     return a.kind == FE_V_BOOL && b.kind == FE_V_BOOL ? fe_val_bool(r != 0) : fe_val_int(r);
-  case FE_OP_EQ: return fe_val_bool(x == y);
-  case FE_OP_NE: return fe_val_bool(x != y);
-  case FE_OP_LT: return fe_val_bool(is_float ? x < y : i < j);
-  case FE_OP_LE: return fe_val_bool(is_float ? x <= y : i <= j);
-  case FE_OP_GT: return fe_val_bool(is_float ? x > y : i > j);
-  case FE_OP_GE: return fe_val_bool(is_float ? x >= y : i >= j);
+  case FE_OP_EQ: return fe_val_bool(fe_num_cmp(&a, &b) == 0);
+  case FE_OP_NE: return fe_val_bool(fe_num_cmp(&a, &b) != 0);
+  case FE_OP_LT: return fe_val_bool(fe_num_cmp(&a, &b) == -1);
+  case FE_OP_LE: return fe_val_bool(fe_num_cmp(&a, &b) == -1 || fe_num_cmp(&a, &b) == 0);
+  case FE_OP_GT: return fe_val_bool(fe_num_cmp(&a, &b) == 1);
+  case FE_OP_GE: return fe_val_bool(fe_num_cmp(&a, &b) == 1 || fe_num_cmp(&a, &b) == 0);
   case FE_OP_MATMUL:
   case FE_OP_AND:
   case FE_OP_OR:

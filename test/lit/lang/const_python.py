@@ -1,0 +1,49 @@
+# Compile-time values follow Python: int/float comparisons are exact, round()
+# rounds the exact binary value (and keeps ints ints), float repr is Python's,
+# int() of a too-large literal is an error rather than a clamp, and a string
+# past 1 MiB is an error rather than cut. The expected lines are what CPython
+# prints for the same expressions.
+# RUN: %ttc %s -k cmp -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=CMP %s
+# RUN: %ttc %s -k rnd -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND %s
+# RUN: %ttc %s -k rep -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=REP %s
+# RUN: not %ttc %s -k bigint -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGINT %s
+# RUN: not %ttc %s -k bigstr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGSTR %s
+import triton
+import triton.language as tl
+
+
+# CMP: static_print: False False False True True True False
+@triton.jit
+def cmp(y_ptr):
+    tl.static_print(9007199254740993 == 9007199254740992.0, 9223372036854775807 == 9223372036854775808.0,
+                    1 < float('nan'), 3 == 3.0, 2**53 + 1 > 2.0**53, 9007199254740993 != 9007199254740992,
+                    9007199254740993 == 9007199254740992)
+
+
+# RND: static_print: 2.67 5 1200 1200 1400 -1200 2 4 0.12 1e+300 120.0
+@triton.jit
+def rnd(y_ptr):
+    tl.static_print(round(2.675, 2), round(5, 0), round(1234, -2), round(1250, -2), round(1350, -2),
+                    round(-1250, -2), round(2.5), round(3.5), round(0.125, 2), round(1e300, 2),
+                    round(123.456, -1))
+    o = tl.arange(0, round(16, 0))
+
+
+# REP: static_print: 120.0 1e+16 1.5e-05 0.0001234 -0.0 0.1 0.3333333333333333 123456789012345.6 1000000000000000.0 0.00025 5e-324 1.7976931348623157e+308
+@triton.jit
+def rep(y_ptr):
+    tl.static_print(120.0, 1e16, 1.5e-5, 0.0001234, -0.0, 0.1, 1 / 3, 123456789012345.6, 1e15, 2.5e-4,
+                    5e-324, 1.7976931348623157e308)
+
+
+@triton.jit
+def bigint(y_ptr):
+    tl.static_print(int("9" * 30))
+    # BIGINT: const_python.py:[[@LINE-1]]:21: error: int('999999999999999999999999999999'): the value does not fit in 64 bits
+
+
+@triton.jit
+def bigstr(y_ptr):
+    tl.static_print(len("a" * (1 << 40)))
+    # BIGSTR: const_python.py:[[@LINE-1]]:29: error: string longer than 1048576 bytes
+# SPDX-License-Identifier: MIT
