@@ -155,6 +155,12 @@ void ir_format_op_limit(const ir_context *ctx, char *buf, size_t cap);
  * and time, not what passes leave. 2^22 is about 7 times what the 100k-
  * statement compile benchmark builds (600k). */
 #define IR_MAX_OPS ((int64_t)1 << 22)
+/* IR text limits the parser checks, each far above what Triton writes: one
+ * function's arguments (the frontend's parameter limit), the entries of one
+ * attribute dictionary, and the `#name = ...` layout aliases of a module. */
+#define IR_MAX_PARAMS 128
+#define IR_MAX_DICT_ENTRIES 1024
+#define IR_MAX_ALIASES 4096
 
 typedef enum ir_type_kind {
   IR_TY_INT,     /* signless integer of `width` bits: 1, 8, 16, 32, 64 */

@@ -489,6 +489,9 @@ bool ir_ps_attr_dict_into(parser *p, pattrs *out, bool angled, ir_op_kind kind) 
       for (int i = 0; i < out->n; i++)
         if (out->a[i].name == name)
           return ir_ps_error(p, &k, "duplicate key '%s' in dictionary", name);
+      if (out->n == IR_MAX_DICT_ENTRIES)
+        return ir_ps_error(p, &k, "more than %d entries in one attribute dictionary",
+                           IR_MAX_DICT_ENTRIES);
       if (out->n == out->cap) {
         out->cap = out->cap ? out->cap * 2 : 8;
         ir_named_attr *na = realloc(out->a, (size_t)out->cap * sizeof *na);

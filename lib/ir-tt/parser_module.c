@@ -290,6 +290,8 @@ static bool alias_def(parser *p) {
       return ir_ps_error(p, &name, "redefinition of symbol alias id '%.*s'", (int)name.n, name.s);
   if (!ir_ps_expect(p, '=', "in alias definition")) return false;
   if (ir_ps_is_ident(p, "loc")) return ir_ps_error(p, NULL, "location aliases are not supported");
+  if (p->naliases == IR_MAX_ALIASES)
+    return ir_ps_error(p, &name, "more than %d layout aliases", IR_MAX_ALIASES);
   const ir_attr *a = ir_ps_layout(p);
   if (!a) return false;
   if (p->naliases == p->aliases_cap) {

@@ -398,12 +398,20 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
     ir_ps_error(p, &sym, "expected function name (@name)");
     return NULL;
   }
+  if (ir_module_lookup_func(p->m, ir_intern(p->ctx, sym.s, sym.n))) {
+    ir_ps_error(p, &sym, "redefinition of function '@%.*s'", (int)sym.n, sym.s);
+    return NULL;
+  }
   if (!ir_ps_expect(p, '(', "to open the argument list")) return NULL;
   if (!ir_ps_accept(p, ')')) {
     do {
       ptok name = ir_ps_next(p);
       if (name.kind != PT_VALUE || name.idx >= 0) {
         ir_ps_error(p, &name, "expected argument name");
+        goto done;
+      }
+      if (nargs == IR_MAX_PARAMS) {
+        ir_ps_error(p, &name, "too many parameters (more than %d)", IR_MAX_PARAMS);
         goto done;
       }
       if (!ir_ps_expect(p, ':', "after argument name")) goto done;
