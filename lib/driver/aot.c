@@ -361,6 +361,47 @@ static void write_source(const aot_gen *g, const char *file, const char *header,
   ir_sb_puts(c, "  return CUDA_ERROR_INVALID_VALUE;\n}\n");
 }
 
+/* A grid dimension goes into the generated C as written, so it must be an
+ * expression and nothing more: integer literals, the kernel's parameters
+ * (runtime ones and constexprs), cdiv(a, b), arithmetic, shift, bitwise,
+ * comparison and conditional operators, and balanced parentheses. */
+static bool check_grid_expr(aot_gen *g, const char *e, const char *grid) {
+  const aot_spec *s0 = &g->specs[0];
+  int depth = 0;
+  for (const char *p = e; *p;) {
+    if (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+      const char *q = p;
+      while (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+             (*q >= '0' && *q <= '9'))
+        q++;
+      size_t n = (size_t)(q - p);
+      bool known = n == 4 && memcmp(p, "cdiv", 4) == 0;
+      for (int i = 0; !known && i < s0->nparams; i++)
+        known = strlen(s0->params[i].name) == n && memcmp(s0->params[i].name, p, n) == 0;
+      if (!known)
+        return aot_fail(g, "grid '%s': '%.*s' is not a parameter of the kernel or cdiv", grid,
+                        (int)n, p);
+      p = q;
+    } else if (*p >= '0' && *p <= '9') {
+      while ((*p >= '0' && *p <= '9') || *p == 'x' || *p == 'X' || (*p >= 'a' && *p <= 'f') ||
+             (*p >= 'A' && *p <= 'F') || *p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
+        p++;
+    } else if (*p == '(' || *p == ')') {
+      depth += *p == '(' ? 1 : -1;
+      if (depth < 0) return aot_fail(g, "grid '%s': unbalanced parentheses", grid);
+      p++;
+    } else if (*p == '=' && p[1] != '=' && !(p > e && strchr("<>=!", p[-1]))) {
+      return aot_fail(g, "grid '%s': an assignment has no place in a grid expression", grid);
+    } else if (strchr(" \t+-*/%<>=!&|^~?:,", *p)) {
+      p++;
+    } else {
+      return aot_fail(g, "grid '%s': '%c' has no place in a grid expression", grid, *p);
+    }
+  }
+  if (depth != 0) return aot_fail(g, "grid '%s': unbalanced parentheses", grid);
+  return true;
+}
+
 /* Splits "a, f(b, c), d" at top-level commas into at most three parts. */
 static bool split_grid(aot_gen *g, const char *grid) {
   g->grid_buf = strdup(grid);
@@ -377,6 +418,7 @@ static bool split_grid(aot_gen *g, const char *grid) {
       while (*start == ' ')
         start++;
       if (!*start) return aot_fail(g, "empty grid dimension in '%s'", grid);
+      if (!check_grid_expr(g, start, grid)) return false;
       g->grid[n++] = start;
       start = p + 1;
       if (end) break;
