@@ -66,6 +66,25 @@ bool ttg_options_check(const ir_module *m, const ttg_options *opts) {
     ir_error(m->ctx, m->op->loc, "num-ctas must be at least 1, got %d", opts->num_ctas);
     return false;
   }
+  /* The module's target, when it names one, is one ttc compiles for (as
+   * --arch: sm_80 and newer); ttg_module_options reads only what parses. */
+  static const int ccs[] = {80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
+  const ir_attr *t = ir_op_get_attr(m->op, "ttg.target");
+  int cc = 0;
+  char tail = 0;
+  bool ok = !t || (t->kind == IR_ATTR_STRING && sscanf(t->s, "cuda:%4d%c", &cc, &tail) == 1);
+  bool known = false;
+  for (size_t i = 0; ok && t && i < sizeof ccs / sizeof ccs[0]; i++)
+    known |= cc == ccs[i];
+  if (!ok || (t && !known)) {
+    ir_error(m->ctx, m->op->loc,
+             "ttg.target must be \"cuda:N\" for a target ttc compiles for (80, 86, 87, 88, 89, "
+             "90, 100, 101, 103, 110, 120, 121)%s%s%s",
+             t && t->kind == IR_ATTR_STRING ? ", got \"" : "",
+             t && t->kind == IR_ATTR_STRING ? t->s : "",
+             t && t->kind == IR_ATTR_STRING ? "\"" : "");
+    return false;
+  }
   return true;
 }
 
