@@ -659,7 +659,9 @@ static void lower_stmt(fe_lower *l, const fe_stmt *s) {
     l->frame->returned = true;
     return;
   }
-  case FE_ST_GLOBAL: return;
+  case FE_ST_GLOBAL: /* Triton's code generator has no visitor for them either */
+    fe_error(l, s->loc, "unsupported: 'global' or 'nonlocal' in a jit function");
+    return;
   case FE_ST_DEF: fe_error(l, s->loc, "unsupported: a nested function in a jit function"); return;
   case FE_ST_ASSERT: {
     fe_val c = fe_lower_expr(l, s->cond);
