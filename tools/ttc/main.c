@@ -145,6 +145,14 @@ static _Noreturn void usage_error(const char *fmt, const char *arg) {
   exit(EXIT_USAGE);
 }
 
+/* A pass name --print-before/--print-after may name: 'all' or a registered pass. */
+static bool known_pass(const char *name) {
+  if (strcmp(name, "all") == 0) return true;
+  for (int i = 0; i < ttc_ir_pass_count(); i++)
+    if (strcmp(ttc_ir_pass_name(i), name) == 0) return true;
+  return false;
+}
+
 /* Matches "--name value" and "--name=value"; advances *i past the value. */
 static const char *flag_value(int argc, char **argv, int *i, const char *shrt, const char *lng) {
   const char *a = argv[*i];
@@ -288,6 +296,10 @@ static void parse_args(int argc, char **argv, cli *c) {
   c->color = color != 0;
   if (c->list_passes || c->version) return;
   if (!c->file) usage_error("%s", "no input file");
+  const char *printed[2] = {c->opts.print_before, c->opts.print_after};
+  for (int k = 0; k < 2; k++)
+    if (printed[k] && !known_pass(printed[k]))
+      usage_error("unknown pass '%s' to print around (see --list-passes)", printed[k]);
   if (c->nsignatures > 1 && !c->aot) usage_error("%s", "more than one -s needs --aot");
   if ((c->grid || c->aot_name) && !c->aot) usage_error("%s", "--grid and --aot-name need --aot");
   /* the cache serves the levels it keeps; --print-loc and --verify-diagnostics compile
