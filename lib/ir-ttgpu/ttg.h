@@ -113,9 +113,14 @@ bool ttg_convert_to_ttgir(ir_module *m, const ttg_options *opts);
 /* Reads the options back from a ttgir module's attributes (defaults if absent). */
 ttg_options ttg_module_options(const ir_module *m);
 
+/* The most elements one thread may hold of a tensor spread over all the
+ * module's threads (convert-triton-to-tritongpu checks every result). */
+#define TTG_MAX_ELEMS_PER_THREAD 16384
+
 /* True when the options describe a launch ttc can lay out: num_warps a power
- * of two in 1..32, 32 threads per warp, at least one CTA. Otherwise reports
- * an error at the module's location and returns false. */
+ * of two in 1..32, 32 threads per warp, at least one CTA, and a ttg.target
+ * (when the module has one) that names a target ttc compiles for. Otherwise
+ * reports an error at the module's location and returns false. */
 bool ttg_options_check(const ir_module *m, const ttg_options *opts);
 
 /* ---- fixup.c: keeping operand layouts consistent ------------------------------ */

@@ -10,6 +10,9 @@
 # RUN: not %ttc %s -k dot -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=DOT %s
 # RUN: %ttc %s -k dot -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
 # RUN: %ttc %s -k edge -s '*fp32' --emit ttir -o /dev/null
+# A tile at the limit over too few threads: more than 16384 elements each.
+# RUN: not %ttc %s -k perthread -s '*fp32' -w 1 --emit ttgir 2>&1 > /dev/null | FileCheck --check-prefix=PERTHREAD %s
+# RUN: %ttc %s -k perthread -s '*fp32' -w 2 --emit ttgir -o /dev/null
 # BCAST-NOT: internal error
 # FULL-NOT: internal error
 # DOT-NOT: internal error
@@ -62,4 +65,11 @@ def dot(x_ptr):
 def edge(x_ptr):
     o = tl.full((1024, 1024), 1.0, tl.float32)
     tl.store(x_ptr, tl.sum(tl.sum(o, 0), 0))
+
+
+@triton.jit
+def perthread(x_ptr):
+    o = tl.arange(0, 1048576)
+    # PERTHREAD: tile_limit.py:[[@LINE-1]]:19: error: a tensor of 1048576 elements gives each of the 32 threads 32768 elements, above the limit of 16384; use at least 2 warps
+    tl.store(x_ptr + o, 1.0)
 # SPDX-License-Identifier: MIT
