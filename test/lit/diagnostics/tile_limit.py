@@ -70,6 +70,6 @@ def edge(x_ptr):
 @triton.jit
 def perthread(x_ptr):
     o = tl.arange(0, 1048576)
-    # PERTHREAD: tile_limit.py:[[@LINE-1]]:19: error: a tensor of 1048576 elements gives each of the 32 threads 32768 elements, above the limit of 16384; use at least 2 warps
+    # PERTHREAD: tile_limit.py:[[@LINE-1]]:9: error: a tensor of 1048576 elements gives each of the 32 threads 32768 elements, above the limit of 16384; use at least 2 warps
     tl.store(x_ptr + o, 1.0)
 # SPDX-License-Identifier: MIT
