@@ -283,12 +283,67 @@ static void lex_end_line(lexer *lx, size_t at) {
   lx->at_line_start = true;
 }
 
+/* Whether code point cp may appear in a Python identifier. Not the whole
+ * XID tables: the blocks that hold no letters Python accepts (Latin-1
+ * punctuation and symbols, general punctuation with the zero-width space,
+ * arrows, math and technical symbols, box drawing, dingbats, private use,
+ * the byte-order mark, specials, emoji), which are the characters that
+ * slip into source by accident. */
+static bool ident_code_point(uint32_t cp) {
+  if (cp >= 0x80 && cp <= 0xBF) return cp == 0xAA || cp == 0xB5 || cp == 0xBA;
+  if (cp == 0xD7 || cp == 0xF7) return false;
+  if (cp >= 0x2000 && cp <= 0x206F)
+    return cp == 0x200C || cp == 0x200D || cp == 0x203F || cp == 0x2040 || cp == 0x2054;
+  if (cp >= 0x2190 && cp <= 0x2BFF) return false;
+  if (cp >= 0x3000 && cp <= 0x3003) return false;
+  if (cp >= 0xD800 && cp <= 0xF8FF) return false; /* surrogates, private use */
+  if (cp == 0xFEFF || (cp >= 0xFFF0 && cp <= 0xFFFF)) return false;
+  if (cp >= 0x1F000 && cp <= 0x1FAFF) return false;
+  return cp <= 0x10FFFF;
+}
+
+/* Reports the first invalid UTF-8 sequence or non-identifier character of
+ * the name [b, e): Python rejects both ("invalid character ... (U+200B)"). */
+static void check_name_utf8(lexer *lx, size_t b, size_t e) {
+  const unsigned char *s = (const unsigned char *)lx->s;
+  for (size_t i = b; i < e;) {
+    if (s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    int n = s[i] >= 0xF0 && s[i] <= 0xF4  ? 4
+            : s[i] >= 0xE0                ? 3
+            : s[i] >= 0xC2 && s[i] < 0xE0 ? 2
+                                          : 0;
+    uint32_t cp = n == 4 ? s[i] & 0x07u : n == 3 ? s[i] & 0x0Fu : s[i] & 0x1Fu;
+    bool ok = n > 0 && i + (size_t)n <= e;
+    for (int k = 1; ok && k < n; k++) {
+      ok = (s[i + k] & 0xC0) == 0x80;
+      cp = cp << 6 | (s[i + k] & 0x3Fu);
+    }
+    /* overlong 3- and 4-byte forms, surrogates */
+    if (ok &&
+        ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || (cp >= 0xD800 && cp <= 0xDFFF)))
+      ok = false;
+    if (!ok) {
+      fe_lex_error(lx, fe_lex_loc_at(lx, i), "invalid UTF-8 byte 0x%02x in a name", s[i]);
+      return;
+    }
+    if (!ident_code_point(cp)) {
+      fe_lex_error(lx, fe_lex_loc_at(lx, i), "invalid character U+%04X in a name", (unsigned)cp);
+      return;
+    }
+    i += (size_t)n;
+  }
+}
+
 /* A name, keyword, or a string with a prefix (r, b, f, t, u and pairs). */
 static void lex_name(lexer *lx) {
   size_t b = lx->pos, e = b;
   while (e < lx->len && fe_lex_is_name_char(lx->s[e]))
     e++;
   if (fe_lex_prefixed_string(lx, b, e)) return;
+  check_name_utf8(lx, b, e);
   ir_loc loc = fe_lex_loc_at(lx, b);
   lx->pos = e;
   fe_token *t = fe_lex_push(lx, keyword_kind(lx->s + b, e - b), loc);
