@@ -31,7 +31,7 @@ typedef struct cg_options {
   const char *arch;      /* "sm_90a", "sm_90", "sm_80"; NULL: "sm_90" */
   int num_warps;         /* used only when the module lacks "ttg.num-warps"; 0: 4 */
   int opt_level;         /* LLVM default<ON> pipeline, 0..3; 3 is Triton's (0 really means O0) */
-  int ptx_version;       /* PTX ISA as 87 for 8.7; 0: 87 (needs ptxas >= 12.8) */
+  int ptx_version;       /* PTX ISA as 87 for 8.7; 0: what the target needs, 87 at least */
   const char *libdevice; /* libdevice.10.bc; NULL: $TTC_LIBDEVICE, then the CUDA home's */
   /* Outputs, when non-NULL: set true when the module needed libdevice and
    * it could not be read (a missing tool, not the input's fault); the wall

@@ -48,6 +48,17 @@ const char *cg_target_name(int index) {
   return NULL;
 }
 
+/* The PTX ISA a target needs at least: 8.7 (CUDA 12.8), as Triton 3.6
+ * emits, for sm_80 to sm_101 and sm_120; 8.8 for sm_103, sm_121 and the
+ * family-specific 'f' targets; 9.0 (CUDA 13) for sm_88 and sm_110. LLVM's
+ * NVPTX reports a lower version as a fatal error, which exits the process. */
+static int min_ptx_version(const char *arch) {
+  int sm = atoi(arch + 3);
+  if (sm == 88 || sm == 110) return 90;
+  if (sm == 103 || sm == 121 || strchr(arch + 3, 'f')) return 88;
+  return 87;
+}
+
 static bool arch_ok(const char *arch) {
   for (size_t i = 0; i < sizeof cg_known_archs / sizeof cg_known_archs[0]; i++)
     if (strcmp(arch, cg_known_archs[i]) == 0) return true;
@@ -160,7 +171,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   *llir = NULL;
   *ptx = NULL;
   const char *arch = opts && opts->arch ? opts->arch : "sm_90";
-  int ptx_version = opts && opts->ptx_version > 0 ? opts->ptx_version : 87;
+  int ptx_version = opts && opts->ptx_version > 0 ? opts->ptx_version : min_ptx_version(arch);
   int level = opts ? opts->opt_level : 3;
   ir_loc none = {0};
   if (!arch_ok(arch)) {
