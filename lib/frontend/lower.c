@@ -532,8 +532,18 @@ fe_val fe_const_param_val(fe_lower *l, const fe_param *pa) {
  * constexpr parameters bind their signature values as Python constants. */
 static ir_op *build_kernel_func(fe_lower *l, const fe_func *fn, const fe_kernel_info *info,
                                 fe_frame *frame) {
-  const ir_type *arg_types[128];
+  const ir_type *arg_types[IR_MAX_PARAMS];
   int nargs = 0;
+  for (int i = 0; i < info->nparams; i++)
+    nargs += !info->params[i].is_constexpr;
+  if (nargs > IR_MAX_PARAMS) { /* a tensor descriptor passes 1 + 2 x rank arguments */
+    fe_error(l, fn->loc,
+             "the kernel's parameters pass %d arguments (a tensor descriptor passes 1 + 2 x rank), "
+             "more than the limit of %d",
+             nargs, IR_MAX_PARAMS);
+    return NULL;
+  }
+  nargs = 0;
   for (int i = 0; i < info->nparams; i++) {
     const fe_param *pa = &info->params[i];
     if (pa->is_constexpr) continue;
@@ -582,7 +592,10 @@ static bool lower_kernel(fe_lower *l, const fe_func *fn, const fe_kernel_info *i
   frame.unit = l->user;
   frame.ret.kind = FE_V_NONE;
   l->frame = &frame;
-  build_kernel_func(l, fn, info, &frame);
+  if (!build_kernel_func(l, fn, info, &frame)) {
+    l->frame = NULL;
+    return false;
+  }
   fe_lower_body(l, &fn->body);
   if (frame.ret.kind != FE_V_NONE && frame.ret.kind != FE_V_ERROR)
     fe_error(l, fn->loc, "kernel '%s' must not return a value", fn->name);
