@@ -128,6 +128,26 @@ static bool leaves_of(fe_val *v, fe_val **out, int *n) {
   }
 }
 
+/* Whether v holds a value a loop would carry (a tensor or a number), at any
+ * depth of its tuples and structs. */
+static bool any_carriable(const fe_val *v) {
+  switch (v->kind) {
+  case FE_V_TENSOR:
+  case FE_V_INT:
+  case FE_V_FLOAT:
+  case FE_V_BOOL: return true;
+  case FE_V_TUPLE:
+    for (int i = 0; i < v->n; i++)
+      if (any_carriable(&v->items[i])) return true;
+    return false;
+  case FE_V_STRUCT:
+    for (int i = 0; i < v->ival && i < v->n; i++)
+      if (any_carriable(&v->items[i])) return true;
+    return false;
+  default: return false;
+  }
+}
+
 bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_carry *c, ir_loc loc) {
   memset(c, 0, sizeof *c);
   name_set set = {0};
@@ -144,7 +164,18 @@ bool fe_carry_collect(fe_lower *l, const fe_body *body, const char *skip, fe_car
     fe_val v = deep_copy(l, *cur);
     fe_val *slots[FE_MAX_CARRIED];
     int n = 0;
-    if (!leaves_of(&v, slots, &n) || n == 0) continue; /* not carried: None, dtypes, ... */
+    if (!leaves_of(&v, slots, &n)) {
+      /* None, dtypes, functions stay as they are; but a tuple that mixes them
+       * with numbers or tensors would lose its runtime part, silently */
+      if (!any_carriable(&v)) continue;
+      fe_error(l, loc,
+               "unsupported: a loop that assigns '%s', which mixes tensors or numbers with "
+               "values a loop cannot carry ('%s')",
+               set.names[i], fe_val_type_str(l, &v));
+      ok = false;
+      break;
+    }
+    if (n == 0) continue;
     if (c->nleaves + n > FE_MAX_CARRIED) {
       fe_error(l, loc, "a loop carries more than %d values", FE_MAX_CARRIED);
       ok = false;

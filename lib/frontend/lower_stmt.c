@@ -135,7 +135,8 @@ __attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe
   const char *names[MAX_CARRIED];
   fe_val vals[2][MAX_CARRIED];
   int n = 0;
-  for (int i = 0; i < arm[0].n + arm[1].n && n < MAX_CARRIED; i++) {
+  bool ok = true;
+  for (int i = 0; i < arm[0].n + arm[1].n; i++) {
     const char *name = i < arm[0].n ? arm[0].items[i].name : arm[1].items[i - arm[0].n].name;
     bool dup = false;
     for (int j = 0; j < n; j++)
@@ -144,6 +145,11 @@ __attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe
     fe_val *p = fe_scope_get(&pre, name);
     if (dup || !a || !b) continue;
     if (p && same_val(a, p) && same_val(b, p)) continue;
+    if (n == MAX_CARRIED) { /* never drop one: the code after would read a stale value */
+      fe_error(l, s->loc, "a runtime 'if' changes more than %d variables", MAX_CARRIED);
+      ok = false;
+      break;
+    }
     names[n] = name;
     vals[0][n] = *a;
     vals[1][n++] = *b;
@@ -152,7 +158,6 @@ __attribute__((noinline)) static void if_merge(fe_lower *l, const fe_stmt *s, fe
   const ir_type *types[MAX_CARRIED];
   bool keep[MAX_CARRIED];
   int nres = 0;
-  bool ok = true;
   for (int i = 0; i < n; i++) {
     fe_val *a = &vals[0][i], *b = &vals[1][i];
     keep[i] = false;
