@@ -358,18 +358,22 @@ bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
 /* A format spec applied to a number or string: [[fill]align][sign][0][width]
  * [,_][.precision][type], through printf; anything else is an error. */
 static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbuf *sb, ir_loc loc) {
-  char fill = ' ', align = 0, sign = 0, type = 0;
+  char fill = ' ', align = 0, sign = 0, type = 0, group = 0;
   int width = 0, prec = -1;
+  bool own_fill = false;
   const char *p = spec;
   if (p[0] && strchr("<>^=", p[1]) && p[1])
-    fill = p[0], align = p[1], p += 2;
+    fill = p[0], align = p[1], p += 2, own_fill = true;
   else if (strchr("<>^=", *p) && *p)
     align = *p++;
   if (*p && strchr("+- ", *p)) sign = *p++;
-  if (*p == '0') fill = '0', align = align ? align : '=', p++;
+  if (*p == '0') { /* zero padding, unless the spec names its own fill */
+    if (!own_fill) fill = '0', align = align ? align : '=';
+    p++;
+  }
   while (*p >= '0' && *p <= '9' && width <= FORMAT_MAX)
     width = width * 10 + (*p++ - '0');
-  if (*p == ',' || *p == '_') p++;
+  if (*p == ',' || *p == '_') group = *p++;
   if (*p == '.') {
     prec = 0;
     for (p++; *p >= '0' && *p <= '9' && prec <= FORMAT_MAX;)
@@ -388,11 +392,15 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   bool num = fe_is_const(v);
   if (num && (type == 'f' || type == 'e' || type == 'g' || type == '%' || type == 'F' ||
               type == 'E' || type == 'G' || (v->kind == FE_V_FLOAT && prec >= 0 && !type))) {
+    if (group) {
+      fe_error(l, loc, "unsupported format spec '%s': grouping of a float", spec);
+      return false;
+    }
     double x = v->kind == FE_V_FLOAT ? v->fval : (double)v->ival;
     char t = type == '%' ? 'f' : type ? type : 'g';
     if (type == '%') x *= 100;
     char fmt[16];
-    snprintf(fmt, sizeof fmt, "%%%s.*%c", sign == '+' ? "+" : "", t);
+    snprintf(fmt, sizeof fmt, "%%%s.*%c", sign == '+' ? "+" : sign == ' ' ? " " : "", t);
     snprintf(body, sizeof body, fmt, prec < 0 ? 6 : prec, x);
     if (type == '%') strncat(body, "%", sizeof body - strlen(body) - 1);
   } else if (num && v->kind == FE_V_FLOAT && type) { /* d, x, X, o, b, c, ... */
@@ -402,9 +410,12 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     ir_strbuf t;
     ir_sb_init(&t);
     put_float(&t, v->fval);
-    snprintf(body, sizeof body, "%s", t.data ? t.data : "");
+    bool neg = t.data && t.data[0] == '-';
+    snprintf(body, sizeof body, "%s%s",
+             !neg && (sign == '+' || sign == ' ') ? (sign == '+' ? "+" : " ") : "",
+             t.data ? t.data : "");
     ir_sb_free(&t);
-  } else if (num && v->kind == FE_V_BOOL && !type) {
+  } else if (num && v->kind == FE_V_BOOL && !type && !*spec) { /* a spec formats it as an int */
     snprintf(body, sizeof body, "%s", v->ival ? "True" : "False");
   } else if (num &&
              (type == 'd' || type == 'x' || type == 'X' || type == 'o' || type == 'b' || !type)) {
@@ -423,8 +434,15 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
       body[k++] = '-';
     else if (sign == '+' || sign == ' ')
       body[k++] = sign;
-    while (n)
+    int every = base == 10 ? 3 : 4; /* Python groups decimal by 3, the others ('_') by 4 */
+    if (group == ',' && base != 10) {
+      fe_error(l, loc, "cannot use ',' with '%c'", type);
+      return false;
+    }
+    while (n) {
       body[k++] = rev[--n];
+      if (group && n && n % every == 0) body[k++] = group;
+    }
     body[k] = '\0';
   } else if (!type || type == 's') {
     ir_strbuf t;
@@ -434,17 +452,19 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
       fe_error(l, loc, "cannot format '%s' at compile time", fe_val_type_str(l, v));
       return false;
     }
+    /* any length (strings go up to FE_MAX_STR_BYTES): padded straight into sb */
     size_t len = t.data ? strlen(t.data) : 0;
     if (prec >= 0 && (size_t)prec < len) len = (size_t)prec;
-    if (len >= sizeof body) {
-      ir_sb_free(&t);
-      fe_error(l, loc, "format spec '%s': the value is longer than %zu characters", spec,
-               sizeof body - 1);
-      return false;
-    }
-    snprintf(body, sizeof body, "%.*s", (int)len, t.data ? t.data : "");
+    int spad = width > (int64_t)len ? width - (int)len : 0;
+    char a = align ? align : '<';
+    int sl = a == '<' ? 0 : a == '^' ? spad / 2 : spad;
+    for (int i = 0; i < sl; i++)
+      ir_sb_putc(sb, fill);
+    ir_sb_append(sb, t.data ? t.data : "", len);
+    for (int i = 0; i < spad - sl; i++)
+      ir_sb_putc(sb, fill);
     ir_sb_free(&t);
-    if (!align) align = '<';
+    return true;
   } else {
     fe_error(l, loc, "unsupported format spec '%s' for '%s'", spec, fe_val_type_str(l, v));
     return false;
@@ -453,7 +473,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   if (!align) align = '>';
   int left = pad <= 0 ? 0 : align == '<' ? 0 : align == '^' ? pad / 2 : pad;
   int right = pad <= 0 ? 0 : pad - left;
-  if (align == '=' && (body[0] == '-' || body[0] == '+')) {
+  if (align == '=' && (body[0] == '-' || body[0] == '+' || (body[0] == ' ' && sign == ' '))) {
     ir_sb_putc(sb, body[0]);
     for (int i = 0; i < left; i++)
       ir_sb_putc(sb, fill);

@@ -6,6 +6,7 @@
 # RUN: %ttc %s -k cmp -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=CMP %s
 # RUN: %ttc %s -k rnd -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND %s
 # RUN: %ttc %s -k rep -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=REP %s
+# RUN: %ttc %s -k fmt -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=FMT %s
 # RUN: not %ttc %s -k bigint -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGINT %s
 # RUN: not %ttc %s -k bigstr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGSTR %s
 import triton
@@ -34,6 +35,16 @@ def rnd(y_ptr):
 def rep(y_ptr):
     tl.static_print(120.0, 1e16, 1.5e-5, 0.0001234, -0.0, 0.1, 1 / 3, 123456789012345.6, 1e15, 2.5e-4,
                     5e-324, 1.7976931348623157e308)
+
+
+# Format specs as CPython: ' ' and '+' signs, '=' after a sign, a bool as an
+# int under a spec, an explicit fill beside '0', grouping; long strings whole.
+# FMT: static_print:  0005| 1.50|+1.5| 1.5|    1|5xxxx|1,000,000|-1_234_567|ff|True|-    5|+2.5|1_0000_0000_0000_0000|2000
+@triton.jit
+def fmt(y_ptr):
+    s = "a" * 2000
+    tl.static_print(f"{5: 05}|{1.5: .2f}|{1.5:+}|{1.5: }|{True:5}|{5:x<05}|{1000000:,}|{-1234567:_}|{255:_x}|{True}|"
+                    f"{-5:=+6}|{2.5:+.1f}|{65536:_b}|{len(f'{s}')}")
 
 
 @triton.jit
