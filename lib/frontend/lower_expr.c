@@ -161,7 +161,9 @@ static bool expand_args(fe_lower *l, const fe_expr *e, fe_args *args) {
       }
       names = nn, kw = nk, kl = nl;
     }
-    for (int j = 0; j < v.obj->n && nkw < 256 && nkw < kcap; j++) {
+    if (nkw + v.obj->n > 256)
+      return fe_error(l, e->kwvals[i]->loc, "too many keyword arguments"), false;
+    for (int j = 0; j < v.obj->n && nkw < kcap; j++) {
       if (v.obj->keys[j].kind != FE_V_STR)
         return fe_error(l, e->kwvals[i]->loc, "keywords must be strings"), false;
       names[nkw] = v.obj->keys[j].path;

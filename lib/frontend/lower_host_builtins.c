@@ -273,14 +273,19 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
   }
   if (!strcmp(name, "round")) {
     if (!x || !fe_is_const(x)) return pass(handled);
-    if (a->n > 1) {
+    if (a->n > 1 && a->pos[1].kind != FE_V_NONE) { /* round(x, None) is round(x) */
       if (a->pos[1].kind != FE_V_INT && a->pos[1].kind != FE_V_BOOL)
         return fe_error(l, a->loc, "round(): ndigits must be an integer");
       int64_t nd = a->pos[1].ival;
       if (x->kind != FE_V_FLOAT) { /* an int stays an int: half to even at 10**-nd */
         int64_t v = x->ival;
         if (nd >= 0) return fe_val_int(v);
-        if (nd < -18) return fe_val_int(0);
+        if (nd < -19) return fe_val_int(0);
+        if (nd == -19) { /* 10**19 is past int64: 0, or a result that does not fit */
+          if (v > 5000000000000000000 || v < -5000000000000000000)
+            return fe_error(l, a->loc, "round(): the result does not fit in 64 bits");
+          return fe_val_int(0);
+        }
         int64_t p = 1;
         for (int64_t k = 0; k < -nd; k++)
           p *= 10;
@@ -300,8 +305,11 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
         return fe_val_float(strtod(buf, NULL));
       }
       double p = nd < -330 ? INFINITY : pow(10, (double)-nd);
-      return fe_val_float(isinf(p) ? 0.0 * v : nearbyint(v / p) * p);
+      double r = isinf(p) ? 0.0 * v : nearbyint(v / p) * p;
+      if (isinf(r)) return fe_error(l, a->loc, "round(): rounded value too large to represent");
+      return fe_val_float(r);
     }
+    if (x->kind != FE_V_FLOAT) return fe_val_int(x->ival); /* exact, not through a double */
     return fe_float_to_int(l, nearbyint(num(x)), a->loc, "round");
   }
   if (!strcmp(name, "pow") && a->n == 2)

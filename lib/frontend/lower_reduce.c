@@ -246,7 +246,7 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
    * f32 for f32 and bf16 operands, f64 for f64, else out_dtype (f32 unless
    * given); a bf16 out_dtype is an error there too. */
   bool out_given = a[6].kind == FE_V_DTYPE;
-  if (out_given && a[6].ty->kind == IR_TY_FLOAT && a[6].ty->is_bf16)
+  if (out_given && ex->kind != IR_TY_INT && a[6].ty->kind == IR_TY_FLOAT && a[6].ty->is_bf16)
     return fe_error(l, locs[6],
                     "out_dtype=bfloat16 is unsupported: use out_dtype=float32 or float16 and "
                     "cast with .to(tl.bfloat16)");

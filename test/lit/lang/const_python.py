@@ -7,6 +7,7 @@
 # RUN: %ttc %s -k rnd -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND %s
 # RUN: %ttc %s -k rep -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=REP %s
 # RUN: %ttc %s -k fmt -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=FMT %s
+# RUN: %ttc %s -k rnd2 -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND2 %s
 # RUN: not %ttc %s -k bigint -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGINT %s
 # RUN: not %ttc %s -k bigstr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGSTR %s
 import triton
@@ -45,6 +46,14 @@ def fmt(y_ptr):
     s = "a" * 2000
     tl.static_print(f"{5: 05}|{1.5: .2f}|{1.5:+}|{1.5: }|{True:5}|{5:x<05}|{1000000:,}|{-1234567:_}|{255:_x}|{True}|"
                     f"{-5:=+6}|{2.5:+.1f}|{65536:_b}|{len(f'{s}')}")
+
+
+# round() of an int is exact at any magnitude.
+# RND2: static_print: 9007199254740993 9223372036854775807 0 2 1 -9000000000000000000
+@triton.jit
+def rnd2(y_ptr):
+    tl.static_print(round(9007199254740993), round(9223372036854775807), round(4000000000000000000, -19),
+                    round(2.5, None), round(True), round(-9223372036854775807 - 1, -18))
 
 
 @triton.jit
