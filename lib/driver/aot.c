@@ -390,10 +390,20 @@ static bool check_grid_expr(aot_gen *g, const char *e, const char *grid) {
       depth += *p == '(' ? 1 : -1;
       if (depth < 0) return aot_fail(g, "grid '%s': unbalanced parentheses", grid);
       p++;
-    } else if (*p == '=' && p[1] != '=' && !(p > e && strchr("<>=!", p[-1]))) {
-      return aot_fail(g, "grid '%s': an assignment has no place in a grid expression", grid);
     } else if (strchr(" \t+-*/%<>=!&|^~?:,", *p)) {
-      p++;
+      /* operators only: no assignment (=, <<=, ++), comment, digraph or trigraph */
+      static const char *const banned[] = {"//", "/*", "*/", "++", "--", "<%",
+                                           "%>", "<:", ":>", "%:", "??"};
+      for (size_t k = 0; k < sizeof banned / sizeof banned[0]; k++)
+        if (p[0] == banned[k][0] && p[1] == banned[k][1])
+          return aot_fail(g, "grid '%s': '%s' has no place in a grid expression", grid, banned[k]);
+      bool cmp = (p[0] == '<' || p[0] == '>' || p[0] == '=' || p[0] == '!') && p[1] == '=' &&
+                 !(p > e && (p[-1] == '<' || p[-1] == '>') && p[0] == p[-1]);
+      if (p[1] == '=' && !cmp && strchr("+-*/%&|^<>", p[0]))
+        return aot_fail(g, "grid '%s': an assignment has no place in a grid expression", grid);
+      if (*p == '=' && !(p > e && strchr("<>=!", p[-1])) && p[1] != '=')
+        return aot_fail(g, "grid '%s': an assignment has no place in a grid expression", grid);
+      p += cmp ? 2 : 1;
     } else {
       return aot_fail(g, "grid '%s': '%c' has no place in a grid expression", grid, *p);
     }
