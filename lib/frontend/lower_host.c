@@ -288,24 +288,68 @@ static void put_float(ir_strbuf *sb, double x) {
     ir_sb_puts(sb, "nan");
     return;
   }
-  /* Python's repr: the fewest digits that read back as x, in fixed notation
-   * for decimal exponents -4 to 15 (with at least one decimal, '120.0'),
-   * else in scientific notation ('1e+16', '1.5e-05') */
-  char buf[400];
-  int digits = 1;
-  for (; digits <= 17; digits++) {
-    snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
-    if (strtod(buf, NULL) == x) break;
+  /* Python's repr: the fewest digits that read back as x (the nearest such
+   * string, which need not be the correctly rounded one: one unit up or down
+   * in the last digit may read back where the rounded string does not), in
+   * fixed notation for decimal exponents -4 to 15 (with at least one
+   * decimal, '120.0'), else in scientific notation ('1e+16', '1.5e-05'). */
+  char buf[64], digs[24];
+  int nd = 0, exp = 0;
+  bool found = false;
+  for (int digits = 1; digits <= 17 && !found; digits++) {
+    snprintf(buf, sizeof buf, "%.*e", digits - 1, fabs(x));
+    exp = atoi(strchr(buf, 'e') + 1);
+    nd = 0;
+    for (const char *q = buf; *q != 'e'; q++)
+      if (*q >= '0' && *q <= '9') digs[nd++] = *q;
+    digs[nd] = '\0';
+    double y = strtod(buf, NULL);
+    if (y == fabs(x)) {
+      found = true;
+      break;
+    }
+    if (digits < 2) continue;
+    /* the neighbour toward x: last digit +1 when the rounded value is below */
+    char cand[24];
+    memcpy(cand, digs, (size_t)nd + 1);
+    int k = nd - 1, d = y < fabs(x) ? 1 : -1;
+    while (k >= 0) {
+      int v = cand[k] - '0' + d;
+      if (v >= 0 && v <= 9) {
+        cand[k] = (char)('0' + v);
+        break;
+      }
+      cand[k--] = d > 0 ? '0' : '9'; /* carry or borrow */
+    }
+    if (k < 0 || cand[0] == '0') continue; /* the digit count would change */
+    char sci[64];
+    snprintf(sci, sizeof sci, "%c.%se%d", cand[0], cand + 1, exp);
+    if (strtod(sci, NULL) == fabs(x)) {
+      memcpy(digs, cand, (size_t)nd + 1);
+      found = true;
+    }
   }
-  if (digits > 17) digits = 17;
-  const char *e = strchr(buf, 'e');
-  int exp = e ? atoi(e + 1) : 0;
+  if (signbit(x)) ir_sb_putc(sb, '-');
   if (exp >= -4 && exp < 16) {
-    int frac = digits - 1 - exp;
-    snprintf(buf, sizeof buf, "%.*f", frac > 0 ? frac : 0, x);
+    if (exp < 0) {
+      ir_sb_puts(sb, "0.");
+      for (int i = 0; i < -exp - 1; i++)
+        ir_sb_putc(sb, '0');
+      ir_sb_puts(sb, digs);
+    } else {
+      for (int i = 0; i <= exp; i++)
+        ir_sb_putc(sb, i < nd ? digs[i] : '0');
+      ir_sb_putc(sb, '.');
+      if (nd > exp + 1)
+        ir_sb_puts(sb, digs + exp + 1);
+      else
+        ir_sb_putc(sb, '0');
+    }
+  } else {
+    ir_sb_putc(sb, digs[0]);
+    if (nd > 1) ir_sb_printf(sb, ".%s", digs + 1);
+    ir_sb_printf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
   }
-  ir_sb_puts(sb, buf);
-  if (!strpbrk(buf, ".eE")) ir_sb_puts(sb, ".0");
 }
 
 bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
