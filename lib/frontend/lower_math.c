@@ -32,9 +32,9 @@ static fe_val b_where(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
  * code generator maps them); floats use maxnumf/minnumf like Triton's default
  * propagate_nan=NONE. Two constexprs fold. */
 fe_val fe_minmax(fe_lower *l, bool is_max, fe_val x, fe_val y, ir_loc loc) {
-  if (fe_is_const(&x) && fe_is_const(&y)) {
-    fe_val lt = fe_binary(l, FE_OP_LT, x, y, loc);
-    return (lt.ival != 0) == is_max ? y : x;
+  if (fe_is_const(&x) && fe_is_const(&y)) { /* Python's: the first of equals, x unless y wins */
+    int c = fe_num_cmp(&y, &x);
+    return c == (is_max ? 1 : -1) ? y : x;
   }
   if (!fe_promote_pair(l, &x, &y, is_max ? FE_OP_GT : FE_OP_LT, loc)) return fe_val_error();
   const ir_type *s = ir_type_scalar(x.v->type);

@@ -14,12 +14,13 @@ import triton
 import triton.language as tl
 
 
-# CMP: static_print: False False False True True True False
+# CMP: static_print: False False False True True True False 2 2 2.0 nan 1
 @triton.jit
 def cmp(y_ptr):
     tl.static_print(9007199254740993 == 9007199254740992.0, 9223372036854775807 == 9223372036854775808.0,
                     1 < float('nan'), 3 == 3.0, 2**53 + 1 > 2.0**53, 9007199254740993 != 9007199254740992,
-                    9007199254740993 == 9007199254740992)
+                    9007199254740993 == 9007199254740992, min(2, 2.0), max(2, 2.0), min(2.0, 2),
+                    max(float('nan'), 1), max(1, float('nan')))
 
 
 # RND: static_print: 2.67 5 1200 1200 1400 -1200 2 4 0.12 1e+300 120.0
