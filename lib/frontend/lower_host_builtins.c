@@ -85,11 +85,32 @@ static fe_val py_zip(fe_lower *l, const fe_args *a) {
   return seq_result(l, n, rows);
 }
 
-static int cmp_vals(const void *x, const void *y) {
-  const fe_val *a = x, *b = y;
+/* Python's order of two sortable values (numbers exactly, strings by
+ * bytes); a NaN compares as equal, so it stays where it is. */
+static int cmp_vals(const fe_val *a, const fe_val *b) {
   if (a->kind == FE_V_STR && b->kind == FE_V_STR) return strcmp(a->path, b->path);
-  double p = num(a), q = num(b);
-  return p < q ? -1 : p > q;
+  int c = fe_num_cmp(a, b);
+  return c == 2 ? 0 : c;
+}
+
+/* A stable merge sort, as Python's sorted(): equal items keep their order,
+ * with reverse too (reverse flips the comparison, not the result). */
+static void sort_vals(fe_val *v, fe_val *tmp, int n, bool reverse) {
+  if (n < 2) return;
+  int h = n / 2;
+  sort_vals(v, tmp, h, reverse);
+  sort_vals(v + h, tmp, n - h, reverse);
+  int i = 0, j = h, k = 0;
+  while (i < h && j < n) {
+    int c = cmp_vals(&v[j], &v[i]);
+    bool take_right = reverse ? c > 0 : c < 0;
+    tmp[k++] = take_right ? v[j++] : v[i++];
+  }
+  while (i < h)
+    tmp[k++] = v[i++];
+  while (j < n)
+    tmp[k++] = v[j++];
+  memcpy(v, tmp, sizeof *v * (size_t)n);
 }
 
 static bool all_sortable(const fe_val *items, int n) {
@@ -153,14 +174,9 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
     if (n) memcpy(copy, items, sizeof(fe_val) * (size_t)n);
     if (!strcmp(name, "sorted")) {
       if (!all_sortable(copy, n)) return fe_error(l, a->loc, "sorted() needs numbers or strings");
-      qsort(copy, (size_t)n, sizeof *copy, cmp_vals);
       const fe_val *rev = kwarg(a, "reverse");
-      if (rev && fe_const_truth(rev) > 0)
-        for (int i = 0; i < n / 2; i++) {
-          fe_val t = copy[i];
-          copy[i] = copy[n - 1 - i];
-          copy[n - 1 - i] = t;
-        }
+      fe_val *tmp = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(n + 1));
+      sort_vals(copy, tmp, n, rev && fe_const_truth(rev) > 0);
     } else if (!strcmp(name, "reversed")) {
       for (int i = 0; i < n / 2; i++) {
         fe_val t = copy[i];

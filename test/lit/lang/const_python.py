@@ -8,6 +8,7 @@
 # RUN: %ttc %s -k rep -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=REP %s
 # RUN: %ttc %s -k fmt -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=FMT %s
 # RUN: %ttc %s -k rnd2 -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND2 %s
+# RUN: %ttc %s -k srt -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=SRT %s
 # RUN: not %ttc %s -k bigint -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGINT %s
 # RUN: not %ttc %s -k bigstr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGSTR %s
 import triton
@@ -55,6 +56,15 @@ def fmt(y_ptr):
 def rnd2(y_ptr):
     tl.static_print(round(9007199254740993), round(9223372036854775807), round(4000000000000000000, -19),
                     round(2.5, None), round(True), round(-9223372036854775807 - 1, -18))
+
+
+# sorted() is stable (reverse too) and compares ints with floats exactly.
+# SRT: static_print: 1.0 1 9007199254740992.0 9007199254740993 2 2.0 1 1.0
+@triton.jit
+def srt(y_ptr):
+    s = sorted([9007199254740993, 1.0, 1, 9007199254740992.0])
+    r = sorted([2, 1, 2.0, 1.0], reverse=True)
+    tl.static_print(s[0], s[1], s[2], s[3], r[0], r[1], r[2], r[3])
 
 
 @triton.jit
