@@ -653,6 +653,7 @@ void fe_lower_init(fe_lower *l, ir_context *ctx, ir_arena *arena, const fe_searc
   memset(l, 0, sizeof *l);
   l->ctx = ctx;
   l->arena = arena;
+  l->ctx_bytes0 = ir_context_arena_bytes(ctx);
   if (search) l->search = *search;
 }
 

@@ -594,7 +594,6 @@ static bool is_seq(const fe_val *v) { return v->kind == FE_V_TUPLE || v->kind ==
 static fe_val str_of(fe_lower *l, const char *s, size_t n) {
   fe_val v = fe_val_str(l, "");
   v.path = ir_intern(l->ctx, s, n);
-  l->str_bytes += n; /* interned strings stay: fe_lower_stmts bounds their total */
   return v;
 }
 

@@ -164,7 +164,7 @@ typedef struct fe_lower {
   int nerrors;
   bool too_many_ops; /* IR_MAX_OPS or a limit below reached (reported): lowering stops */
   int64_t steps;     /* statements executed, static_range bodies and helper calls included */
-  size_t str_bytes;  /* bytes of compile-time strings made (interned in the context) */
+  size_t ctx_bytes0; /* the context's arena bytes when lowering began (new strings count) */
   /* Quiet evaluation (decorators, module-level conditions): errors are
    * counted and the first one kept, nothing is reported. */
   int quiet;

@@ -710,7 +710,9 @@ void fe_lower_stmts(fe_lower *l, const fe_stmt *const *stmts, int n, const fe_co
       l->too_many_ops = true;
       break;
     }
-    if (l->arena->total + l->str_bytes > FE_MAX_SCRATCH_BYTES) {
+    /* the lowering's scratch and what the context gained (interned strings
+     * stay for the context's life; a string made again adds nothing) */
+    if (l->arena->total + (ir_context_arena_bytes(l->ctx) - l->ctx_bytes0) > FE_MAX_SCRATCH_BYTES) {
       fe_error(l, stmts[i]->loc, "compile-time values take more than %zu MiB",
                FE_MAX_SCRATCH_BYTES >> 20);
       l->too_many_ops = true;

@@ -85,6 +85,8 @@ const char *ir_intern(ir_context *ctx, const char *s, size_t n) {
 
 const char *ir_intern_cstr(ir_context *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
 
+size_t ir_context_arena_bytes(const ir_context *ctx) { return ctx->arena.total; }
+
 int64_t ir_context_max_ops(const ir_context *ctx) {
   return ctx->max_ops > 0 ? ctx->max_ops : IR_MAX_OPS;
 }

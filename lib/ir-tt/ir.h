@@ -136,6 +136,9 @@ void ir_context_destroy(ir_context *ctx);
 /* Interned string: equal contents give the same pointer. Lives as the context. */
 const char *ir_intern(ir_context *ctx, const char *s, size_t n);
 const char *ir_intern_cstr(ir_context *ctx, const char *s);
+/* Bytes the context has allocated for uniqued objects (strings, types,
+ * attributes) so far: the frontend bounds what one kernel adds. */
+size_t ir_context_arena_bytes(const ir_context *ctx);
 /* The op limit inputs are held to in this context: IR_MAX_OPS, unless a
  * test lowered it (ir_context_set_max_ops; 0 restores the default). */
 int64_t ir_context_max_ops(const ir_context *ctx);
