@@ -253,7 +253,14 @@ static bool lower_op(cg *c, ir_op *op) {
   case IR_OP_TTG_ASYNC_COMMIT_GROUP:
   case IR_OP_TTG_ASYNC_WAIT: return cg_lower_async(c, op);
 
-  case IR_OP_TT_RETURN: LLVMBuildRetVoid(c->b); return true;
+  case IR_OP_TT_RETURN: /* a kernel: IR input may give it values, which a .entry cannot return */
+    if (op->noperands > 0) {
+      ir_error(c->ictx, op->loc, "a kernel returns no values, but this 'tt.return' has %d",
+               op->noperands);
+      return false;
+    }
+    LLVMBuildRetVoid(c->b);
+    return true;
 
   /* Terminators other than tt.return are consumed by their parent op. */
   case IR_OP_SCF_YIELD:
