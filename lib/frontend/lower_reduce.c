@@ -250,6 +250,9 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
     return fe_error(l, locs[6],
                     "out_dtype=bfloat16 is unsupported: use out_dtype=float32 or float16 and "
                     "cast with .to(tl.bfloat16)");
+  if (ex->kind == IR_TY_INT && ex->width != 8) /* Triton: "only int8 supported!" */
+    return fe_error(l, loc, "an integer tl.dot takes int8 operands, found '%s'",
+                    fe_val_type_str(l, &x));
   const ir_type *out;
   if (ex->kind == IR_TY_INT)
     out = ir_type_i32(l->ctx);

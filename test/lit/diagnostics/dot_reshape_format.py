@@ -3,6 +3,7 @@
 # (status 1). A dot of f64 operands gives f64, as Triton's does.
 # RUN: not %ttc %s -k dot3d -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=DOT3D %s
 # RUN: %ttc %s -k dot3d -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
+# RUN: not %ttc %s -k idot32 -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=IDOT32 %s
 # RUN: not %ttc %s -k outbf16 -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=OUTBF16 %s
 # RUN: not %ttc %s -k reshape0 -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=RESHAPE0 %s
 # RUN: %ttc %s -k reshape0 -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
@@ -21,6 +22,14 @@ def dot3d(x_ptr):
     c = tl.dot(a, a)
     # DOT3D: dot_reshape_format.py:[[@LINE-1]]:16: error: unsupported: a batched tl.dot (3-d operand 'tensor<2x32x32xfp16>')
     tl.store(x_ptr, tl.sum(tl.sum(tl.sum(c, 0), 0), 0))
+
+
+@triton.jit
+def idot32(x_ptr):
+    a = tl.zeros((32, 32), tl.int32)
+    c = tl.dot(a, a)
+    # IDOT32: dot_reshape_format.py:[[@LINE-1]]:9: error: an integer tl.dot takes int8 operands, found 'tensor<32x32xi32>'
+    tl.store(x_ptr, tl.sum(tl.sum(c, 0), 0))
 
 
 @triton.jit
