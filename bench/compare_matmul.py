@@ -102,9 +102,7 @@ def main():
     dtype, tname = {"bf16": (torch.bfloat16, "bf16"), "fp8": (torch.float8_e4m3fn, "fp8e4nv")}.get(
         opt.dtype, (torch.float16, "fp16"))
     tnames = (tname, tname, "fp16" if opt.dtype == "fp8" else tname)
-    build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
-    torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
-    ttc = Ttc(build, False)
+    ttc, build = Ttc.beside_torch(ROOT)
     ttc.lib.ttc_device_num_sms.restype = ctypes.c_int
     ttc.lib.ttc_device_num_sms.argtypes = [ctypes.c_void_p]
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "

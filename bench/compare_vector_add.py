@@ -65,9 +65,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--buffers", type=int, default=8)
     opt = ap.parse_args()
-    build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
-    torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
-    ttc = Ttc(build, False)
+    ttc, build = Ttc.beside_torch(ROOT)
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}; {opt.rounds} rounds of interleaved launches")
     rows = []

@@ -94,9 +94,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     opt = ap.parse_args()
     tilings = [None] + [tuple(int(x) for x in t.replace("w", "x").split("x")) for t in opt.tiles.split(",") if t]
-    build = os.environ.get("TTC_BUILD", os.path.join(ROOT, "build"))
-    torch.zeros(1, device="cuda")  # torch's context first: ttc uses the same primary context
-    ttc = Ttc(build, False)
+    ttc, build = Ttc.beside_torch(ROOT)
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}")
     rows, bests = [], []

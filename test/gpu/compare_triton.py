@@ -247,6 +247,16 @@ def ttc_args(vals):
 class Ttc:
     """libttc.so: a device (GPU 0 in torch's context, or the interpreter)."""
 
+    @staticmethod
+    def beside_torch(root):
+        """(Ttc on GPU 0, its build folder) for a benchmark that runs Triton in
+        the same process: TTC_BUILD (default <root>/build), and torch's context
+        created first, so that ttc uses the same primary context."""
+        import torch
+        build = os.environ.get("TTC_BUILD", os.path.join(root, "build"))
+        torch.zeros(1, device="cuda")
+        return Ttc(build, False), build
+
     def __init__(self, build, interp, full=False):
         lib = ctypes.CDLL(os.path.join(build, "lib", "libttc.so"))
         self.full = full

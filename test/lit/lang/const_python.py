@@ -42,11 +42,11 @@ def rep(y_ptr):
 
 # Format specs as CPython: ' ' and '+' signs, '=' after a sign, a bool as an
 # int under a spec, an explicit fill beside '0', grouping; long strings whole.
-# FMT: static_print:  0005| 1.50|+1.5| 1.5|    1|5xxxx|1,000,000|-1_234_567|ff|True|-    5|+2.5|1_0000_0000_0000_0000|2000
+# FMT: static_print:  0005| 1.50|+1.5| 1.5|    1|5****|1,000,000|-1_234_567|ff|True|-    5|+2.5|1_0000_0000_0000_0000|2000
 @triton.jit
 def fmt(y_ptr):
     s = "a" * 2000
-    tl.static_print(f"{5: 05}|{1.5: .2f}|{1.5:+}|{1.5: }|{True:5}|{5:x<05}|{1000000:,}|{-1234567:_}|{255:_x}|{True}|"
+    tl.static_print(f"{5: 05}|{1.5: .2f}|{1.5:+}|{1.5: }|{True:5}|{5:*<05}|{1000000:,}|{-1234567:_}|{255:_x}|{True}|"
                     f"{-5:=+6}|{2.5:+.1f}|{65536:_b}|{len(f'{s}')}")
 
 
