@@ -21,6 +21,7 @@ order."""
 import statistics
 
 import torch
+import triton
 
 FLUSH_BYTES = 256 * 1024 * 1024  # as triton.testing.do_bench
 
@@ -63,3 +64,17 @@ def timed_pair(runs, rounds, rep_ms=100.0):
         for side, _, a, b in events:
             times[side].append(a.elapsed_time(b))
     return {side: statistics.median(t) for side, t in times.items()}
+
+
+def print_run_header(build, rounds):
+    """The versions, the GPU and the timing, first line of a comparison's output."""
+    print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
+          f"ttc from {build}; {rounds} rounds of interleaved launches")
+
+
+def print_bandwidth_table(title, key, width, rows):
+    """The closing table of a bandwidth comparison: rows of (size, {side: GB/s})."""
+    print(f"\n-- {title} (GB/s), one timing loop for both")
+    print(f"{key:>{width}} | {'ttc':>8} | {'triton':>8} | {'ttc/triton':>10}")
+    for size, gb in rows:
+        print(f"{size:{width}d} | {gb['ttc']:8.1f} | {gb['triton']:8.1f} | {gb['ttc'] / gb['triton']:10.3f}")

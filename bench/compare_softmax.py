@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples", "softmax"))
 sys.path.insert(0, HERE)
 from compare_triton import TTC_I32, TTC_PTR, Ttc  # noqa: E402
 from softmax import softmax_kernel  # noqa: E402
-from bench_timing import timed_pair  # noqa: E402
+from bench_timing import print_bandwidth_table, print_run_header, timed_pair  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "softmax", "softmax.py")
 
@@ -78,18 +78,14 @@ def main():
     ap.add_argument("--buffers", type=int, default=8)
     opt = ap.parse_args()
     ttc, build = Ttc.beside_torch(ROOT)
-    print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
-          f"ttc from {build}; {opt.rounds} rounds of interleaved launches")
+    print_run_header(build, opt.rounds)
     rows = []
     for cols in (int(c) for c in opt.cols.split(",")):
         gb = case(ttc, opt.rows, cols, opt.rounds, opt.buffers)
         print(f"compare_softmax rows={opt.rows} cols={cols} ttc={gb['ttc']:.1f} triton={gb['triton']:.1f} "
               f"ratio={gb['ttc'] / gb['triton']:.3f}", flush=True)
         rows.append((cols, gb))
-    print(f"\n-- softmax, {opt.rows} rows (GB/s), one timing loop for both")
-    print(f"{'cols':>6} | {'ttc':>8} | {'triton':>8} | {'ttc/triton':>10}")
-    for cols, gb in rows:
-        print(f"{cols:6d} | {gb['ttc']:8.1f} | {gb['triton']:8.1f} | {gb['ttc'] / gb['triton']:10.3f}")
+    print_bandwidth_table(f"softmax, {opt.rows} rows", "cols", 6, rows)
 
 
 if __name__ == "__main__":

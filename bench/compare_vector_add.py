@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples", "vector_add"))
 sys.path.insert(0, HERE)
 from compare_triton import TTC_I32, TTC_PTR, Ttc  # noqa: E402
 from vector_add import add_kernel  # noqa: E402
-from bench_timing import timed_pair  # noqa: E402
+from bench_timing import print_bandwidth_table, print_run_header, timed_pair  # noqa: E402
 
 KERNEL = os.path.join(ROOT, "examples", "vector_add", "vector_add.py")
 BLOCK = 1024
@@ -66,18 +66,14 @@ def main():
     ap.add_argument("--buffers", type=int, default=8)
     opt = ap.parse_args()
     ttc, build = Ttc.beside_torch(ROOT)
-    print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
-          f"ttc from {build}; {opt.rounds} rounds of interleaved launches")
+    print_run_header(build, opt.rounds)
     rows = []
     for n in (int(s) for s in opt.sizes.split(",")):
         gb, nbufs = case(ttc, n, opt.rounds, opt.buffers)
         print(f"compare_vector_add size={n} buffers={nbufs} ttc={gb['ttc']:.1f} triton={gb['triton']:.1f} "
               f"ratio={gb['ttc'] / gb['triton']:.3f}", flush=True)
         rows.append((n, gb))
-    print("\n-- vector add (GB/s), one timing loop for both")
-    print(f"{'size':>10} | {'ttc':>8} | {'triton':>8} | {'ttc/triton':>10}")
-    for n, gb in rows:
-        print(f"{n:10d} | {gb['ttc']:8.1f} | {gb['triton']:8.1f} | {gb['ttc'] / gb['triton']:10.3f}")
+    print_bandwidth_table("vector add", "size", 10, rows)
 
 
 if __name__ == "__main__":
