@@ -278,6 +278,15 @@ fe_val fe_build_dot(fe_lower *l, const fe_val *a, const ir_loc *locs, ir_loc loc
     if (a[2].kind != FE_V_TENSOR || a[2].v->type != rty)
       return fe_error(l, locs[2], "dot accumulator must be '%s', found '%s'",
                       fe_type_str(l, rty, false), fe_val_type_str(l, &a[2]));
+    /* Triton asserts acc's element type == out_dtype, whose default is
+     * float32: an f64 or int32 accumulator needs out_dtype given. */
+    const ir_type *want = out_given ? a[6].ty : ir_type_f32(l->ctx);
+    if (out != want)
+      return fe_error(l, locs[2],
+                      "a dot accumulator's element type must equal out_dtype: accumulator "
+                      "'%s', out_dtype '%s'%s",
+                      fe_type_str(l, out, false), fe_type_str(l, want, false),
+                      out_given ? "" : " (the default; pass out_dtype=)");
     acc = a[2].v;
   }
   /* input_precision as Triton's InputPrecision enum: tf32 0, tf32x3 1, ieee 2;

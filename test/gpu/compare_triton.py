@@ -587,7 +587,7 @@ def control_cases():
         cs.append(Case(f"dot_f64_{m}x{n}x{k}_w4", lambda r, m=m, n=n, k=k: {
             "a": frand(r, "fp64", m * k, -2, 2), "b": frand(r, "fp64", k * n, -2, 2),
             "c": frand(r, "fp64", m * n, -1, 1), "o": poison("fp64", m * n)},
-            [Launch(C, "dot_kernel", (1,), 4, ["a", "b", "c", "o", m, n, k])], {"o": (1e-12, 1e-12)}))
+            [Launch(C, "ddot_kernel", (1,), 4, ["a", "b", "c", "o", m, n, k])], {"o": (1e-12, 1e-12)}))
     # tensor-core shapes and types: wgmma (M % 64, 4 or 8 warps on sm_90) and
     # mma.sync otherwise; bf16 and f16 products are exact in f32, tf32
     # truncates the f32 inputs (both sides do). (Triton 3.6 rejects this

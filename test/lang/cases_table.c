@@ -274,7 +274,7 @@ static void case_dot(lctx *c, const lparams *p) {
   if (lang_run(c, "control.py", "dot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
 }
 
-/* ---- dot f64 x f64 + f64 -> f64 (control.py dot_kernel) ----------------------- */
+/* ---- dot f64 x f64 + f64 -> f64 (control.py ddot_kernel) ----------------------- */
 
 /* Triton's dot of f64 operands gives f64 (FMA, in any order of K): the
  * reference sums in double too, so only the order of the K sums differs. */
@@ -295,7 +295,7 @@ static void case_ddot(lctx *c, const lparams *p) {
   char sig[128];
   snprintf(sig, sizeof sig, "*fp64,*fp64,*fp64,*fp64,%d,%d,%d", p->m, p->n, p->k);
   ttc_arg args[] = {lang_arg(a), lang_arg(b), lang_arg(c0), lang_arg(o)};
-  if (lang_run(c, "control.py", "dot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
+  if (lang_run(c, "control.py", "ddot_kernel", sig, 1, 1, 1, args, 4)) lang_check(c);
 }
 
 /* ---- dot i8 x i8 -> i32, plus C (control.py idot_kernel), exact ------------------ */

@@ -84,7 +84,7 @@ def trans_kernel(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 # inputs, or any two fp8 types.
 @triton.jit
 def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
-    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, None)
+    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, None, tl.float32)
 
 
 # fp8 x fp8 with max_num_imprecise_acc = IMP: on wgmma, every IMP elements of
@@ -92,19 +92,26 @@ def dot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K
 @triton.jit
 def dot_imprecise_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
                          K: tl.constexpr, IMP: tl.constexpr):
-    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, IMP)
+    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, IMP, tl.float32)
+
+
+# f64 x f64 + f64: Triton's dot gives f64 and takes an f64 accumulator only
+# with out_dtype=tl.float64.
+@triton.jit
+def ddot_kernel(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M, N, K, None, tl.float64)
 
 
 @triton.jit
 def _dot_tile(a_ptr, b_ptr, c_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
-              IMP: tl.constexpr):
+              IMP: tl.constexpr, OUT: tl.constexpr):
     rm = tl.arange(0, M)
     rn = tl.arange(0, N)
     rk = tl.arange(0, K)
     a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
     c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
-    acc = tl.dot(a, b, c, max_num_imprecise_acc=IMP)
+    acc = tl.dot(a, b, c, max_num_imprecise_acc=IMP, out_dtype=OUT)
     tl.store(out_ptr + rm[:, None] * N + rn[None, :], acc)
 
 

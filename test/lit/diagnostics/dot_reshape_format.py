@@ -1,6 +1,7 @@
 # Input errors that once failed later, as verifier or LLVM errors reported as
 # internal (status 2), or overflowed an int: each is now a located input error
-# (status 1). A dot of f64 operands gives f64, as Triton's does.
+# (status 1). A dot of f64 operands gives f64, as Triton's does; an accumulator
+# needs out_dtype equal to its element type.
 # RUN: not %ttc %s -k dot3d -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=DOT3D %s
 # RUN: %ttc %s -k dot3d -s '*fp32' --emit ttir -o /dev/null 2>/dev/null; test $? -eq 1
 # RUN: not %ttc %s -k idot32 -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=IDOT32 %s
@@ -12,6 +13,9 @@
 # RUN: %ttc %s -k fmtint -s '*fp32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=FMTINT %s
 # RUN: not %ttc %s -k fmtd -s '*fp32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=FMTD %s
 # RUN: %ttc %s -k fdot -s '*fp32' --emit ttir | FileCheck --check-prefix=FDOT %s
+# RUN: not %ttc %s -k ddotacc -s '*fp64' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=DDOTACC %s
+# RUN: %ttc %s -k ddotout -s '*fp64' --emit ttir | FileCheck --check-prefix=DDOTOUT %s
+# RUN: not %ttc %s -k idotacc -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=IDOTACC %s
 import triton
 import triton.language as tl
 
@@ -80,3 +84,28 @@ def fdot(x_ptr):
     a = tl.full((16, 16), 1.5, tl.float32)
     tl.store(x_ptr, tl.sum(tl.sum(tl.dot(a, a, out_dtype=tl.float16), 0), 0))
 # SPDX-License-Identifier: MIT
+
+
+# Triton asserts that an accumulator's element type is out_dtype (float32
+# unless given): an f64 or int32 accumulator needs out_dtype.
+@triton.jit
+def ddotacc(x_ptr):
+    a = tl.full((16, 16), 1.5, tl.float64)
+    c = tl.dot(a, a, a)
+    # DDOTACC: dot_reshape_format.py:[[@LINE-1]]:22: error: a dot accumulator's element type must equal out_dtype: accumulator 'fp64', out_dtype 'fp32' (the default; pass out_dtype=)
+    tl.store(x_ptr, tl.sum(tl.sum(c, 0), 0))
+
+
+# DDOTOUT: tt.dot {{.*}} : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+@triton.jit
+def ddotout(x_ptr):
+    a = tl.full((16, 16), 1.5, tl.float64)
+    tl.store(x_ptr, tl.sum(tl.sum(tl.dot(a, a, a, out_dtype=tl.float64), 0), 0))
+
+
+@triton.jit
+def idotacc(x_ptr):
+    a = tl.zeros((32, 32), tl.int8)
+    c = tl.dot(a, a, tl.zeros((32, 32), tl.int32))
+    # IDOTACC: dot_reshape_format.py:[[@LINE-1]]:22: error: a dot accumulator's element type must equal out_dtype: accumulator 'i32', out_dtype 'fp32'
+    tl.store(x_ptr, tl.sum(tl.sum(c, 0), 0))
