@@ -255,11 +255,20 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
     dreg[s] = (int)j;
   }
   bool zero = is_zero_const(op->operands[2]);
+  /* useC (tritongpu-optimize-accumulator-init): false makes the first K
+   * step's scale-d 0, so D = A x B without reading the accumulator. */
+  LLVMValueRef use_c = NULL;
+  if (op->noperands > 3 && !zero) {
+    cg_vals u;
+    if (!cg_get(c, op, 3, &u)) return false;
+    use_c = u.v[0];
+  }
   /* Triton's needsPartialAccumulator: fp8 operands, an f32 accumulator and
    * max_num_imprecise_acc at most K. */
   int64_t max_imprecise = ir_op_get_int(op, "maxNumImpreciseAcc", (int64_t)1 << 30);
   bool split =
       ir_type_is_fp8(ir_type_scalar(bt)) && !wk.f16_acc && !wk.is_int && max_imprecise <= K;
+  if (split && use_c) return cg_unsupported(c, op); /* the pass leaves these alone */
   LLVMTypeRef cty = cg_type(c, ct), i32 = LLVMInt32TypeInContext(c->lc);
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c->lc);
   /* The registers of one wgmma's D: f32/s32 accumulators one each, f16
@@ -385,7 +394,8 @@ bool cg_lower_wgmma(cg *c, ir_op *op) {
         }
         args[na++] = descriptor(c, &bd, ik * wk.k, in * tile_n_stride);
         bool first = split ? low == 0 : zero && ik == 0;
-        args[na++] = LLVMConstInt(LLVMInt1TypeInContext(c->lc), first ? 0 : 1, 0);
+        args[na++] =
+            use_c && ik == 0 ? use_c : LLVMConstInt(LLVMInt1TypeInContext(c->lc), first ? 0 : 1, 0);
         for (int i = 0; !first && i < nregs; i++)
           args[na++] = regs[i];
         LLVMValueRef res = cg_asm(c, ret, code, first ? cons0 : cons, args, na, true);

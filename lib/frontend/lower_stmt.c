@@ -362,10 +362,12 @@ static void lower_jump(fe_lower *l, const fe_stmt *s) {
 }
 
 /* The keyword arguments of tl.range: num_stages (a constexpr int, kept as
- * the loop's tt.num_stages for tritongpu-pipeline); loop_unroll_factor,
- * disallow_acc_multi_buffer, flatten and warp_specialize are accepted and
+ * the loop's tt.num_stages for tritongpu-pipeline) and flatten (a constexpr
+ * bool, kept as tt.flatten for tritongpu-fuse-nested-loops); loop_unroll_factor,
+ * disallow_acc_multi_buffer and warp_specialize are accepted and
  * have no effect (docs/language.md). range() takes none. */
-static bool loop_options(fe_lower *l, const fe_expr *it, bool is_tl_range, int *num_stages) {
+static bool loop_options(fe_lower *l, const fe_expr *it, bool is_tl_range, int *num_stages,
+                         bool *flatten) {
   static const char *const ignored[] = {"loop_unroll_factor", "disallow_acc_multi_buffer",
                                         "flatten", "warp_specialize", NULL};
   for (int i = 0; i < it->nkw; i++) {
@@ -380,6 +382,14 @@ static bool loop_options(fe_lower *l, const fe_expr *it, bool is_tl_range, int *
     }
     fe_val v = fe_lower_expr(l, it->kwvals[i]);
     if (v.kind == FE_V_ERROR) return false;
+    if (strcmp(k, "flatten") == 0) {
+      if (v.kind != FE_V_BOOL && v.kind != FE_V_NONE) {
+        fe_error(l, it->kwvals[i]->loc, "flatten must be a constexpr bool, found '%s'",
+                 fe_val_type_str(l, &v));
+        return false;
+      }
+      *flatten = v.kind == FE_V_BOOL && v.ival;
+    }
     if (strcmp(k, "num_stages") != 0) continue;
     if (v.kind == FE_V_NONE) continue;
     if (v.kind != FE_V_INT || v.ival < 0 || v.ival > 16) {
@@ -442,7 +452,8 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
     return;
   }
   int num_stages = 0;
-  if (!loop_options(l, it, strcmp(callee.path, "tl.range") == 0, &num_stages)) return;
+  bool flatten = false;
+  if (!loop_options(l, it, strcmp(callee.path, "tl.range") == 0, &num_stages, &flatten)) return;
   if (b[2].kind == FE_V_INT && b[2].ival == 0) {
     fe_error(l, locs[2], "range step must not be zero");
     return;
@@ -530,6 +541,7 @@ static void lower_for(fe_lower *l, const fe_stmt *s) {
   ir_op *op = ir_build(&l->b, IR_OP_SCF_FOR, n, types + 1, n + 3, ops, 1);
   if (num_stages > 0)
     ir_op_set_attr(l->m, op, "tt.num_stages", ir_attr_int(l->ctx, ir_type_i32(l->ctx), num_stages));
+  if (flatten) ir_op_set_attr(l->m, op, "tt.flatten", ir_attr_unit(l->ctx));
   ir_region_append_block(&op->regions[0], body);
   ir_value *res[MAX_CARRIED];
   for (int i = 0; i < n; i++) {

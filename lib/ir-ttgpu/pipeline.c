@@ -42,6 +42,7 @@ bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n) {
                    "tritongpu-accelerate-matmul,"
                    "tritongpu-remove-layout-conversions,"
                    "tritongpu-reduce-data-duplication,"
+                   "tritongpu-optimize-accumulator-init,"
                    "tritongpu-pipeline{num-stages=%d remarks=%d},"
                    "cse,dce",
                    o->num_warps, o->threads_per_warp, o->num_ctas, o->compute_capability,

@@ -142,6 +142,20 @@ static bool nested_in(const ir_op *op, const ir_op *anc) {
   return false;
 }
 
+/* An scf.if whose two single-block regions hold only pure region-free ops
+ * and their yields: it may be recomputed like a pure op. */
+static bool is_pure_if(const ir_op *op) {
+  if (op->kind != IR_OP_SCF_IF || op->nregions != 2) return false;
+  for (int r = 0; r < 2; r++) {
+    const ir_block *b = op->regions[r].first;
+    if (!b || b->next || !b->last || b->last->kind != IR_OP_SCF_YIELD) return false;
+    for (const ir_op *o = b->first; o != b->last; o = o->next)
+      if (!ir_op_is_pure(o) || o->noperands > MAX_OPERANDS || o->nresults > MAX_RESULTS)
+        return false;
+  }
+  return true;
+}
+
 /* Adds the ops of the body that v depends on (operands first). */
 static void add_value(pl_loop *pl, const ir_value *v, int depth) {
   if (!pl->ok) return;
@@ -162,17 +176,26 @@ static void add_value(pl_loop *pl, const ir_value *v, int depth) {
     return;
   }
   if (in_slice(pl, d)) return;
-  if (!ir_op_is_pure(d) || d->nregions || d->noperands > MAX_OPERANDS ||
-      d->nresults > MAX_RESULTS || depth > 256 || pl->nslice == MAX_SLICE) {
+  bool pure_if = is_pure_if(d);
+  if ((!ir_op_is_pure(d) && !pure_if) || d->noperands > MAX_OPERANDS ||
+      d->nresults > (pure_if ? MAX_ARGS : MAX_RESULTS) || depth > 256 || pl->nslice == MAX_SLICE) {
     pl->ok = false;
     return;
   }
   for (int i = 0; i < d->noperands; i++)
     add_value(pl, d->operands[i], depth + 1);
+  /* A pure scf.if (the flattened loop's prologue, once per tile): what
+   * its regions read from the body. */
+  for (int r = 0; pure_if && r < 2; r++)
+    for (ir_op *o = d->regions[r].first->first; o; o = o->next)
+      for (int i = 0; i < o->noperands; i++) {
+        const ir_value *u = o->operands[i];
+        if (!(u->def && u->def->parent == d->regions[r].first)) add_value(pl, u, depth + 1);
+      }
   if (pl->ok && !in_slice(pl, d)) pl->slice[pl->nslice++] = d;
 }
 
-static bool is_zero(const ir_value *v) {
+bool ttg_is_zero_const(const ir_value *v) {
   const ir_op *d = v->def;
   if (!d || d->kind != IR_OP_ARITH_CONSTANT) return false;
   const ir_attr *a = ir_op_get_attr(d, "value");
@@ -266,7 +289,7 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     if (!alloc || ir_count_uses(pl->loop, &op->results[0]) != 1 ||
         alloc->kind != IR_OP_TTG_LOCAL_ALLOC || alloc->noperands != 1)
       continue;
-    if (op->noperands > 3 || (op->noperands == 3 && !is_zero(op->operands[2]))) continue;
+    if (op->noperands > 3 || (op->noperands == 3 && !ttg_is_zero_const(op->operands[2]))) continue;
     if (op->noperands > 1 && op->operands[1]->type->rank != op->operands[0]->type->rank)
       continue; /* a mask of another shape than the pointers' */
     if (ir_op_get_attr(op, "isVolatile") && ir_op_get_int(op, "isVolatile", 0)) continue;
@@ -317,21 +340,38 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   return ok;
 }
 
-static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, vmap *mp) {
-  const ir_type *rt[MAX_RESULTS];
+/* A copy of op (operands renamed through mp, results added to it),
+ * detached, with its regions when it is a pure scf.if. */
+static ir_op *copy_op(pl_loop *pl, const ir_op *op, vmap *mp) {
+  const ir_type *rt[MAX_ARGS];
   ir_value *ops[MAX_OPERANDS];
   for (int i = 0; i < op->nresults; i++)
     rt[i] = op->results[i].type;
   for (int i = 0; i < op->noperands; i++)
     ops[i] = vmap_get(mp, op->operands[i]);
-  b->loc = op->loc;
-  ir_op *n = ir_build(b, op->kind, op->nresults, rt, op->noperands, ops, 0);
+  ir_op *n =
+      ir_op_create(pl->m, op->kind, op->loc, op->nresults, rt, op->noperands, ops, op->nregions);
   for (int i = 0; i < op->nattrs; i++)
     ir_op_set_attr(pl->m, n, op->attrs[i].name, op->attrs[i].value);
+  for (int r = 0; r < op->nregions; r++) {
+    ir_block *nb = ir_block_create(pl->m, 0, NULL);
+    ir_region_append_block(&n->regions[r], nb);
+    for (const ir_op *o = op->regions[r].first->first; o; o = o->next)
+      ir_block_append(nb, copy_op(pl, o, mp));
+  }
   for (int i = 0; i < op->nresults; i++) {
     n->results[i].name = op->results[i].name;
     vmap_put(mp, &op->results[i], &n->results[i]);
   }
+  return n;
+}
+
+static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, vmap *mp) {
+  ir_op *n = copy_op(pl, op, mp);
+  if (b->before)
+    ir_op_insert_before(b->before, n);
+  else
+    ir_block_append(b->block, n);
   return n;
 }
 
@@ -384,8 +424,23 @@ static ir_value *ring_next(ir_builder *b, ir_value *i, int stages) {
   return ir_build1(b, IR_OP_ARITH_SELECT, i32, 3, sel);
 }
 
-/* The single warp_group_dot whose accumulator is only carried (result only
- * yielded into the slot it reads), or NULL. *slot: that slot. */
+/* Uses of v nested in the regions of the ops after `from` in its block
+ * (the flattened loop's epilogue, under scf.if), or -1 when one of those
+ * ops takes v as its own operand. */
+static int later_nested_uses(const ir_op *from, const ir_value *v) {
+  int n = 0;
+  for (ir_op *o = from->next; o; o = o->next) {
+    if (!o->nregions) continue;
+    for (int i = 0; i < o->noperands; i++)
+      if (o->operands[i] == v) return -1;
+    n += ir_count_uses(o, v);
+  }
+  return n;
+}
+
+/* The single warp_group_dot whose accumulator is only carried (result
+ * yielded into the slot it reads, and read otherwise only inside later
+ * region ops, where a wait goes), or NULL. *slot: that slot. */
 static ir_op *async_dot(pl_loop *pl, int *slot) {
   ir_op *dot = NULL;
   for (ir_op *op = pl->body->first; op; op = op->next) {
@@ -403,8 +458,9 @@ static ir_op *async_dot(pl_loop *pl, int *slot) {
   const ir_value *acc = dot->operands[2];
   if (acc->def || acc->owner != pl->body || acc->index == 0) return NULL;
   int a = acc->index - 1;
-  if (ir_count_uses(pl->loop, acc) != 1 || ir_count_uses(pl->loop, &dot->results[0]) != 1 ||
-      y->operands[a] != &dot->results[0])
+  int nested = later_nested_uses(dot, &dot->results[0]);
+  if (ir_count_uses(pl->loop, acc) != 1 || nested < 0 ||
+      ir_count_uses(pl->loop, &dot->results[0]) != 1 + nested || y->operands[a] != &dot->results[0])
     return NULL;
   *slot = a;
   return dot;
@@ -438,6 +494,34 @@ static ir_op *wait_on(pl_loop *pl, ir_value *v, int pendings, ir_op *before) {
   wt->results[0].name = v->name;
   ir_op_insert_before(before, wt);
   return wt;
+}
+
+/* Replaces v by r in op and the ops nested in it. */
+static void replace_in(ir_op *op, const ir_value *v, ir_value *r) {
+  for (int i = 0; i < op->noperands; i++)
+    if (op->operands[i] == v) ir_op_set_operand(op, i, r);
+  if (op->nregions) ir_replace_all_uses(op, v, r);
+}
+
+/* The asynchronous dot's result read inside the regions of later body ops
+ * (once per tile, in the flattened loop's epilogue): each block that reads
+ * it first waits for every wgmma ({pendings = 0} on the value the wait
+ * `wt` after the dot gives). */
+static void wait_in_regions(pl_loop *pl, ir_op *wt, const ir_value *res) {
+  for (ir_op *o = wt->next; o; o = o->next)
+    for (int r = 0; r < o->nregions; r++)
+      for (ir_block *blk = o->regions[r].first; blk; blk = blk->next) {
+        bool uses = false;
+        for (ir_op *u = blk->first; u && !uses; u = u->next) {
+          for (int i = 0; i < u->noperands; i++)
+            uses = uses || u->operands[i] == res;
+          uses = uses || (u->nregions && ir_count_uses(u, res) > 0);
+        }
+        if (!uses) continue;
+        ir_op *w = wait_on(pl, &wt->results[0], 0, blk->first);
+        for (ir_op *u = w->next; u; u = u->next)
+          replace_in(u, res, &w->results[0]);
+      }
 }
 
 static void pipeline_loop(pl_loop *pl, int stages) {
@@ -573,6 +657,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     wt->results[0].name = dot->results[0].name;
     ir_op_insert_after(dot, wt);
     ir_op_set_operand(y, acc_slot, &wt->results[0]);
+    wait_in_regions(pl, wt, &dot->results[0]);
   } else if ((dot = deferred_dot(pl, &acc_slot)) != NULL) {
     ir_op_set_attr(m, dot, "isAsync", ir_attr_bool(ctx, true));
     ir_value *arg = body->args[acc_slot + 1];
@@ -622,14 +707,21 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     ir_build(&b, IR_OP_TTG_LOCAL_DEALLOC, 0, NULL, 1, &pl->loads[i].ring, 0);
 }
 
-/* Bytes of shared memory the body's own ops need besides the rings. */
+static uint64_t op_scratch(const ir_op *op) {
+  if (op->kind == IR_OP_TTG_LOCAL_ALLOC)
+    return (uint64_t)ir_type_numel(op->results[0].type) * ir_type_bytes(op->results[0].type->elem);
+  return ttg_scratch_bytes(op);
+}
+
+static void add_scratch(ir_op *op, void *user) { *(uint64_t *)user += op_scratch(op); }
+
+/* Bytes of shared memory the body's ops (nested ones too: the flattened
+ * loop's epilogue) need besides the rings. */
 static uint64_t body_scratch(const ir_block *body) {
   uint64_t most = 0;
-  for (const ir_op *op = body->first; op; op = op->next) {
-    uint64_t s = ttg_scratch_bytes(op);
-    if (op->kind == IR_OP_TTG_LOCAL_ALLOC)
-      s = (uint64_t)ir_type_numel(op->results[0].type) * ir_type_bytes(op->results[0].type->elem);
-    most += s;
+  for (ir_op *op = body->first; op; op = op->next) {
+    most += op_scratch(op);
+    if (op->nregions) ir_walk(op, add_scratch, &most);
   }
   return most;
 }
@@ -644,62 +736,81 @@ static void collect_loops(ir_op *op, void *user) {
   if (op->kind == IR_OP_SCF_FOR && st->n < 256) st->loops[st->n++] = op;
 }
 
+/* Pipelines one loop when it can; false when it is left alone. */
+static bool pipeline_one(ir_module *m, pl_loop *pl, ir_op *loop, int64_t dflt, int64_t remarks,
+                         int cc) {
+  int64_t stages = ir_op_get_int(loop, "tt.num_stages", dflt);
+  if (stages < 2 || cc < 80) return false; /* cp.async is sm_80's */
+  if (has_nested_loop(loop)) {
+    if (remarks) ir_emit(m->ctx, IR_SEV_REMARK, loop->loc, "loop not pipelined: it holds a loop");
+    return false;
+  }
+  if (stages > 8) stages = 8;
+  ir_op *func = ir_op_parent_of_kind(loop, IR_OP_TT_FUNC);
+  if (!func) return false;
+  ir_arena ax_arena;
+  ir_arena_init(&ax_arena);
+  const ir_axis_analysis *ax = ir_axis_analyze(func, &ax_arena);
+  memset(pl, 0, sizeof *pl);
+  pl->m = m;
+  pl->ctx = m->ctx;
+  pl->loop = loop;
+  pl->body = loop->regions[0].first;
+  bool ok = ax && pl->body && analyze(pl, ax);
+  ir_arena_free(&ax_arena);
+  if (!ok) {
+    if (remarks) ir_emit(m->ctx, IR_SEV_REMARK, loop->loc, "loop not pipelined: %s", pl->why);
+    return false;
+  }
+  /* Fit the rings in shared memory, with what the body needs besides. */
+  uint64_t tile = 0;
+  for (int k = 0; k < pl->nloads; k++)
+    tile +=
+        (uint64_t)ir_type_numel(pl->loads[k].slice_ty) * ir_type_bytes(pl->loads[k].slice_ty->elem);
+  uint64_t other = body_scratch(pl->body) - tile;
+  int64_t asked = stages, limit = ttg_shared_limit(cc);
+  while (stages > 1 && tile * (uint64_t)stages + other > (uint64_t)limit)
+    stages--;
+  if (remarks && stages < 2)
+    ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
+            "loop not pipelined: two stages of its tiles (%llu bytes each) and %llu other "
+            "bytes exceed the %lld bytes of shared memory",
+            (unsigned long long)tile, (unsigned long long)other, (long long)limit);
+  else if (remarks)
+    ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
+            "loop pipelined: %d load%s, %lld stages of %llu bytes%s (shared memory: %lld bytes)",
+            pl->nloads, pl->nloads == 1 ? "" : "s", (long long)stages, (unsigned long long)tile,
+            stages < asked ? ", fewer than asked to fit" : "", (long long)limit);
+  if (stages < 2) return false;
+  pipeline_loop(pl, (int)stages);
+  return true;
+}
+
 bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   int64_t dflt = 3, remarks = 0;
   if (!ir_pass_arg_int(args, "num-stages", &dflt)) dflt = 3;
   if (!ir_pass_arg_int(args, "remarks", &remarks)) remarks = 0;
   int cc = ttg_module_options(m).compute_capability;
-  if (cc < 80) return true; /* cp.async is sm_80's */
   pl_state *st = ir_arena_alloc(scratch, sizeof *st);
   pl_loop *pl = ir_arena_alloc(scratch, sizeof *pl);
   if (!st || !pl) return true;
   ir_walk(m->op, collect_loops, st);
   for (int i = 0; i < st->n; i++) {
     ir_op *loop = st->loops[i];
-    int64_t stages = ir_op_get_int(loop, "tt.num_stages", dflt);
-    if (stages < 2) continue;
-    if (has_nested_loop(loop)) {
-      if (remarks) ir_emit(m->ctx, IR_SEV_REMARK, loop->loc, "loop not pipelined: it holds a loop");
-      continue;
+    /* A flattened loop pays only when pipelined: otherwise its nest comes
+     * back (the loops in that nest are still in the list). */
+    bool fused = ir_op_get_attr(loop, "ttg.fused") != NULL;
+    if (fused) {
+      ir_op_remove_attr(loop, "ttg.fused");
+      if (!pipeline_one(m, pl, loop, dflt, remarks, cc)) {
+        if (remarks)
+          ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
+                  "flattened loop not pipelined: the loop nest is kept instead");
+        ttg_unfuse(loop);
+      }
+    } else {
+      pipeline_one(m, pl, loop, dflt, remarks, cc);
     }
-    if (stages > 8) stages = 8;
-    ir_op *func = ir_op_parent_of_kind(loop, IR_OP_TT_FUNC);
-    if (!func) continue;
-    ir_arena ax_arena;
-    ir_arena_init(&ax_arena);
-    const ir_axis_analysis *ax = ir_axis_analyze(func, &ax_arena);
-    memset(pl, 0, sizeof *pl);
-    pl->m = m;
-    pl->ctx = m->ctx;
-    pl->loop = loop;
-    pl->body = loop->regions[0].first;
-    bool ok = ax && pl->body && analyze(pl, ax);
-    ir_arena_free(&ax_arena);
-    if (!ok) {
-      if (remarks) ir_emit(m->ctx, IR_SEV_REMARK, loop->loc, "loop not pipelined: %s", pl->why);
-      continue;
-    }
-    /* Fit the rings in shared memory, with what the body needs besides. */
-    uint64_t tile = 0;
-    for (int k = 0; k < pl->nloads; k++)
-      tile += (uint64_t)ir_type_numel(pl->loads[k].slice_ty) *
-              ir_type_bytes(pl->loads[k].slice_ty->elem);
-    uint64_t other = body_scratch(pl->body) - tile;
-    int64_t asked = stages, limit = ttg_shared_limit(cc);
-    while (stages > 1 && tile * (uint64_t)stages + other > (uint64_t)limit)
-      stages--;
-    if (remarks && stages < 2)
-      ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
-              "loop not pipelined: two stages of its tiles (%llu bytes each) and %llu other "
-              "bytes exceed the %lld bytes of shared memory",
-              (unsigned long long)tile, (unsigned long long)other, (long long)limit);
-    else if (remarks)
-      ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
-              "loop pipelined: %d load%s, %lld stages of %llu bytes%s (shared memory: %lld bytes)",
-              pl->nloads, pl->nloads == 1 ? "" : "s", (long long)stages, (unsigned long long)tile,
-              stages < asked ? ", fewer than asked to fit" : "", (long long)limit);
-    if (stages < 2) continue;
-    pipeline_loop(pl, (int)stages);
   }
   return true;
 }

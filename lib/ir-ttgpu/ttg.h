@@ -202,6 +202,13 @@ bool ttg_verify(const ir_module *m);
 #include "ir-ttgpu/passes.def"
 extern const char *const ttg_convert_options[];
 extern const char *const ttg_pipeline_options[];
+extern const char *const ttg_fuse_nested_loops_options[];
+/* Puts back the original nest of a loop that tritongpu-fuse-nested-loops
+ * fused (marked ttg.fused): the scf.if around both versions becomes its
+ * else branch. */
+void ttg_unfuse(ir_op *fused);
+/* Whether v is an arith.constant +0 (or a splat of it). */
+bool ttg_is_zero_const(const ir_value *v);
 
 /* ---- pipeliner.c ------------------------------------------------------------ */
 
