@@ -260,7 +260,13 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
   vset pv = {0};
   vwalk w = {st, &pv, ob};
   ir_walk(inner, read_of_p, &w);
-  int nv = pv.n, nc = no + ni + nv; /* the fused loop's carried values */
+  /* The fused loop's carried values: the outer loop's, the inner's, the
+   * values of P the inner body reads, and two pairs of counters (inner
+   * index, outer index): one for the loads' addresses, which the pipeliner
+   * runs ahead, one for the rest (the epilogue's condition and P, the
+   * accumulator's restart). Counters, not f / len_j: a division on every
+   * iteration costs more than the loop saves. */
+  int nv = pv.n, nc = no + ni + nv + 4, cnt = no + ni + nv;
   ir_builder b;
   ir_builder_init(&b, m);
   ir_builder_set_before(&b, outer);
@@ -332,6 +338,10 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
     rts[no + a] = a < ni ? inner->results[a].type : pv.v[a - ni]->type;
     vals[3 + no + a] = init[a];
   }
+  for (int a = 0; a < 4; a++) {
+    rts[cnt + a] = i32;
+    vals[3 + cnt + a] = ir_build_const_int(&b, i32, 0);
+  }
   ir_op *fl = ir_build(&b, IR_OP_SCF_FOR, nc, rts, 3 + nc, vals, 1);
   ir_op_set_attr(m, fl, "ttg.fused", ir_attr_unit(ctx));
   for (int i = 0; i < outer->nattrs; i++)
@@ -363,19 +373,20 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
   /* The body: both induction variables, then P under scf.if. */
   ir_builder_set_end(&b, fb);
   b.loc = outer->loc;
-  ir_value *f = fb->args[0];
-  ir_value *o = ir_build_binary(&b, IR_OP_ARITH_DIVSI, f, lj32);
-  ir_value *kk =
-      ir_build_binary(&b, IR_OP_ARITH_SUBI, f, ir_build_binary(&b, IR_OP_ARITH_MULI, o, lj32));
-  ir_value *iv =
-      ir_build_binary(&b, IR_OP_ARITH_ADDI, outer->operands[0],
-                      ir_build_binary(&b, IR_OP_ARITH_MULI, o, ir_build_const_int(&b, i32, step)));
+  ir_value **kc = &fb->args[1 + cnt]; /* loads' inner, outer; the rest's inner, outer */
+  ir_value *c0 = ir_build_const_int(&b, i32, 0);
+  ir_value *stepc = ir_build_const_int(&b, i32, step);
+  ir_value *iv = ir_build_binary(&b, IR_OP_ARITH_ADDI, outer->operands[0],
+                                 ir_build_binary(&b, IR_OP_ARITH_MULI, kc[1], stepc));
+  ir_value *first = ir_build_cmpi(&b, IR_CMPI_EQ, kc[0], c0);
+  ir_value *ive = ir_build_binary(&b, IR_OP_ARITH_ADDI, outer->operands[0],
+                                  ir_build_binary(&b, IR_OP_ARITH_MULI, kc[3], stepc));
+  ir_value *firste = ir_build_cmpi(&b, IR_CMPI_EQ, kc[2], c0);
+  ir_value *last = ir_build_cmpi(&b, IR_CMPI_EQ, kc[2], lj32m1);
   b.loc = inner->loc;
   ir_value *jv = ir_build_binary(
       &b, IR_OP_ARITH_ADDI, inner->operands[0],
-      ir_build_binary(&b, IR_OP_ARITH_MULI, kk, ir_build_const_int(&b, i32, stepj)));
-  ir_value *first = ir_build_cmpi(&b, IR_CMPI_EQ, kk, ir_build_const_int(&b, i32, 0));
-  ir_value *last = ir_build_cmpi(&b, IR_CMPI_EQ, kk, lj32m1);
+      ir_build_binary(&b, IR_OP_ARITH_MULI, kc[0], ir_build_const_int(&b, i32, stepj)));
   ir_subst_add(&st->map, ob->args[0], iv);
   for (int a = 0; a < no; a++)
     ir_subst_add(&st->map, ob->args[1 + a], fb->args[1 + a]);
@@ -422,7 +433,11 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
     if (slot[a] >= 0) {
       cur = &pif->results[slot[a]];
     } else {
-      ir_value *sel[3] = {first, ir_subst_get(&st->map, inner->operands[3 + a]),
+      /* pointers restart with the loads' counters, values (an
+       * accumulator) with the others' */
+      const ir_type *t = rts[no + a];
+      bool ptr = (ir_type_is_tensor(t) ? t->elem : t)->kind == IR_TY_PTR;
+      ir_value *sel[3] = {ptr ? first : firste, ir_subst_get(&st->map, inner->operands[3 + a]),
                           fb->args[1 + no + a]};
       b.loc = inner->loc;
       cur = ir_build1(&b, IR_OP_ARITH_SELECT, rts[no + a], 3, sel);
@@ -448,6 +463,7 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
   ir_op *eif = ir_build(&b, IR_OP_SCF_IF, no, rts, 1, &last, 2);
   ir_block *et = new_block(m, &eif->regions[0]), *ee = new_block(m, &eif->regions[1]);
   ir_op *oy = yield_of(ob);
+  ir_subst_add(&st->map, ob->args[0], ive);
   clone_p(st, ob, inner, et);
   for (ir_op *op = inner->next; op != oy; op = op->next)
     ir_block_append(et, clone_op(st, op));
@@ -461,7 +477,18 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
     eif->results[a].name = outer->results[a].name;
     next[a] = &eif->results[a];
   }
+  /* The counters: inner + 1, wrapping to 0 into the next outer index. */
   ir_builder_set_end(&b, fb);
+  b.loc = outer->loc;
+  ir_value *one = ir_build_const_int(&b, i32, 1);
+  for (int p = 0; p < 4; p += 2) {
+    ir_value *k1 = ir_build_binary(&b, IR_OP_ARITH_ADDI, kc[p], one);
+    ir_value *wrap = ir_build_cmpi(&b, IR_CMPI_EQ, k1, lj32);
+    ir_value *ks[3] = {wrap, c0, k1};
+    next[cnt + p] = ir_build1(&b, IR_OP_ARITH_SELECT, i32, 3, ks);
+    ir_value *os[3] = {wrap, ir_build_binary(&b, IR_OP_ARITH_ADDI, kc[p + 1], one), kc[p + 1]};
+    next[cnt + p + 1] = ir_build1(&b, IR_OP_ARITH_SELECT, i32, 3, os);
+  }
   ir_build(&b, IR_OP_SCF_YIELD, 0, NULL, nc, next, 0);
 }
 

@@ -801,8 +801,9 @@ bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args
      * back (the loops in that nest are still in the list). */
     bool fused = ir_op_get_attr(loop, "ttg.fused") != NULL;
     if (fused) {
+      bool piped = pipeline_one(m, pl, loop, dflt, remarks, cc);
       ir_op_remove_attr(loop, "ttg.fused");
-      if (!pipeline_one(m, pl, loop, dflt, remarks, cc)) {
+      if (!piped) {
         if (remarks)
           ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
                   "flattened loop not pipelined: the loop nest is kept instead");

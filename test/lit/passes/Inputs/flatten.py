@@ -53,3 +53,4 @@ def scalar_nest(x_ptr, y_ptr, n, m):
 def bad_flatten(x_ptr, n):
     for i in tl.range(0, n, flatten=1):
         tl.store(x_ptr + i, 0.0)
+
