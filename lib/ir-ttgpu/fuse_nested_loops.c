@@ -5,26 +5,33 @@
  * keeps the next tile's loads in flight across the outer iterations (the
  * persistent matmul's tile loop):
  *
- *   for i in range(lb, ub, step):          for f in range(0, len_i * len_j):
- *     P(i)                                   i = lb + (f / len_j) * step
- *     for j in range(lbj, ubj, stepj):  =>   j = lbj + (f % len_j) * stepj
- *       x = S(i, j, x)    (x from P)         P(i)
- *     E(i, x)                                x = S(i, j, P's x if f % len_j == 0 else x)
- *                                            if f % len_j == len_j - 1: E(i, x)
+ *   for i in range(lb, ub, step):         for f in range(0, len_i * len_j):
+ *     P(i)                                  (o, k: counters; i = lb + o * step,
+ *     for j in range(lbj, ubj, stepj):  =>   j = lbj + k * stepj)
+ *       x = S(i, j, x)    (x from P)        x = P(i)'s x if k == 0 else x   (scf.if)
+ *     E(i, x)                               x = S(i, j, x)
+ *                                           if k == len_j - 1: P(i); E(i, x)
+ *                                           k, o = k + 1, o (or 0, o + 1 at len_j)
  *
- * The outer loop's carried values change only in E (an scf.if yields them);
- * the inner loop's are carried by the fused loop and start from P's values
- * on each outer iteration's first inner one (arith.select). P is
- * recomputed on every fused iteration, so it must be pure and region-free;
- * the address computations it holds then stay pure functions of the
- * induction variable, which the pipeliner can run ahead. Unlike Triton's
- * form (scf.if around P and the inner body, which also handles an inner
- * loop of zero trips), the fused loop runs only when both loops run and
- * len_i * len_j fits in i32; otherwise the original nest runs (kept as the
- * else branch of an scf.if). Conditions: i32 induction variables, constant
- * positive steps, inner bounds invariant in the outer loop (scalar pure
- * computations in P are hoisted in front of it), carried values of
- * int, float or pointer types (or tensors of them).
+ * P (the pure ops before the inner loop, after the loop-invariant ones
+ * are hoisted in front of the loop) runs under `scf.if k == 0`, once per
+ * outer iteration: it yields the inner loop's starting values and the
+ * values of P the inner body reads, which the fused loop carries. A
+ * starting value made before the loop (a zero accumulator) restarts
+ * through arith.select instead (tritongpu-optimize-accumulator-init then
+ * makes it wgmma's useC). The outer loop's carried values change only in
+ * E, which runs under `scf.if k == len_j - 1` with its own copy of P. The
+ * counters come in two pairs: one read by the loads' address computations,
+ * which the pipeliner runs ahead, one for the rest (a carried value that
+ * the ahead slice reads must be read by nothing else).
+ *
+ * Unlike Triton's form (scf.if around the inner body, which also handles
+ * an inner loop of zero trips), the fused loop runs only when both loops
+ * run and len_i * len_j fits in i32; otherwise the original nest runs
+ * (kept as the else branch of an scf.if). Conditions: i32 induction
+ * variables, constant positive steps, inner bounds invariant in the outer
+ * loop, pure ops before the inner loop, inner carried values of int,
+ * float or pointer types (or tensors of them).
  *
  * The fused loop is marked ttg.fused: tritongpu-pipeline, which is what
  * makes it pay, puts the original nest back (ttg_unfuse) when it cannot
