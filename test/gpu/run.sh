@@ -18,7 +18,9 @@
 #   3. compute-sanitizer memcheck on each example with small, ragged shapes,
 #      and line info: an out-of-bounds store reported at its .py line,
 #   4. the language suite: run_lang --compare (GPU against the interpreter)
-#      and test/gpu/compare_triton.py (ttc against Triton, same kernel files),
+#      and test/gpu/compare_triton.py (ttc against Triton, same kernel files);
+#      test/gpu/flatten_diff.py (random flattened loop nests through
+#      tritongpu-fuse-nested-loops against the default pipeline, bit for bit),
 #   5. test/gpu/jit.sh: kernel functions, the disk cache, autotuning and the
 #      AOT example, with Triton's warm-cache first call (its own table),
 #   6. kernelgen --gpu: random valid kernels (test/fuzz/kernelgen.c) as
@@ -122,6 +124,7 @@ step attention "$build/bin/attention" -b 8 -n 1024 -d 64 "$root/examples/attenti
 step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examples/attention/attention.py"
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
+step flatten_diff "$python" "$root/test/gpu/flatten_diff.py" --seeds 1-120
 step bench env WORKLOADS="${WORKLOADS:-vector_add softmax}" "$root/bench/run.sh"
 step compare_softmax "$python" "$root/bench/compare_softmax.py"
 step compare_vector_add "$python" "$root/bench/compare_vector_add.py"
