@@ -17,7 +17,8 @@
  *   base); REPS defaults to 3. --cubin also times vector add to the cubin
  *   (ptxas: about 20 minutes at 2^20 on a 2-core machine).
  * prints: "kernel statements=N level=L s=T cpu_s=C ratio_to_10k=R",
- *   "ttir ops=N s=T cpu_s=C ratio_to_10k=R",
+ *   "ttir ops=N s=T cpu_s=C ratio_to_10k=R", "ttir_chain ops=N ..." (a chain of
+ *   commutative ops: canonicalize and cse),
  *   "vector_add block=N level=L s=T cpu_s=C", then "check ..." lines with
  *   the ratios and their targets. No GPU needed. */
 #define _POSIX_C_SOURCE 200809L
@@ -71,6 +72,23 @@ static text ttir_source(long n) {
   return t;
 }
 
+/* A chain x{i} = x{i-1} * 2 + i of n op pairs, each constant made right
+ * before the multiply whose result the add takes with it: commutative
+ * operands that the parser allocates a fixed distance apart (a hash of
+ * their XOR put 100k such adds in 253 of cse's 65536 buckets). */
+static text ttir_chain_source(long n) {
+  text t = {0};
+  put(&t, "module {\n  tt.func public @k(%%a: i32, %%p: !tt.ptr<i32>) {\n", 0, 0);
+  put(&t, "    %%two = arith.constant 2 : i32\n    %%x0 = arith.addi %%a, %%a : i32\n", 0, 0);
+  for (long i = 1; i <= n; i++) {
+    put(&t, "    %%c%ld = arith.constant %ld : i32\n", i, i);
+    put(&t, "    %%m%ld = arith.muli %%x%ld, %%two : i32\n", i, i - 1);
+    put(&t, "    %%x%ld = arith.addi %%m%ld, ", i, i), put(&t, "%%c%ld : i32\n", i, 0);
+  }
+  put(&t, "    tt.store %%p, %%x%ld : !tt.ptr<i32>\n    tt.return\n  }\n}\n", n, 0);
+  return t;
+}
+
 /* The process's CPU time (every thread: the compile runs on its own). */
 static double cpu_now_ms(void) {
   struct timespec ts;
@@ -84,7 +102,7 @@ typedef struct timing {
 } timing;
 
 /* What one measurement compiles. */
-typedef enum job_kind { JOB_STATEMENTS, JOB_TTIR, JOB_VECTOR_ADD } job_kind;
+typedef enum job_kind { JOB_STATEMENTS, JOB_TTIR, JOB_TTIR_CHAIN, JOB_VECTOR_ADD } job_kind;
 
 typedef struct job {
   job_kind kind;
@@ -94,7 +112,7 @@ typedef struct job {
 
 /* One compile; false (with a message) when it fails. */
 static bool run_job(const job *j, const text *src) {
-  if (j->kind == JOB_TTIR) {
+  if (j->kind == JOB_TTIR || j->kind == JOB_TTIR_CHAIN) {
     ttc_ir_options o;
     ttc_ir_options_init(&o);
     o.passes = "canonicalize,cse";
@@ -130,6 +148,7 @@ static timing measure(const job *j, int reps) {
   text src = {0};
   if (j->kind == JOB_STATEMENTS) src = kernel_source(j->n);
   if (j->kind == JOB_TTIR) src = ttir_source(j->n);
+  if (j->kind == JOB_TTIR_CHAIN) src = ttir_chain_source(j->n);
   double *wall = calloc((size_t)reps, sizeof *wall), *cpu = calloc((size_t)reps, sizeof *cpu);
   if (!wall || !cpu) exit(1);
   int i = 0;
@@ -221,6 +240,17 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
 
+  job cbase_job = {JOB_TTIR_CHAIN, 10000, TTC_LEVEL_TTIR};
+  timing cbase = measure(&cbase_job, reps), cbig = {-1, -1};
+  for (int i = 0; i < nsizes; i++) {
+    job j = {JOB_TTIR_CHAIN, sizes[i], TTC_LEVEL_TTIR};
+    timing t = sizes[i] == 10000 ? cbase : measure(&j, reps);
+    if (sizes[i] == 100000) cbig = t;
+    printf("ttir_chain ops=%ld s=%.3f cpu_s=%.3f ratio_to_10k=%.2f\n", sizes[i], t.wall, t.cpu,
+           ratio(t.wall, cbase.wall));
+    fflush(stdout);
+  }
+
   timing va[2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}}; /* [level][2^17, 2^20] */
   const ttc_level va_levels[2] = {TTC_LEVEL_PTX, TTC_LEVEL_CUBIN};
   for (int l = 0; vector_add && l < (cubin ? 2 : 1); l++) {
@@ -243,6 +273,7 @@ int main(int argc, char **argv) {
     ok = check_ratio("statements 100k/10k", big, base, 12) && ok;
   }
   if (tbig.wall > 0) ok = check_ratio("ttir ops 100k/10k", tbig, tbase, 12) && ok;
+  if (cbig.wall > 0) ok = check_ratio("ttir chain ops 100k/10k", cbig, cbase, 12) && ok;
   for (int l = 0; vector_add && l < (cubin ? 2 : 1); l++) {
     char name[64];
     snprintf(name, sizeof name, "vector_add 2^20/2^17 to %s", ttc_level_name(va_levels[l]));
