@@ -172,6 +172,28 @@ static timing measure(const job *j, int reps) {
 
 static double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : 0; }
 
+/* Measures one kind at every size (10k is the ratios' base, measured
+ * once) and prints a line each: "kernel statements=N level=L ...",
+ * "ttir ops=N ..." or "ttir_chain ops=N ...". *base: 10k; *big: 100k (or
+ * -1 when not among the sizes). */
+static void series(job_kind kind, ttc_level level, const long *sizes, int nsizes, int reps,
+                   timing *base, timing *big) {
+  job base_job = {kind, 10000, level};
+  *base = measure(&base_job, reps);
+  *big = (timing){-1, -1};
+  for (int i = 0; i < nsizes; i++) {
+    job j = {kind, sizes[i], level};
+    timing t = sizes[i] == 10000 ? *base : measure(&j, reps);
+    if (sizes[i] == 100000) *big = t;
+    if (kind == JOB_STATEMENTS)
+      printf("kernel statements=%ld level=%s", sizes[i], ttc_level_name(level));
+    else
+      printf("%s ops=%ld", kind == JOB_TTIR ? "ttir" : "ttir_chain", sizes[i]);
+    printf(" s=%.3f cpu_s=%.3f ratio_to_10k=%.2f\n", t.wall, t.cpu, ratio(t.wall, base->wall));
+    fflush(stdout);
+  }
+}
+
 /* "check NAME: wall R1, cpu R2 (target <= T) ok|FAIL": the wall ratio
  * decides, as the issue states it. */
 static bool check_ratio(const char *name, timing num, timing den, double target) {
@@ -218,38 +240,10 @@ int main(int argc, char **argv) {
          ttc_version(), reps);
   fflush(stdout);
 
-  job base_job = {JOB_STATEMENTS, 10000, level};
-  timing base = measure(&base_job, reps), big = {-1, -1};
-  for (int i = 0; i < nsizes; i++) {
-    job j = {JOB_STATEMENTS, sizes[i], level};
-    timing t = sizes[i] == 10000 ? base : measure(&j, reps);
-    if (sizes[i] == 100000) big = t;
-    printf("kernel statements=%ld level=%s s=%.3f cpu_s=%.3f ratio_to_10k=%.2f\n", sizes[i],
-           ttc_level_name(level), t.wall, t.cpu, ratio(t.wall, base.wall));
-    fflush(stdout);
-  }
-
-  job tbase_job = {JOB_TTIR, 10000, TTC_LEVEL_TTIR};
-  timing tbase = measure(&tbase_job, reps), tbig = {-1, -1};
-  for (int i = 0; i < nsizes; i++) {
-    job j = {JOB_TTIR, sizes[i], TTC_LEVEL_TTIR};
-    timing t = sizes[i] == 10000 ? tbase : measure(&j, reps);
-    if (sizes[i] == 100000) tbig = t;
-    printf("ttir ops=%ld s=%.3f cpu_s=%.3f ratio_to_10k=%.2f\n", sizes[i], t.wall, t.cpu,
-           ratio(t.wall, tbase.wall));
-    fflush(stdout);
-  }
-
-  job cbase_job = {JOB_TTIR_CHAIN, 10000, TTC_LEVEL_TTIR};
-  timing cbase = measure(&cbase_job, reps), cbig = {-1, -1};
-  for (int i = 0; i < nsizes; i++) {
-    job j = {JOB_TTIR_CHAIN, sizes[i], TTC_LEVEL_TTIR};
-    timing t = sizes[i] == 10000 ? cbase : measure(&j, reps);
-    if (sizes[i] == 100000) cbig = t;
-    printf("ttir_chain ops=%ld s=%.3f cpu_s=%.3f ratio_to_10k=%.2f\n", sizes[i], t.wall, t.cpu,
-           ratio(t.wall, cbase.wall));
-    fflush(stdout);
-  }
+  timing base, big, tbase, tbig, cbase, cbig;
+  series(JOB_STATEMENTS, level, sizes, nsizes, reps, &base, &big);
+  series(JOB_TTIR, TTC_LEVEL_TTIR, sizes, nsizes, reps, &tbase, &tbig);
+  series(JOB_TTIR_CHAIN, TTC_LEVEL_TTIR, sizes, nsizes, reps, &cbase, &cbig);
 
   timing va[2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}}; /* [level][2^17, 2^20] */
   const ttc_level va_levels[2] = {TTC_LEVEL_PTX, TTC_LEVEL_CUBIN};
