@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* fuzz_ir.c - libFuzzer target for .ttir / .ttgir text: parsed, verified,
- * run through canonicalize and cse, printed; the same text is then made
+ * run through canonicalize and cse, printed; then through the ttgir passes
+ * as `ttc --emit ttgir` runs them on ttir, with tritongpu-fuse-nested-loops
+ * (not in the default pipeline) before the pipeliner and shared-memory
+ * allocation after it, verified after each; the same text is then made
  * into a kernel (ttc_kernel_create_from_ttir) and loaded on the interpreter
  * (not run: a fuzzed kernel may loop). Any status is fine; a crash, a hang
  * or a sanitizer report is a finding. */
@@ -19,6 +22,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ttc_ir_options_init(&o);
   o.passes = "canonicalize,cse";
   ttc_ir_result *r = NULL;
+  ttc_ir_run(text, size, "fuzz.ttir", &o, &r);
+  ttc_ir_result_destroy(r);
+  o.passes = "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},tritongpu-coalesce,"
+             "tritongpu-remove-layout-conversions,tritongpu-accelerate-matmul,"
+             "tritongpu-remove-layout-conversions,tritongpu-reduce-data-duplication,"
+             "tritongpu-fuse-nested-loops,tritongpu-optimize-accumulator-init,"
+             "tritongpu-pipeline{num-stages=3},cse,dce,allocate-shared-memory,tritongpu-membar";
+  o.verify_each = 1;
+  r = NULL;
   ttc_ir_run(text, size, "fuzz.ttir", &o, &r);
   ttc_ir_result_destroy(r);
   ttc_kernel *k = NULL;
