@@ -102,7 +102,8 @@ typedef struct pl_loop {
   pl_load loads[MAX_LOADS];
   int nloads;
   ir_op *slice[MAX_SLICE];
-  int nslice;
+  int nslice, nnested; /* slice ops, and the ops nested in its pure ifs */
+  int nvals;           /* the results of both: vmap entries per issue */
   bool carried[MAX_ARGS]; /* iter arg i is read by the slice */
   bool ok;
   const char *why; /* why the loop is left alone (for the remark) */
@@ -192,7 +193,22 @@ static void add_value(pl_loop *pl, const ir_value *v, int depth) {
         const ir_value *u = o->operands[i];
         if (!(u->def && u->def->parent == d->regions[r].first)) add_value(pl, u, depth + 1);
       }
-  if (pl->ok && !in_slice(pl, d)) pl->slice[pl->nslice++] = d;
+  if (!pl->ok || in_slice(pl, d)) return;
+  /* A pure scf.if's nested ops count against the budget too, and every
+   * result copied per issue needs a place in the vmap. */
+  int cost = 1, vals = d->nresults;
+  for (int r = 0; pure_if && r < 2; r++)
+    for (const ir_op *o = d->regions[r].first->first; o; o = o->next) {
+      cost++;
+      vals += o->nresults;
+    }
+  if (pl->nslice + pl->nnested + cost > MAX_SLICE || pl->nvals + vals > MAX_MAP - MAX_ARGS) {
+    pl->ok = false;
+    return;
+  }
+  pl->nnested += cost - 1;
+  pl->nvals += vals;
+  pl->slice[pl->nslice++] = d;
 }
 
 bool ttg_is_zero_const(const ir_value *v) {
@@ -259,6 +275,9 @@ static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_valu
     for (int k = 0; k < op->noperands && !t; k++)
       for (int j = 0; j < nt && !t; j++)
         t = op->operands[k] == tainted[j];
+    /* a pure scf.if whose branches read a tainted value */
+    for (int j = 0; j < nt && !t && op->nregions; j++)
+      t = ir_count_uses((ir_op *)op, tainted[j]) > 0;
     for (int r = 0; t && r < op->nresults; r++)
       tainted[nt++] = &op->results[r];
   }
@@ -334,7 +353,10 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     if (pl->carried[a] && ir_count_uses(func, &pl->loop->results[a]) > 0) return false;
   }
   pl->why = "a loop-carried address is used by something other than the pipelined loads";
-  const ir_value **tainted = malloc(sizeof *tainted * (MAX_RESULTS * MAX_SLICE + MAX_ARGS));
+  size_t ntaint = MAX_ARGS; /* the carried values, then every slice op's results */
+  for (int i = 0; i < pl->nslice; i++)
+    ntaint += (size_t)pl->slice[i]->nresults;
+  const ir_value **tainted = malloc(sizeof *tainted * ntaint);
   bool ok = tainted && carried_stay_inside(pl, y, tainted);
   free(tainted);
   return ok;
@@ -344,7 +366,7 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
  * detached, with its regions when it is a pure scf.if. */
 static ir_op *copy_op(pl_loop *pl, const ir_op *op, vmap *mp) {
   const ir_type *rt[MAX_ARGS];
-  ir_value *ops[MAX_OPERANDS];
+  ir_value *ops[MAX_ARGS]; /* a pure scf.if's yields: up to MAX_ARGS */
   for (int i = 0; i < op->nresults; i++)
     rt[i] = op->results[i].type;
   for (int i = 0; i < op->noperands; i++)
@@ -610,8 +632,11 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     ir_value *view = ir_build1(&b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     view->name = l->alloc->results[0].name;
     ir_replace_all_uses(nl, &l->alloc->results[0], view);
-    ir_op_erase(l->alloc);
-    ir_op_erase(l->load);
+  }
+  /* erased after all views exist: a load may be the insertion anchor */
+  for (int i = 0; i < pl->nloads; i++) {
+    ir_op_erase(pl->loads[i].alloc);
+    ir_op_erase(pl->loads[i].load);
   }
   /* wgmma operands that cp.async wrote (not st.shared) need no proxy
    * fence, as in Triton; an immutable buffer allocated before the loop
@@ -802,7 +827,8 @@ bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args
     bool fused = ir_op_get_attr(loop, "ttg.fused") != NULL;
     if (fused) {
       bool piped = pipeline_one(m, pl, loop, dflt, remarks, cc);
-      ir_op_remove_attr(loop, "ttg.fused");
+      /* pipelining made a new loop (pl->loop) with the old one's attributes */
+      ir_op_remove_attr(piped ? pl->loop : loop, "ttg.fused");
       if (!piped) {
         if (remarks)
           ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
