@@ -160,10 +160,12 @@ void ir_format_op_limit(const ir_context *ctx, char *buf, size_t cap);
 #define IR_MAX_OPS ((int64_t)1 << 22)
 /* IR text limits the parser checks, each far above what Triton writes: one
  * function's arguments (the frontend's parameter limit), the entries of one
- * attribute dictionary, and the `#name = ...` layout aliases of a module. */
+ * attribute dictionary, the `#name = ...` layout aliases of a module, and
+ * the result names one op binds one by one (`%a, %b, ... = scf.for`). */
 #define IR_MAX_PARAMS 128
 #define IR_MAX_DICT_ENTRIES 1024
 #define IR_MAX_ALIASES 4096
+#define IR_MAX_RESULT_NAMES 4096
 
 typedef enum ir_type_kind {
   IR_TY_INT,     /* signless integer of `width` bits: 1, 8, 16, 32, 64 */

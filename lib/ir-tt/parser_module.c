@@ -219,30 +219,9 @@ done:
   return p->failed ? NULL : op;
 }
 
-/* One op: `[results =] op-form [loc(...)]`, appended to b. */
-static bool parse_op_stmt(parser *p, ir_block *b) {
-  ptok first = *ir_ps_peek(p);
-  ir_loc loc = ir_ps_loc(p, &first);
-  ptok names[16];
-  int nnames = 0, group = 0;
-  if (first.kind == PT_VALUE) {
-    do {
-      ptok t = ir_ps_next(p);
-      if (t.kind != PT_VALUE || t.idx >= 0) return ir_ps_error(p, &t, "expected result name");
-      if (nnames == 16) return ir_ps_error(p, &t, "too many result names");
-      names[nnames++] = t;
-      if (nnames == 1 && ir_ps_accept(p, ':')) {
-        ptok c = ir_ps_next(p);
-        group = 0;
-        for (size_t i = 0; c.kind == PT_INT && i < c.n && group < 100000; i++)
-          group = c.s[i] >= '0' && c.s[i] <= '9' ? group * 10 + (c.s[i] - '0') : -1;
-        if (c.kind != PT_INT || group < 1 || group >= 100000)
-          return ir_ps_error(p, &c, "expected result count after ':'");
-        break;
-      }
-    } while (ir_ps_accept(p, ','));
-    if (!ir_ps_expect(p, '=', "after result names")) return false;
-  }
+/* The op after its result names (`names`, or one `%name:group`). */
+static bool finish_op_stmt(parser *p, ir_block *b, const ptok *first, ir_loc loc, const ptok *names,
+                           int nnames, int group) {
   ptok nt = ir_ps_next(p);
   ir_op *op = NULL;
   if (nt.kind == PT_STRING) {
@@ -261,11 +240,11 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
   if (p->m->nops > ir_context_max_ops(p->ctx)) { /* a bound on the input's memory and time */
     char limit[96];
     ir_format_op_limit(p->ctx, limit, sizeof limit);
-    return ir_ps_error(p, &first, "the IR has %s", limit);
+    return ir_ps_error(p, first, "the IR has %s", limit);
   }
   int bound = group ? group : nnames;
   if (nnames > 0 && op->nresults != bound)
-    return ir_ps_error(p, &first, "operation defines %d results but was provided %d to bind",
+    return ir_ps_error(p, first, "operation defines %d results but was provided %d to bind",
                        op->nresults, bound);
   if (group) {
     if (!ir_ps_define(p, &names[0], op->results, group)) return false;
@@ -276,6 +255,56 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
   if (!trailing_loc(p, &op->loc)) return false;
   ir_block_append(b, op);
   return true;
+}
+
+/* One op: `[results =] op-form [loc(...)]`, appended to b. The result
+ * names (one each, as the printer writes an op whose results have names
+ * of their own: a loop or if carrying many values) live on the stack up to
+ * 16 and on the heap beyond, up to IR_MAX_RESULT_NAMES. */
+static bool parse_op_stmt(parser *p, ir_block *b) {
+  ptok first = *ir_ps_peek(p);
+  ir_loc loc = ir_ps_loc(p, &first);
+  ptok local[16], *names = local;
+  int nnames = 0, cap = 16, group = 0;
+  bool ok = true;
+  if (first.kind == PT_VALUE) {
+    do {
+      ptok t = ir_ps_next(p);
+      if (t.kind != PT_VALUE || t.idx >= 0) {
+        ok = ir_ps_error(p, &t, "expected result name");
+        break;
+      }
+      if (nnames == IR_MAX_RESULT_NAMES) {
+        ok = ir_ps_error(p, &t, "more than %d result names", IR_MAX_RESULT_NAMES);
+        break;
+      }
+      if (nnames == cap) {
+        ptok *more = malloc(sizeof *more * (size_t)cap * 2);
+        if (!more) {
+          ok = ir_ps_error(p, &t, "out of memory");
+          break;
+        }
+        memcpy(more, names, sizeof *names * (size_t)nnames);
+        if (names != local) free(names);
+        names = more;
+        cap *= 2;
+      }
+      names[nnames++] = t;
+      if (nnames == 1 && ir_ps_accept(p, ':')) {
+        ptok c = ir_ps_next(p);
+        group = 0;
+        for (size_t i = 0; c.kind == PT_INT && i < c.n && group < 100000; i++)
+          group = c.s[i] >= '0' && c.s[i] <= '9' ? group * 10 + (c.s[i] - '0') : -1;
+        if (c.kind != PT_INT || group < 1 || group >= 100000)
+          ok = ir_ps_error(p, &c, "expected result count after ':'");
+        break;
+      }
+    } while (ir_ps_accept(p, ','));
+    ok = ok && ir_ps_expect(p, '=', "after result names");
+  }
+  ok = ok && finish_op_stmt(p, b, &first, loc, names, nnames, group);
+  if (names != local) free(names);
+  return ok;
 }
 
 /* ---- module --------------------------------------------------------- */

@@ -102,8 +102,8 @@ typedef struct pl_loop {
   pl_load loads[MAX_LOADS];
   int nloads;
   ir_op *slice[MAX_SLICE];
-  int nslice, nnested; /* slice ops, and the ops nested in its pure ifs */
-  int nvals;           /* the results of both: vmap entries per issue */
+  int nslice, nnested;    /* slice ops, and the ops nested in its pure ifs */
+  int nvals;              /* the results of both: vmap entries per issue */
   bool carried[MAX_ARGS]; /* iter arg i is read by the slice */
   bool ok;
   const char *why; /* why the loop is left alone (for the remark) */

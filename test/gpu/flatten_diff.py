@@ -19,8 +19,9 @@ every pass), and its PTX must pass ptxas when --ptxas is given. Prints
 
 On a GPU (torch, and bench/ptx_ab.py for loading PTX): for each kernel
 whose fused loop was kept, the plain and fused PTX run on the same inputs
-for several (n, m), on one program (every output element compared bit for
-bit) and on two (all but y[0], which both programs store their sums to).
+for several (n, m) (multiples of 16 for the signature that says `:16`), on
+one program and on two (each stores to its own part of y); every output
+element is compared bit for bit.
 Prints "flatten_diff: R runs, M mismatches". Exits 1 on any failure.
 
 usage: flatten_diff.py [--compile-only] [--ttc PATH] [--ptxas PATH] [--seeds A-B] [--keep DIR]
@@ -50,7 +51,8 @@ def kernel(seed):
     blk = r.choice([16, 32, 64, 128])
     dot = r.random() < 0.4
     out = ["import triton", "import triton.language as tl", "", "", "@triton.jit",
-           "def k(x_ptr, y_ptr, w_ptr, n, m):"]
+           "def k(x_ptr, y_ptr, w_ptr, n, m):",
+           "    y_ptr += tl.program_id(0) * 65536  # each program its own outputs"]
     carry = r.random() < 0.5
     if carry:
         out.append("    s = 0")
@@ -139,20 +141,21 @@ def gpu_compare(cases):
     from ptx_ab import Module, driver, default_ptxas
     cu, ptxas = driver(), default_ptxas()
     runs = bad = 0
-    for name, dot, plain, fused, sh_p, sh_f in cases:
+    for name, dot, div16, plain, fused, sh_p, sh_f in cases:
         mods = {"plain": Module(cu, ptxas, plain, sh_p), "fused": Module(cu, ptxas, fused, sh_f)}
         g = torch.Generator(device="cuda").manual_seed(len(name))
         dt = torch.float16 if dot else torch.float32
         x = torch.randn(1 << 20, device="cuda", generator=g).to(dt)
         w = torch.randn(1 << 20, device="cuda", generator=g).to(dt)
-        for grid, skip in ((1, 0), (2, 1)):
-            for n, m in ((5, 3), (7, 1), (4, 0), (3, 5), (0, 2)):
+        sizes = ((16, 16), (32, 0), (0, 16), (16, 32)) if div16 else ((5, 3), (7, 1), (4, 0), (3, 5), (0, 2))
+        for grid in (1, 2):
+            for n, m in sizes:
                 ys = {}
                 for side, mod in mods.items():
                     y = torch.zeros(1 << 20, device="cuda")
                     mod.launcher((grid, 1, 1), [x.data_ptr(), y.data_ptr(), w.data_ptr()], [n, m])()
                     torch.cuda.synchronize()
-                    ys[side] = y.view(torch.int32)[skip:]
+                    ys[side] = y.view(torch.int32)
                 runs += 1
                 if not torch.equal(ys["plain"], ys["fused"]):
                     bad += 1
@@ -199,7 +202,7 @@ def main():
                         counts["failed"] += 1
                         print(f"FAIL {name}: ptxas: {err.strip()[:300]}", flush=True)
                         continue
-                cases.append((name, dot, plain, fused, sh_p, sh_f))
+                cases.append((name, dot, sig.endswith("i32:16,i32:16"), plain, fused, sh_p, sh_f))
     print(f"flatten_diff: {counts['kernels']} kernels, {counts['fused']} fused, {counts['kept']} kept "
           f"(pipelined), {counts['failed']} failed", flush=True)
     ok = counts["failed"] == 0
