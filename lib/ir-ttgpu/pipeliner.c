@@ -405,8 +405,20 @@ static void issue(pl_loop *pl, ir_builder *b, vmap *mp, ir_value *iv, ir_value *
                   ir_value *pred) {
   ir_context *ctx = pl->ctx;
   vmap_put(mp, pl->body->args[0], iv);
-  for (int i = 0; i < pl->nslice; i++)
-    clone_op(pl, b, pl->slice[i], mp);
+  for (int i = 0; i < pl->nslice; i++) {
+    const ir_op *op = pl->slice[i];
+    ir_op *n = clone_op(pl, b, op, mp);
+    /* A pure scf.if (a tile's prologue) runs its branch only for an
+     * iteration that exists: past the end, its divisions could divide by
+     * zero. Its results then only feed masked-off copies. */
+    if (op->kind == IR_OP_SCF_IF) {
+      ir_builder saved = *b;
+      ir_builder_set_before(b, n);
+      b->loc = op->loc;
+      ir_op_set_operand(n, 0, ir_build_binary(b, IR_OP_ARITH_ANDI, n->operands[0], pred));
+      *b = saved;
+    }
+  }
   ir_value *tokens[MAX_LOADS];
   for (int i = 0; i < pl->nloads; i++) {
     pl_load *l = &pl->loads[i];
