@@ -175,7 +175,7 @@ static ir_op *fusable(fn_state *st, ir_op *outer) {
   st->why = "the inner loop's body is not one block ending in scf.yield";
   if (!ib || ib->next || !yield_of(ib)) return NULL;
   for (ir_op *op = ob->first; op != inner; op = op->next) {
-    st->why = "an op before the inner loop is not pure (it would run on every iteration)";
+    st->why = "an op before the inner loop is not pure (the fused loop recomputes it)";
     if (!ir_op_is_pure(op)) return NULL;
   }
   const ir_type *i32 = ir_type_i32(st->ctx);
