@@ -569,6 +569,9 @@ bool ir_subst_apply_op(const ir_subst *s, ir_op *op);
 /* Rewrites every operand under root, in one walk. */
 void ir_subst_apply(const ir_subst *s, ir_op *root);
 void ir_subst_free(ir_subst *s);
+/* A detached copy of op and its regions, operands renamed through map;
+ * the copy's results (and its blocks' arguments) are added to map. */
+ir_op *ir_op_clone(ir_module *m, const ir_op *op, ir_subst *map);
 
 /* ---- builder.c: insertion point and op constructors ------------------- */
 

@@ -354,6 +354,41 @@ void ir_subst_apply(const ir_subst *s, ir_op *root) {
   if (s->n) ir_walk(root, subst_one, (void *)s);
 }
 
+static void clone_region(ir_module *m, const ir_region *from, ir_region *to, ir_subst *map) {
+  for (const ir_block *b = from->first; b; b = b->next) {
+    const ir_type **tys = must_alloc(m, sizeof *tys * (size_t)(b->nargs + 1));
+    for (int i = 0; i < b->nargs; i++)
+      tys[i] = b->args[i]->type;
+    ir_block *nb = ir_block_create(m, b->nargs, tys);
+    for (int i = 0; i < b->nargs; i++) {
+      nb->args[i]->name = b->args[i]->name;
+      ir_subst_add(map, b->args[i], nb->args[i]);
+    }
+    ir_region_append_block(to, nb);
+    for (const ir_op *o = b->first; o; o = o->next)
+      ir_block_append(nb, ir_op_clone(m, o, map));
+  }
+}
+
+ir_op *ir_op_clone(ir_module *m, const ir_op *op, ir_subst *map) {
+  const ir_type **rt = must_alloc(m, sizeof *rt * (size_t)(op->nresults + 1));
+  ir_value **ops = must_alloc(m, sizeof *ops * (size_t)(op->noperands + 1));
+  for (int i = 0; i < op->nresults; i++)
+    rt[i] = op->results[i].type;
+  for (int i = 0; i < op->noperands; i++)
+    ops[i] = ir_subst_get(map, op->operands[i]);
+  ir_op *n = ir_op_create(m, op->kind, op->loc, op->nresults, rt, op->noperands, ops, op->nregions);
+  for (int i = 0; i < op->nattrs; i++)
+    ir_op_set_attr(m, n, op->attrs[i].name, op->attrs[i].value);
+  for (int i = 0; i < op->nresults; i++) {
+    n->results[i].name = op->results[i].name;
+    ir_subst_add(map, &op->results[i], &n->results[i]);
+  }
+  for (int r = 0; r < op->nregions; r++)
+    clone_region(m, &op->regions[r], &n->regions[r], map);
+  return n;
+}
+
 void ir_subst_free(ir_subst *s) {
   free(s->from);
   free(s->to);

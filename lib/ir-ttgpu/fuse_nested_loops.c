@@ -58,49 +58,8 @@ typedef struct fn_state {
   const char *why; /* why the loop was left alone */
 } fn_state;
 
-/* ---- cloning ---------------------------------------------------------- */
-
-static ir_op *clone_op(fn_state *st, const ir_op *op);
-
-static void clone_region(fn_state *st, const ir_region *from, ir_region *to) {
-  for (const ir_block *b = from->first; b; b = b->next) {
-    const ir_type **tys = ir_arena_alloc(&st->m->arena, sizeof *tys * (size_t)(b->nargs + 1));
-    IR_ASSERT(tys);
-    for (int i = 0; i < b->nargs; i++)
-      tys[i] = b->args[i]->type;
-    ir_block *nb = ir_block_create(st->m, b->nargs, tys);
-    for (int i = 0; i < b->nargs; i++) {
-      nb->args[i]->name = b->args[i]->name;
-      ir_subst_add(&st->map, b->args[i], nb->args[i]);
-    }
-    ir_region_append_block(to, nb);
-    for (const ir_op *o = b->first; o; o = o->next)
-      ir_block_append(nb, clone_op(st, o));
-  }
-}
-
-/* A detached copy of op (regions included), its operands renamed through
- * st->map; its results are added to the map. */
-static ir_op *clone_op(fn_state *st, const ir_op *op) {
-  const ir_type **rt = ir_arena_alloc(&st->m->arena, sizeof *rt * (size_t)(op->nresults + 1));
-  ir_value **ops = ir_arena_alloc(&st->m->arena, sizeof *ops * (size_t)(op->noperands + 1));
-  IR_ASSERT(rt && ops);
-  for (int i = 0; i < op->nresults; i++)
-    rt[i] = op->results[i].type;
-  for (int i = 0; i < op->noperands; i++)
-    ops[i] = ir_subst_get(&st->map, op->operands[i]);
-  ir_op *n =
-      ir_op_create(st->m, op->kind, op->loc, op->nresults, rt, op->noperands, ops, op->nregions);
-  for (int i = 0; i < op->nattrs; i++)
-    ir_op_set_attr(st->m, n, op->attrs[i].name, op->attrs[i].value);
-  for (int i = 0; i < op->nresults; i++) {
-    n->results[i].name = op->results[i].name;
-    ir_subst_add(&st->map, &op->results[i], &n->results[i]);
-  }
-  for (int r = 0; r < op->nregions; r++)
-    clone_region(st, &op->regions[r], &n->regions[r]);
-  return n;
-}
+/* A detached copy of op and its regions, renamed through st->map. */
+static ir_op *clone_op(fn_state *st, const ir_op *op) { return ir_op_clone(st->m, op, &st->map); }
 
 /* ---- analysis --------------------------------------------------------- */
 

@@ -75,14 +75,7 @@ int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_ax
   return (int)p;
 }
 
-enum {
-  MAX_LOADS = 8,
-  MAX_SLICE = 512,
-  MAX_ARGS = 64,
-  MAX_MAP = 2048,
-  MAX_OPERANDS = 16,
-  MAX_RESULTS = 4
-};
+enum { MAX_LOADS = 8, MAX_SLICE = 512, MAX_ARGS = 64, MAX_OPERANDS = 16, MAX_RESULTS = 4 };
 
 typedef struct pl_load {
   ir_op *load, *alloc;
@@ -103,29 +96,18 @@ typedef struct pl_loop {
   int nloads;
   ir_op *slice[MAX_SLICE];
   int nslice, nnested;    /* slice ops, and the ops nested in its pure ifs */
-  int nvals;              /* the results of both: vmap entries per issue */
   bool carried[MAX_ARGS]; /* iter arg i is read by the slice */
   bool ok;
   const char *why; /* why the loop is left alone (for the remark) */
+  bool oom;        /* a renaming map ran out of memory */
 } pl_loop;
 
-/* Value renaming while cloning: original -> copy (unmapped: itself). */
-typedef struct vmap {
-  const ir_value *from[MAX_MAP];
-  ir_value *to[MAX_MAP];
-  int n;
-} vmap;
-
-static ir_value *vmap_get(const vmap *mp, ir_value *v) {
-  for (int i = mp->n - 1; i >= 0; i--)
-    if (mp->from[i] == v) return mp->to[i];
-  return v;
-}
-
-static void vmap_put(vmap *mp, const ir_value *from, ir_value *to) {
-  IR_ASSERT(mp->n < MAX_MAP);
-  mp->from[mp->n] = from;
-  mp->to[mp->n++] = to;
+/* Renaming while cloning (an ir_subst: original -> copy, unmapped:
+ * itself); reset between issues. */
+static void map_reset(pl_loop *pl, ir_subst *mp) {
+  pl->oom = pl->oom || mp->oom;
+  ir_subst_free(mp);
+  memset(mp, 0, sizeof *mp);
 }
 
 static bool in_slice(const pl_loop *pl, const ir_op *op) {
@@ -194,20 +176,15 @@ static void add_value(pl_loop *pl, const ir_value *v, int depth) {
         if (!(u->def && u->def->parent == d->regions[r].first)) add_value(pl, u, depth + 1);
       }
   if (!pl->ok || in_slice(pl, d)) return;
-  /* A pure scf.if's nested ops count against the budget too, and every
-   * result copied per issue needs a place in the vmap. */
-  int cost = 1, vals = d->nresults;
+  int cost = 1; /* a pure scf.if's nested ops count against the budget too */
   for (int r = 0; pure_if && r < 2; r++)
-    for (const ir_op *o = d->regions[r].first->first; o; o = o->next) {
+    for (const ir_op *o = d->regions[r].first->first; o; o = o->next)
       cost++;
-      vals += o->nresults;
-    }
-  if (pl->nslice + pl->nnested + cost > MAX_SLICE || pl->nvals + vals > MAX_MAP - MAX_ARGS) {
+  if (pl->nslice + pl->nnested + cost > MAX_SLICE) {
     pl->ok = false;
     return;
   }
   pl->nnested += cost - 1;
-  pl->nvals += vals;
   pl->slice[pl->nslice++] = d;
 }
 
@@ -362,34 +339,10 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   return ok;
 }
 
-/* A copy of op (operands renamed through mp, results added to it),
- * detached, with its regions when it is a pure scf.if. */
-static ir_op *copy_op(pl_loop *pl, const ir_op *op, vmap *mp) {
-  const ir_type *rt[MAX_ARGS];
-  ir_value *ops[MAX_ARGS]; /* a pure scf.if's yields: up to MAX_ARGS */
-  for (int i = 0; i < op->nresults; i++)
-    rt[i] = op->results[i].type;
-  for (int i = 0; i < op->noperands; i++)
-    ops[i] = vmap_get(mp, op->operands[i]);
-  ir_op *n =
-      ir_op_create(pl->m, op->kind, op->loc, op->nresults, rt, op->noperands, ops, op->nregions);
-  for (int i = 0; i < op->nattrs; i++)
-    ir_op_set_attr(pl->m, n, op->attrs[i].name, op->attrs[i].value);
-  for (int r = 0; r < op->nregions; r++) {
-    ir_block *nb = ir_block_create(pl->m, 0, NULL);
-    ir_region_append_block(&n->regions[r], nb);
-    for (const ir_op *o = op->regions[r].first->first; o; o = o->next)
-      ir_block_append(nb, copy_op(pl, o, mp));
-  }
-  for (int i = 0; i < op->nresults; i++) {
-    n->results[i].name = op->results[i].name;
-    vmap_put(mp, &op->results[i], &n->results[i]);
-  }
-  return n;
-}
-
-static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, vmap *mp) {
-  ir_op *n = copy_op(pl, op, mp);
+/* A copy of op (with its regions: a pure scf.if) at the builder's point,
+ * renamed through mp. */
+static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, ir_subst *mp) {
+  ir_op *n = ir_op_clone(pl->m, op, mp);
   if (b->before)
     ir_op_insert_before(b->before, n);
   else
@@ -401,10 +354,10 @@ static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, vmap *mp) {
  * carried values already mapped in mp) into ring slot `slot`, guarded by
  * `pred` (i1): the slice, the copies, one commit group. Then maps every
  * carried value of the slice to its update. */
-static void issue(pl_loop *pl, ir_builder *b, vmap *mp, ir_value *iv, ir_value *slot,
+static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_value *slot,
                   ir_value *pred) {
   ir_context *ctx = pl->ctx;
-  vmap_put(mp, pl->body->args[0], iv);
+  ir_subst_add(mp, pl->body->args[0], iv);
   for (int i = 0; i < pl->nslice; i++) {
     const ir_op *op = pl->slice[i];
     ir_op *n = clone_op(pl, b, op, mp);
@@ -423,11 +376,11 @@ static void issue(pl_loop *pl, ir_builder *b, vmap *mp, ir_value *iv, ir_value *
   for (int i = 0; i < pl->nloads; i++) {
     pl_load *l = &pl->loads[i];
     b->loc = l->load->loc;
-    ir_value *ptr = vmap_get(mp, l->load->operands[0]);
+    ir_value *ptr = ir_subst_get(mp, l->load->operands[0]);
     const ir_type *mt = ir_type_with_elem(ctx, ptr->type, ir_type_i1(ctx));
     ir_value *mask = ir_build_splat(b, pred, mt);
     if (l->load->noperands > 1)
-      mask = ir_build_binary(b, IR_OP_ARITH_ANDI, mask, vmap_get(mp, l->load->operands[1]));
+      mask = ir_build_binary(b, IR_OP_ARITH_ANDI, mask, ir_subst_get(mp, l->load->operands[1]));
     ir_value *ix[2] = {l->ring, slot};
     ir_value *buf = ir_build1(b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     buf->name = l->alloc->results[0].name;
@@ -442,10 +395,10 @@ static void issue(pl_loop *pl, ir_builder *b, vmap *mp, ir_value *iv, ir_value *
   ir_op *y = yield_of(pl->body);
   ir_value *next[MAX_ARGS];
   for (int a = 0; a < pl->body->nargs - 1; a++)
-    if (pl->carried[a]) next[a] = vmap_get(mp, y->operands[a]);
-  mp->n = 0;
+    if (pl->carried[a]) next[a] = ir_subst_get(mp, y->operands[a]);
+  map_reset(pl, mp);
   for (int a = 0; a < pl->body->nargs - 1; a++)
-    if (pl->carried[a]) vmap_put(mp, pl->body->args[a + 1], next[a]);
+    if (pl->carried[a]) ir_subst_add(mp, pl->body->args[a + 1], next[a]);
 }
 
 /* (i + 1) mod S for a ring index. */
@@ -585,11 +538,9 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   /* Prologue: iterations 0..S-2. */
   ir_value *lb = loop->operands[0], *ub = loop->operands[1], *step = loop->operands[2];
   const ir_type *ivt = lb->type;
-  vmap *mp = ir_arena_alloc(&m->arena, sizeof *mp);
-  IR_ASSERT(mp);
-  mp->n = 0;
+  ir_subst map = {0}, *mp = &map;
   for (int a = 0; a < nargs; a++)
-    if (pl->carried[a]) vmap_put(mp, body->args[a + 1], loop->operands[3 + a]);
+    if (pl->carried[a]) ir_subst_add(mp, body->args[a + 1], loop->operands[3 + a]);
   for (int s = 0; s < stages - 1; s++) {
     b.loc = loop->loc;
     ir_value *iv = lb;
@@ -607,7 +558,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   for (int i = 0; i < 3; i++)
     ops[i] = loop->operands[i];
   for (int a = 0; a < nargs; a++) {
-    ops[3 + a] = pl->carried[a] ? vmap_get(mp, body->args[a + 1]) : loop->operands[3 + a];
+    ops[3 + a] = pl->carried[a] ? ir_subst_get(mp, body->args[a + 1]) : loop->operands[3 + a];
     rts[a] = loop->results[a].type;
   }
   b.loc = loop->loc;
@@ -712,7 +663,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   /* End of the body: issue iteration i+S-1 into the insert slot. */
   ir_builder_set_before(&b, y);
   b.loc = nl->loc;
-  mp->n = 0;
+  map_reset(pl, mp);
   ir_value *ahead = ir_build_binary(
       &b, IR_OP_ARITH_ADDI, body->args[0],
       ir_build_binary(&b, IR_OP_ARITH_MULI, step, ir_build_const_int(&b, ivt, stages - 1)));
@@ -722,7 +673,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   ir_value **ys = ir_arena_alloc(&m->arena, sizeof(ir_value *) * (size_t)(nargs + 2));
   IR_ASSERT(ys);
   for (int a = 0; a < nargs; a++)
-    ys[a] = pl->carried[a] ? vmap_get(mp, body->args[a + 1]) : y->operands[a];
+    ys[a] = pl->carried[a] ? ir_subst_get(mp, body->args[a + 1]) : y->operands[a];
   ys[nargs] = ring_next(&b, ins, stages);
   ys[nargs + 1] = ring_next(&b, ext, stages);
   ir_op_set_operands(m, y, nargs + 2, ys);
@@ -742,6 +693,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   ir_op_set_attr(m, w, "num", ir_attr_int(ctx, i32, 0));
   for (int i = 0; i < pl->nloads; i++)
     ir_build(&b, IR_OP_TTG_LOCAL_DEALLOC, 0, NULL, 1, &pl->loads[i].ring, 0);
+  map_reset(pl, mp);
 }
 
 static uint64_t op_scratch(const ir_op *op) {
@@ -837,18 +789,20 @@ bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args
     /* A flattened loop pays only when pipelined: otherwise its nest comes
      * back (the loops in that nest are still in the list). */
     bool fused = ir_op_get_attr(loop, "ttg.fused") != NULL;
-    if (fused) {
-      bool piped = pipeline_one(m, pl, loop, dflt, remarks, cc);
-      /* pipelining made a new loop (pl->loop) with the old one's attributes */
-      ir_op_remove_attr(piped ? pl->loop : loop, "ttg.fused");
-      if (!piped) {
-        if (remarks)
-          ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
-                  "flattened loop not pipelined: the loop nest is kept instead");
-        ttg_unfuse(loop);
-      }
-    } else {
-      pipeline_one(m, pl, loop, dflt, remarks, cc);
+    pl->oom = false;
+    bool piped = pipeline_one(m, pl, loop, dflt, remarks, cc);
+    if (pl->oom) {
+      ir_error(m->ctx, loop->loc, "out of memory in pass 'tritongpu-pipeline'");
+      return false;
+    }
+    if (!fused) continue;
+    /* pipelining made a new loop (pl->loop) with the old one's attributes */
+    ir_op_remove_attr(piped ? pl->loop : loop, "ttg.fused");
+    if (!piped) {
+      if (remarks)
+        ir_emit(m->ctx, IR_SEV_REMARK, loop->loc,
+                "flattened loop not pipelined: the loop nest is kept instead");
+      ttg_unfuse(loop);
     }
   }
   return true;
