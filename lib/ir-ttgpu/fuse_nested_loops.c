@@ -476,25 +476,32 @@ void ttg_unfuse(ir_op *fused) {
   ir_op_erase(vif);
 }
 
+/* The tt.flatten loops, outermost first (the first FN_MAX_LOOPS; others
+ * stay nests). */
+typedef struct fn_loops {
+  ir_op *op[FN_MAX_LOOPS];
+  int n;
+} fn_loops;
+
 static void collect_flatten(ir_op *op, void *user) {
-  ir_op **loops = user;
-  if (op->kind != IR_OP_SCF_FOR || !ir_op_get_attr(op, "tt.flatten")) return;
-  int n = 0;
-  while (n < FN_MAX_LOOPS && loops[n])
-    n++;
-  if (n < FN_MAX_LOOPS) loops[n] = op;
+  fn_loops *l = user;
+  if (op->kind == IR_OP_SCF_FOR && ir_op_get_attr(op, "tt.flatten") && l->n < FN_MAX_LOOPS)
+    l->op[l->n++] = op;
 }
 
 bool ttg_pass_fuse_nested_loops(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   int64_t remarks = 0;
   if (!ir_pass_arg_int(args, "remarks", &remarks)) remarks = 0;
-  ir_op **loops = ir_arena_alloc(scratch, sizeof *loops * (FN_MAX_LOOPS + 1));
-  if (!loops) return true;
-  memset(loops, 0, sizeof *loops * (FN_MAX_LOOPS + 1));
+  fn_loops *loops = ir_arena_alloc(scratch, sizeof *loops);
+  if (!loops) {
+    ir_error(m->ctx, m->op->loc, "out of memory in pass 'tritongpu-fuse-nested-loops'");
+    return false;
+  }
+  loops->n = 0;
   ir_walk(m->op, collect_flatten, loops);
   fn_state st = {.m = m, .ctx = m->ctx};
-  for (int i = 0; i < FN_MAX_LOOPS && loops[i]; i++) {
-    ir_op *outer = loops[i];
+  for (int i = 0; i < loops->n; i++) {
+    ir_op *outer = loops->op[i];
     ir_op *inner = fusable(&st, outer);
     ir_op_remove_attr(outer, "tt.flatten");
     if (!inner) {
