@@ -47,6 +47,8 @@ def triton_ptx(d, bm, bn, warps, stages, causal, out):
                                         BLOCK_N=bn, CAUSAL=causal, num_warps=warps, num_stages=stages)
     with open(out, "w") as f:
         f.write(k.asm["ptx"])
+    with open(out + ".cubin", "wb") as f:  # Triton's own cubin, for --own-cubins
+        f.write(k.asm["cubin"])
     return k.metadata.shared
 
 

@@ -11,8 +11,10 @@ bench_timing.timed_pair interleaves side by side, each after an L2 flush
 
 usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R]
   (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16; 3)
-  --persistent: also the persistent kernel (matmul_kernel_persistent, one
-  program per multiprocessor) with each configuration, on both sides
+  --persistent: also the persistent kernel (matmul_kernel_persistent) with
+  each configuration, on both sides with the same program count: one per
+  multiprocessor (case .../persistent), and, where more fit, as many as the
+  GPU runs at once (ttc_module_programs_per_sm; case .../persistent-P)
 prints "compare_matmul case=DT/S/CONFIG ttc=T triton=T ratio=R" in TFLOP/s per
 case, "compare_matmul best=DT/S ttc=T (CONFIG) triton=T (CONFIG) cublas=T" per
 size, and a table. Environment: TTC_BUILD (default <repo>/build).
@@ -45,32 +47,52 @@ def num_sms():
     return torch.cuda.get_device_properties(0).multi_processor_count
 
 
-def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=False):
+def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=None):
+    """ttc's launch of the plain kernel, or (persistent "sm") of the
+    persistent one with one program per multiprocessor, or ("full") with as
+    many as the GPU runs at once (ttc_module_programs_per_sm, which needs the
+    compiled kernel: compiled once per multiprocessor, again if more fit).
+    Returns (run, programs)."""
     m, k = a.shape
     _, n = b.shape
     bm, bn, bk, gm, warps, stages = cfg
     ints = [m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
-    consts = [bm, bn, bk, gm] + ([ttc.lib.ttc_device_num_sms(ttc.dev)] if persistent else [])
-    sig = ",".join([f"*{t}:16" for t in tnames] + [hint(x) for x in ints] + [str(x) for x in consts])
-    name = "matmul_kernel_persistent" if persistent else "matmul_kernel"
-    mod = ttc.module(KERNEL, name, sig, warps, stages)
     vals = [(TTC_PTR, t.data_ptr()) for t in (a, b, c)] + [(TTC_I32, x) for x in ints if x != 1]
     tiles = triton.cdiv(m, bm) * triton.cdiv(n, bn)
-    return ttc.launcher(mod, (min(tiles, consts[-1]) if persistent else tiles, 1, 1), vals)
+
+    def load(programs):
+        consts = [bm, bn, bk, gm] + ([programs] if persistent else [])
+        sig = ",".join([f"*{t}:16" for t in tnames] + [hint(x) for x in ints] + [str(x) for x in consts])
+        return ttc.module(KERNEL, "matmul_kernel_persistent" if persistent else "matmul_kernel", sig,
+                          warps, stages)
+    if not persistent:
+        return ttc.launcher(load(None), (tiles, 1, 1), vals), tiles
+    programs = ttc.lib.ttc_device_num_sms(ttc.dev)
+    mod = load(programs)
+    if persistent == "full":
+        per_sm = ctypes.c_int()
+        st = ttc.lib.ttc_module_programs_per_sm(mod, ctypes.byref(per_sm))
+        if st != 0:
+            raise RuntimeError(f"ttc_module_programs_per_sm: {ttc.status(st)}")
+        if per_sm.value > 1:
+            programs *= per_sm.value
+            mod = load(programs)
+    return ttc.launcher(mod, (min(tiles, programs), 1, 1), vals), programs
 
 
-def triton_persistent(a, b, c, cfg):
+def triton_persistent(a, b, c, cfg, programs):
+    """Triton's launch of the same persistent kernel with `programs` programs
+    (its NUM_SMS)."""
     m, k = a.shape
     _, n = b.shape
     bm, bn, bk, gm, warps, stages = cfg
-    sms = num_sms()
-    grid = (min(sms, triton.cdiv(m, bm) * triton.cdiv(n, bn)),)
+    grid = (min(programs, triton.cdiv(m, bm) * triton.cdiv(n, bn)),)
 
     def run():
         matmul_kernel_persistent[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                                        b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=bm,
                                        BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=gm,
-                                       NUM_SMS=sms, num_warps=warps, num_stages=stages)
+                                       NUM_SMS=programs, num_warps=warps, num_stages=stages)
     return run
 
 
@@ -105,6 +127,7 @@ def main():
     ttc, build = Ttc.beside_torch(ROOT)
     ttc.lib.ttc_device_num_sms.restype = ctypes.c_int
     ttc.lib.ttc_device_num_sms.argtypes = [ctypes.c_void_p]
+    ttc.lib.ttc_module_programs_per_sm.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}; {opt.dtype}, uniform(-1, 1) inputs")
     configs = [parse_config(x) for x in opt.configs.split(",")]
@@ -125,7 +148,7 @@ def main():
                 continue
             seen.add(cfg)
             runs = {}
-            for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames)),
+            for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames)[0]),
                                ("triton", lambda: runner(a, b, c, cfg))):
                 try:
                     runs[side] = checked(make(), c, ref, f"{side} {cfg_name(cfg)}")
@@ -140,12 +163,20 @@ def main():
                 print(f"compare_matmul case={name} ttc={tf['ttc']:.1f} triton={tf['triton']:.1f} "
                       f"ratio={tf['ttc'] / tf['triton']:.3f}", flush=True)
                 rows.append((name, tf))
-            if cfg in configs and opt.persistent and len(tf) == 2:
-                runs = {side: checked(make(), c, ref, f"{side} persistent {cfg_name(cfg)}")
-                        for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames, True)),
-                                           ("triton", lambda: triton_persistent(a, b, c, cfg)))}
+            # The persistent kernel with one program per multiprocessor (as
+            # Triton's tutorial launches it), then with as many programs as
+            # the GPU runs at once; Triton runs the same kernel file with the
+            # same program count.
+            for grid in (("sm", "full") if cfg in configs and opt.persistent and len(tf) == 2 else ()):
+                run, programs = ttc_runner(ttc, a, b, c, cfg, tnames, grid)
+                if grid == "full" and programs == num_sms():
+                    continue  # one program per multiprocessor is all that fits: measured above
+                runs = {"ttc": checked(run, c, ref, f"ttc persistent {cfg_name(cfg)}"),
+                        "triton": checked(triton_persistent(a, b, c, cfg, programs), c, ref,
+                                          f"triton persistent {cfg_name(cfg)}")}
                 pf = {side: tflops(ms) for side, ms in timed_pair(runs, opt.rounds).items()}
-                name = f"{opt.dtype}/{s}/{cfg_name(cfg)}/persistent"
+                suffix = "" if grid == "sm" else f"-{programs}"
+                name = f"{opt.dtype}/{s}/{cfg_name(cfg)}/persistent{suffix}"
                 print(f"compare_matmul case={name} ttc={pf['ttc']:.1f} triton={pf['triton']:.1f} "
                       f"ratio={pf['ttc'] / pf['triton']:.3f} vs_ttc_plain={pf['ttc'] / tf['ttc']:.3f}",
                       flush=True)

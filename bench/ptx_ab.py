@@ -15,6 +15,16 @@ import torch
 
 SHARED_DEFAULT_LIMIT = 48 * 1024
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
+CU_FUNC_CACHE_PREFER_SHARED = 1
+CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+# How a kernel above 48 KB of shared memory is set up before its launches
+# (--settings): "exact" opts in to its own bytes only; "ttc" also asks for the
+# largest carveout, as ttc's runtime does (lib/runtime/module.c); "triton"
+# opts in to the device's whole opt-in limit and sets PREFER_SHARED, as
+# Triton's launcher does (third_party/nvidia/backends/driver.c, loadBinary).
+SETTINGS = ("exact", "ttc", "triton")
+ASSEMBLE = ("plain", "lineinfo", "own")
 
 
 def driver():
@@ -27,29 +37,44 @@ def default_ptxas():
 
 
 class Module:
-    """PTX at path, assembled for sm_90a and loaded; params lists each
-    parameter's PTX type (u64, b64, u32, b32, f32) in order."""
+    """PTX at path, assembled for sm_90a and loaded with one of SETTINGS;
+    params lists each parameter's PTX type (u64, b64, u32, b32, f32) in
+    order."""
 
-    def __init__(self, cu, ptxas, path, shared):
+    def __init__(self, cu, ptxas, path, shared, setting="exact", assemble="plain"):
         text = open(path).read()
         entry = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", text, re.S)
         self.params = re.findall(r"\.param\s+\.(u64|u32|b64|b32|f32)", entry.group(2))
-        fd, cubin = tempfile.mkstemp(suffix=".cubin")
-        os.close(fd)
-        try:
-            subprocess.run([ptxas, "-arch=sm_90a", path, "-o", cubin], check=True)
-            with open(cubin, "rb") as f:
+        if assemble == "own":  # the cubin its compiler made (its ptxas and flags), beside the PTX
+            with open(path + ".cubin", "rb") as f:
                 self.image = f.read()
-        finally:
-            os.unlink(cubin)
+        else:
+            fd, cubin = tempfile.mkstemp(suffix=".cubin")
+            os.close(fd)
+            flags = ["-lineinfo"] if assemble == "lineinfo" else []
+            try:
+                subprocess.run([ptxas, "-arch=sm_90a", *flags, path, "-o", cubin], check=True)
+                with open(cubin, "rb") as f:
+                    self.image = f.read()
+            finally:
+                os.unlink(cubin)
         self.cu, self.mod, self.fn = cu, ctypes.c_void_p(), ctypes.c_void_p()
         if cu.cuModuleLoadData(ctypes.byref(self.mod), self.image) != 0:
             raise RuntimeError(f"cuModuleLoadData: {path}")
         if cu.cuModuleGetFunction(ctypes.byref(self.fn), self.mod, entry.group(1).encode()) != 0:
             raise RuntimeError(f"cuModuleGetFunction: {entry.group(1)} in {path}")
-        if shared > SHARED_DEFAULT_LIMIT and cu.cuFuncSetAttribute(
-                self.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared) != 0:
-            raise RuntimeError(f"cuFuncSetAttribute: {shared} bytes of shared memory")
+        if shared > SHARED_DEFAULT_LIMIT:
+            optin = ctypes.c_int()
+            if setting == "triton":
+                cu.cuDeviceGetAttribute(ctypes.byref(optin), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0)
+            want = optin.value if setting == "triton" else shared
+            if cu.cuFuncSetAttribute(self.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want) != 0:
+                raise RuntimeError(f"cuFuncSetAttribute: {want} bytes of shared memory")
+            if setting == "ttc" and cu.cuFuncSetAttribute(
+                    self.fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100) != 0:
+                raise RuntimeError("cuFuncSetAttribute: carveout")
+            if setting == "triton" and cu.cuFuncSetCacheConfig(self.fn, CU_FUNC_CACHE_PREFER_SHARED) != 0:
+                raise RuntimeError("cuFuncSetCacheConfig")
         self.threads = int(re.search(r"\.(?:reqntid|maxntid)\s+(\d+)", text).group(1))
         self.shared = shared
 
@@ -92,10 +117,15 @@ def ttc_ptx(kernel, name, sig, warps, stages, out):
 
 
 def add_arguments(ap):
-    """The options every A/B script takes: --dump DIR, --ptxas PATH and the
-    NAME=FILE.ptx variants."""
+    """The options every A/B script takes: --dump DIR, --ptxas PATH,
+    --settings S,..., --assemble A,... and the NAME=FILE.ptx variants."""
     ap.add_argument("--dump")
     ap.add_argument("--ptxas", default=default_ptxas())
+    ap.add_argument("--settings", default="exact",
+                    help="comma-separated launch settings (exact, ttc, triton); each PTX is loaded once per setting")
+    ap.add_argument("--assemble", default="plain",
+                    help="comma-separated: plain (--ptxas, no flags), lineinfo (--ptxas -lineinfo), own "
+                         "(ttc's and Triton's own cubins: their ptxas and flags); each PTX is loaded once per choice")
     ap.add_argument("variants", nargs="*")
 
 
@@ -111,5 +141,19 @@ def load(opt, ttc_fn, triton_fn):
     files = [("ttc", os.path.join(work, "ttc.ptx")), ("triton", os.path.join(work, "triton.ptx"))]
     shared = {"ttc": ttc_fn(files[0][1]), "triton": triton_fn(files[1][1])}
     files += [tuple(v.split("=", 1)) for v in opt.variants]
-    mods = [(name, Module(cu, opt.ptxas, path, shared.get(name, max(shared.values())))) for name, path in files]
+    settings, assembles = opt.settings.split(","), opt.assemble.split(",")
+    for x in settings:
+        if x not in SETTINGS:
+            raise SystemExit(f"--settings: unknown setting '{x}' (know {', '.join(SETTINGS)})")
+    for x in assembles:
+        if x not in ASSEMBLE:
+            raise SystemExit(f"--assemble: unknown choice '{x}' (know {', '.join(ASSEMBLE)})")
+    mods = []
+    for a in assembles:
+        for x in settings:
+            for name, path in files:
+                if a == "own" and name not in shared:
+                    continue  # a hand-edited variant has no cubin of its own
+                label = "/".join([name] + ([a] if len(assembles) > 1 else []) + ([x] if len(settings) > 1 else []))
+                mods.append((label, Module(cu, opt.ptxas, path, shared.get(name, max(shared.values())), x, a)))
     return mods, shared

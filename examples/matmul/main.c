@@ -7,10 +7,12 @@
  * Tiles: -c BMxBNxBKwW (default 64x64x32w4), GROUP_SIZE_M 8; -t f16 or bf16
  * inputs (default f16; the kernel stores its fp16-rounded product in C's
  * type). tl.dot runs on the tensor cores (wgmma on sm_90, mma.sync on sm_80).
- * -p runs matmul_kernel_persistent instead: one program per multiprocessor
- * (ttc_device_num_sms, the kernel's NUM_SMS), each walking its tiles.
+ * -p runs matmul_kernel_persistent instead: as many programs as the GPU runs
+ * at once (ttc_device_num_sms times ttc_module_programs_per_sm, the kernel's
+ * NUM_SMS), each walking its tiles; -p1 launches one program per
+ * multiprocessor, as Triton's persistent-matmul tutorial does.
  *
- * usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p] [kernel.py]
+ * usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p|-p1] [kernel.py]
  *   (sizes default to 512 each)
  * Exit status: 0 verified, 1 failure or mismatch, 2 no GPU (and no interpreter). */
 #include <math.h>
@@ -181,9 +183,9 @@ done:
 int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/matmul/matmul.py";
   shape s = {512, 512, 512, 64, 64, 32, 4, false, 0};
-  bool persistent = false;
+  bool persistent = false, one_per_sm = false;
   static const char usage[] =
-      "usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p] [kernel.py]\n";
+      "usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p|-p1] [kernel.py]\n";
   for (int i = 1; i < argc; i++) {
     int32_t *dim = strcmp(argv[i], "-m") == 0   ? &s.m
                    : strcmp(argv[i], "-n") == 0 ? &s.n
@@ -209,8 +211,9 @@ int main(int argc, char **argv) {
         return 1;
       }
       s.bf16 = strcmp(argv[i], "bf16") == 0;
-    } else if (strcmp(argv[i], "-p") == 0) {
+    } else if (strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "-p1") == 0) {
       persistent = true;
+      one_per_sm = argv[i][2] == '1';
     } else if (argv[i][0] == '-') {
       fputs(usage, stderr);
       return 1;
@@ -238,7 +241,25 @@ int main(int argc, char **argv) {
   ttc_module *mod = NULL;
   const char *kernel = persistent ? "matmul_kernel_persistent" : "matmul_kernel";
   rc = ex_compile_load(prog, dev, path, kernel, sig, s.warps, &mod);
+  /* The program count depends on the compiled kernel (its registers and
+   * shared memory), and is the kernel's NUM_SMS: when more than one program
+   * fits on a multiprocessor, compile again with that many. */
+  int per_sm = 1;
+  if (rc == 0 && persistent && !one_per_sm) {
+    ttc_status st = ttc_module_programs_per_sm(mod, &per_sm);
+    if (st != TTC_OK) {
+      rc = ex_fail(prog, dev, st, "occupancy query");
+    } else if (per_sm > 1) {
+      s.num_sms *= per_sm;
+      snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.num_sms);
+      ttc_module_destroy(mod);
+      mod = NULL;
+      rc = ex_compile_load(prog, dev, path, kernel, sig, s.warps, &mod);
+    }
+  }
   if (rc == 0) {
+    if (persistent)
+      printf("matmul: %d programs (%d per multiprocessor)\n", s.num_sms, one_per_sm ? 1 : per_sm);
     printf("matmul: %s, %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n", kernel,
            s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
     rc = run(dev, mod, s);

@@ -156,6 +156,12 @@ static inline ttc_arg ttc_arg_f64(double x) {
 TTC_API ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module **out);
 TTC_API ttc_status ttc_module_destroy(ttc_module *mod);
 
+/* How many programs of this kernel one multiprocessor runs at once, given its
+ * threads, registers and shared memory (cuOccupancyMaxActiveBlocksPerMultiprocessor)
+ * in *out: a persistent kernel fills the GPU with ttc_device_num_sms times this
+ * many programs. The interpreter, which runs one program at a time, reports 1. */
+TTC_API ttc_status ttc_module_programs_per_sm(ttc_module *mod, int *out);
+
 /* Launches the kernel on a grid of programs (grid[0..2], each >= 1) with
  * num_warps * 32 threads per program, on `stream` (a CUstream; NULL: the
  * default stream). Arguments are checked against the parameter types. */

@@ -43,6 +43,7 @@ static const rt_entry rt_entries[] = {
     RT_ENTRY(ModuleUnload),
     RT_ENTRY(ModuleGetFunction),
     RT_ENTRY(FuncSetAttribute),
+    RT_ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor),
     RT_ENTRY(LaunchKernel),
     RT_ENTRY(MemAlloc),
     RT_ENTRY(MemFree),

@@ -169,6 +169,25 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   return TTC_OK;
 }
 
+ttc_status ttc_module_programs_per_sm(ttc_module *mod, int *out) {
+  if (out) *out = 0;
+  if (!rt_handle_live(mod, RT_HANDLE_MODULE) || !out) return TTC_ERROR_ARGUMENT;
+  ttc_device *dev = mod->dev;
+  if (dev->is_interp) {
+    *out = 1;
+    return TTC_OK;
+  }
+  ttc_status st = rt_device_enter(dev);
+  if (st != TTC_OK) return st;
+  int n = 0;
+  CUresult res = dev->cu.OccupancyMaxActiveBlocksPerMultiprocessor(&n, mod->fn, (int)mod->block_x,
+                                                                   mod->shared_bytes);
+  if (res != CUDA_SUCCESS)
+    return rt_device_fail(dev, res, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  *out = n;
+  return TTC_OK;
+}
+
 ttc_status ttc_module_destroy(ttc_module *mod) {
   if (!mod) return TTC_OK;
   if (!rt_handle_remove(mod, RT_HANDLE_MODULE)) return TTC_ERROR_ARGUMENT;

@@ -163,6 +163,7 @@ typedef struct rt_cuda {
   CUresult (*ModuleUnload)(CUmodule);
   CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+  CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                            unsigned, CUstream, void **, void **);
   CUresult (*MemAlloc)(CUdeviceptr *, size_t);

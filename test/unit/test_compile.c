@@ -249,6 +249,9 @@ static void run_add_on_interpreter(const ttc_kernel *k) {
   ttc_module *mod = NULL;
   if (ttc_module_load(dev, k, &mod) != TTC_OK) fprintf(stderr, "%s\n", ttc_device_error(dev));
   assert_non_null(mod);
+  int per_sm = -1;
+  assert_int_equal(ttc_module_programs_per_sm(mod, &per_sm), TTC_OK);
+  assert_int_equal(per_sm, 1); /* the interpreter runs one program at a time */
   enum { N = 1000 };
   float x[N], z[N];
   for (int i = 0; i < N; i++)

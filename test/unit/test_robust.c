@@ -372,6 +372,9 @@ static void test_double_destroy_and_use_after_destroy(void **state) {
   assert_int_equal(ttc_module_destroy(mod), TTC_OK);
   assert_int_equal(ttc_module_destroy(mod), TTC_ERROR_ARGUMENT);
   assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 2), TTC_ERROR_ARGUMENT);
+  int per_sm = -1;
+  assert_int_equal(ttc_module_programs_per_sm(mod, &per_sm), TTC_ERROR_ARGUMENT);
+  assert_int_equal(per_sm, 0);
   ttc_event *ev = NULL;
   assert_int_equal(ttc_event_create(dev, &ev), TTC_OK);
   assert_int_equal(ttc_event_destroy(dev, ev), TTC_OK);

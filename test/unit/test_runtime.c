@@ -297,6 +297,9 @@ static void test_null_arguments(void **state) {
 
   const unsigned grid[3] = {1, 1, 1};
   assert_int_equal(ttc_module_launch(NULL, grid, NULL, NULL, 0), TTC_ERROR_ARGUMENT);
+  int per_sm = -1;
+  assert_int_equal(ttc_module_programs_per_sm(NULL, &per_sm), TTC_ERROR_ARGUMENT);
+  assert_int_equal(per_sm, 0);
 
   /* Destroying NULL is a no-op; getters on NULL give "". */
   ttc_device_destroy(NULL);
