@@ -85,6 +85,12 @@ const char *ir_intern(ir_context *ctx, const char *s, size_t n) {
 
 const char *ir_intern_cstr(ir_context *ctx, const char *s) { return ir_intern(ctx, s, strlen(s)); }
 
+const char *ir_ctx_strdup(ir_context *ctx, const char *s, size_t n) {
+  const char *copy = ir_arena_strdup(&ctx->arena, s, n);
+  if (!copy) IR_UNREACHABLE("out of memory in the context arena");
+  return copy;
+}
+
 size_t ir_context_arena_bytes(const ir_context *ctx) { return ctx->arena.total; }
 
 int64_t ir_context_max_ops(const ir_context *ctx) {

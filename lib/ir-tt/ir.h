@@ -136,6 +136,10 @@ void ir_context_destroy(ir_context *ctx);
 /* Interned string: equal contents give the same pointer. Lives as the context. */
 const char *ir_intern(ir_context *ctx, const char *s, size_t n);
 const char *ir_intern_cstr(ir_context *ctx, const char *s);
+/* A copy that lives as the context, not uniqued: for strings compared by
+ * content only (value name hints), whose number grows with the input, so
+ * that they stay out of the uniquing table. */
+const char *ir_ctx_strdup(ir_context *ctx, const char *s, size_t n);
 /* Bytes the context has allocated for uniqued objects (strings, types,
  * attributes) so far: the frontend bounds what one kernel adds. */
 size_t ir_context_arena_bytes(const ir_context *ctx);

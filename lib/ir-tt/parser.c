@@ -333,7 +333,7 @@ bool ir_ps_define(parser *p, const ptok *name, ir_value *v, int count) {
   /* Printed names become name hints, so that printing gives them back;
    * numbers are the printer's own and are regenerated. */
   if (!all_digits(name->s, name->n)) {
-    const char *hint = ir_intern(p->ctx, name->s, name->n);
+    const char *hint = ir_ctx_strdup(p->ctx, name->s, name->n);
     for (int i = 0; i < count; i++)
       v[i].name = hint;
   }
