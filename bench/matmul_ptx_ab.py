@@ -10,7 +10,7 @@ before each, 3 rounds).
 
 usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,8192]
            [--dump DIR] [--ptxas PATH] [--settings exact,ttc,triton]
-           [--assemble plain,lineinfo,own]
+           [--assemble plain,lineinfo,own] [--copies N]
            [NAME=FILE.ptx ...]
   --dump DIR: also write ttc.ptx and triton.ptx there (to edit into variants)
   --settings: load every PTX once per launch setting (bench/ptx_ab.py: the
@@ -19,6 +19,8 @@ usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,
   --assemble: each PTX through --ptxas with no flags (plain, the default) or
     with -lineinfo, or ttc's and Triton's own cubins (own: each compiler's
     ptxas and flags), one load per choice, all timed together
+  --copies N: each kernel loaded N times (each with its own output buffer),
+    and a second table of each one's mean, min and max over its copies
 prints "ptx_ab name=N size=S tflops=T err=E" per PTX and size, and a table.
 The kernel's parameters are read from each PTX's .entry: the three pointers
 (A, B, C), then the 32-bit M, N, K and the non-unit strides, then any
@@ -98,6 +100,14 @@ def main():
     print(f"{'name':16} | {'size':>6} | {'TFLOP/s':>8} | {'rel err':>9}")
     for name, s, tf, err in rows:
         print(f"{name:16} | {s:6d} | {tf:8.1f} | {err:9.2e}")
+    if opt.copies > 1:
+        print(f"\n-- the {opt.copies} copies of each (TFLOP/s)")
+        print(f"{'name':16} | {'size':>6} | {'mean':>8} | {'min':>8} | {'max':>8}")
+        groups = {}
+        for name, s, tf, _ in rows:
+            groups.setdefault((name.split("#")[0], s), []).append(tf)
+        for (name, s), tfs in groups.items():
+            print(f"{name:16} | {s:6d} | {sum(tfs) / len(tfs):8.1f} | {min(tfs):8.1f} | {max(tfs):8.1f}")
 
 
 if __name__ == "__main__":

@@ -23,8 +23,17 @@ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 # largest carveout, as ttc's runtime does (lib/runtime/module.c); "triton"
 # opts in to the device's whole opt-in limit and sets PREFER_SHARED, as
 # Triton's launcher does (third_party/nvidia/backends/driver.c, loadBinary).
-SETTINGS = ("exact", "ttc", "triton")
+# "triton-ex" loads as "triton" and launches through cuLaunchKernelEx (no
+# attributes), as Triton's launcher does.
+SETTINGS = ("exact", "ttc", "triton", "triton-ex")
 ASSEMBLE = ("plain", "lineinfo", "own")
+
+
+class LaunchConfig(ctypes.Structure):  # cuda.h: CUlaunchConfig
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint), ("gridDimZ", ctypes.c_uint),
+                ("blockDimX", ctypes.c_uint), ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", ctypes.c_void_p), ("attrs", ctypes.c_void_p),
+                ("numAttrs", ctypes.c_uint)]
 
 
 def driver():
@@ -65,18 +74,19 @@ class Module:
             raise RuntimeError(f"cuModuleGetFunction: {entry.group(1)} in {path}")
         if shared > SHARED_DEFAULT_LIMIT:
             optin = ctypes.c_int()
-            if setting == "triton":
+            if setting.startswith("triton"):
                 cu.cuDeviceGetAttribute(ctypes.byref(optin), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0)
-            want = optin.value if setting == "triton" else shared
+            want = optin.value if setting.startswith("triton") else shared
             if cu.cuFuncSetAttribute(self.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want) != 0:
                 raise RuntimeError(f"cuFuncSetAttribute: {want} bytes of shared memory")
             if setting == "ttc" and cu.cuFuncSetAttribute(
                     self.fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100) != 0:
                 raise RuntimeError("cuFuncSetAttribute: carveout")
-            if setting == "triton" and cu.cuFuncSetCacheConfig(self.fn, CU_FUNC_CACHE_PREFER_SHARED) != 0:
+            if setting.startswith("triton") and cu.cuFuncSetCacheConfig(self.fn, CU_FUNC_CACHE_PREFER_SHARED) != 0:
                 raise RuntimeError("cuFuncSetCacheConfig")
         self.threads = int(re.search(r"\.(?:reqntid|maxntid)\s+(\d+)", text).group(1))
         self.shared = shared
+        self.launch_ex = setting == "triton-ex"
 
     def launcher(self, grid, pointers, ints, floats=()):
         """A function that launches on grid (x, y, z): 64-bit parameters take
@@ -94,12 +104,18 @@ class Module:
         args = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in vals])
         cgrid = [int(g) for g in grid]
 
+        config = LaunchConfig(cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared,
+                              ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), None, 0)
+
         def run():
-            r = self.cu.cuLaunchKernel(self.fn, cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared,
-                                       ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), args, None)
+            if self.launch_ex:
+                r = self.cu.cuLaunchKernelEx(ctypes.byref(config), self.fn, args, None)
+            else:
+                r = self.cu.cuLaunchKernel(self.fn, cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared,
+                                           config.hStream, args, None)
             if r != 0:
                 raise RuntimeError(f"cuLaunchKernel: {r}")
-        run.keep = (vals, args)
+        run.keep = (vals, args, config)
         return run
 
 
@@ -118,7 +134,8 @@ def ttc_ptx(kernel, name, sig, warps, stages, out):
 
 def add_arguments(ap):
     """The options every A/B script takes: --dump DIR, --ptxas PATH,
-    --settings S,..., --assemble A,... and the NAME=FILE.ptx variants."""
+    --settings S,..., --assemble A,..., --copies N and the NAME=FILE.ptx
+    variants."""
     ap.add_argument("--dump")
     ap.add_argument("--ptxas", default=default_ptxas())
     ap.add_argument("--settings", default="exact",
@@ -126,6 +143,9 @@ def add_arguments(ap):
     ap.add_argument("--assemble", default="plain",
                     help="comma-separated: plain (--ptxas, no flags), lineinfo (--ptxas -lineinfo), own "
                          "(ttc's and Triton's own cubins: their ptxas and flags); each PTX is loaded once per choice")
+    ap.add_argument("--copies", type=int, default=1,
+                    help="load each kernel this many times (names NAME#K), each with its own output: "
+                         "two loads of one cubin can time 1%% apart")
     ap.add_argument("variants", nargs="*")
 
 
@@ -155,5 +175,7 @@ def load(opt, ttc_fn, triton_fn):
                 if a == "own" and name not in shared:
                     continue  # a hand-edited variant has no cubin of its own
                 label = "/".join([name] + ([a] if len(assembles) > 1 else []) + ([x] if len(settings) > 1 else []))
-                mods.append((label, Module(cu, opt.ptxas, path, shared.get(name, max(shared.values())), x, a)))
+                for k in range(opt.copies):
+                    mods.append((label + (f"#{k}" if opt.copies > 1 else ""),
+                                 Module(cu, opt.ptxas, path, shared.get(name, max(shared.values())), x, a)))
     return mods, shared
