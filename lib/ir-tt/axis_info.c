@@ -41,7 +41,7 @@ struct ir_axis_analysis {
 };
 
 static size_t ax_hash(const ir_value *v, size_t cap) {
-  return (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+  return ir_ptr_slot(v, cap);
 }
 
 static ax_fact *ax_fact_at(const ir_axis_analysis *a, size_t i) {

@@ -16,7 +16,7 @@ typedef struct use_table {
 } use_table;
 
 static size_t slot_of(const use_table *t, const ir_value *v) {
-  size_t j = ((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull & (t->cap - 1);
+  size_t j = ir_ptr_slot(v, t->cap);
   while (t->keys[j] && t->keys[j] != v)
     j = (j + 1) & (t->cap - 1);
   return j;
