@@ -45,7 +45,8 @@ TTC_API const char *ttc_device_error(const ttc_device *dev);
 TTC_API const char *ttc_device_name(const ttc_device *dev);
 TTC_API const char *ttc_device_arch(const ttc_device *dev);
 /* Streaming multiprocessors on the GPU (132 on an H100 SXM): the program
- * count a persistent kernel launches (Triton's NUM_SMS). The interpreter
+ * count of a persistent kernel with one program per multiprocessor (Triton's
+ * NUM_SMS; times ttc_module_programs_per_sm to fill the GPU). The interpreter
  * reports 4, so that persistent kernels still walk their tile loop; 0 for
  * NULL. */
 TTC_API int ttc_device_num_sms(const ttc_device *dev);
