@@ -40,9 +40,7 @@ struct ir_axis_analysis {
   size_t nblocks, blocks_cap;
 };
 
-static size_t ax_hash(const ir_value *v, size_t cap) {
-  return ir_ptr_slot(v, cap);
-}
+static size_t ax_hash(const ir_value *v, size_t cap) { return ir_ptr_slot(v, cap); }
 
 static ax_fact *ax_fact_at(const ir_axis_analysis *a, size_t i) {
   return &a->blocks[i >> AX_BLOCK_SHIFT][i & (AX_BLOCK - 1)];
