@@ -10,8 +10,10 @@ R rounds).
 
 usage: python3 bench/attention_ptx_ab.py [--dim 64] [--tile 128x64w4] [--stages 3]
            [--causal] [--ctx 4096,16384] [--rounds 3] [--dump DIR] [--ptxas PATH]
-           [NAME=FILE.ptx ...]
+           [--settings S,...] [--assemble A,...] [--copies N] [NAME=FILE.ptx ...]
   --dump DIR: also write ttc.ptx and triton.ptx there (to edit into variants)
+  --settings, --assemble, --copies: as bench/matmul_ptx_ab.py (each copy
+    its own output; the table lists every copy)
 prints "attention_ab name=N ctx=C tflops=T err=E" per PTX and N_CTX, and a
 table. Shapes as bench/triton_attention.py: (64K / N_CTX) heads of N_CTX x D.
 Environment: TTC_BUILD (default <repo>/build).
@@ -47,7 +49,7 @@ def triton_ptx(d, bm, bn, warps, stages, causal, out):
                                         BLOCK_N=bn, CAUSAL=causal, num_warps=warps, num_stages=stages)
     with open(out, "w") as f:
         f.write(k.asm["ptx"])
-    with open(out + ".cubin", "wb") as f:  # Triton's own cubin, for --own-cubins
+    with open(out + ".cubin", "wb") as f:  # Triton's own cubin, for --assemble own
         f.write(k.asm["cubin"])
     return k.metadata.shared
 
@@ -82,10 +84,10 @@ def main():
                              [1.0 / math.sqrt(d)])
             run()
             torch.cuda.synchronize()
-            runs.append((name, run, (o.float() - ref).abs().max().item()))
-        times = timed_pair({name: run for name, run, _ in runs}, opt.rounds)
+            runs.append((name, run, (o.float() - ref).abs().max().item(), o))  # o: each its own output
+        times = timed_pair({name: run for name, run, _, _ in runs}, opt.rounds)
         flops = 4.0 * bh * n * n * d * (0.5 if causal else 1.0)
-        for name, _, err in runs:
+        for name, _, err, _ in runs:
             tf = flops / (times[name] * 1e-3) / 1e12
             print(f"attention_ab name={name} ctx={n} tflops={tf:.1f} err={err:.2e}", flush=True)
             rows.append((name, n, tf, err))

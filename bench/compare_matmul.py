@@ -73,7 +73,8 @@ def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=None):
         per_sm = ctypes.c_int()
         st = ttc.lib.ttc_module_programs_per_sm(mod, ctypes.byref(per_sm))
         if st != 0:
-            raise RuntimeError(f"ttc_module_programs_per_sm: {ttc.status(st)}")
+            raise RuntimeError(f"ttc_module_programs_per_sm: {ttc.status(st)}: "
+                               f"{ttc.lib.ttc_device_error(ttc.dev).decode()}")
         if per_sm.value > 1:
             programs *= per_sm.value
             mod = load(programs)
@@ -170,7 +171,7 @@ def main():
             for grid in (("sm", "full") if cfg in configs and opt.persistent and len(tf) == 2 else ()):
                 run, programs = ttc_runner(ttc, a, b, c, cfg, tnames, grid)
                 if grid == "full" and programs == num_sms():
-                    continue  # one program per multiprocessor is all that fits: measured above
+                    continue  # no more than one program fits a multiprocessor: measured above
                 runs = {"ttc": checked(run, c, ref, f"ttc persistent {cfg_name(cfg)}"),
                         "triton": checked(triton_persistent(a, b, c, cfg, programs), c, ref,
                                           f"triton persistent {cfg_name(cfg)}")}

@@ -9,13 +9,14 @@ together by bench_timing.timed_pair (launches interleaved, L2 flushed
 before each, 3 rounds).
 
 usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,8192]
-           [--dump DIR] [--ptxas PATH] [--settings exact,ttc,triton]
+           [--dump DIR] [--ptxas PATH] [--settings exact,ttc,triton,triton-ex]
            [--assemble plain,lineinfo,own] [--copies N]
            [NAME=FILE.ptx ...]
   --dump DIR: also write ttc.ptx and triton.ptx there (to edit into variants)
   --settings: load every PTX once per launch setting (bench/ptx_ab.py: the
     shared-memory opt-in and carveout of ttc's runtime, of Triton's launcher,
-    or the kernel's bytes alone, the default) and time all together
+    the same launched through cuLaunchKernelEx as Triton does, or the
+    kernel's bytes alone, the default) and time all together
   --assemble: each PTX through --ptxas with no flags (plain, the default) or
     with -lineinfo, or ttc's and Triton's own cubins (own: each compiler's
     ptxas and flags), one load per choice, all timed together
@@ -62,7 +63,7 @@ def triton_ptx(cfg, out):
         GROUP_SIZE_M=gm, num_warps=w, num_stages=st)
     with open(out, "w") as f:
         f.write(k.asm["ptx"])
-    with open(out + ".cubin", "wb") as f:  # Triton's own cubin, for --own-cubins
+    with open(out + ".cubin", "wb") as f:  # Triton's own cubin, for --assemble own
         f.write(k.asm["cubin"])
     return k.metadata.shared
 

@@ -74,8 +74,11 @@ class Module:
             raise RuntimeError(f"cuModuleGetFunction: {entry.group(1)} in {path}")
         if shared > SHARED_DEFAULT_LIMIT:
             optin = ctypes.c_int()
-            if setting.startswith("triton"):
-                cu.cuDeviceGetAttribute(ctypes.byref(optin), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 0)
+            dev = ctypes.c_int()
+            if setting.startswith("triton") and (
+                    cu.cuCtxGetDevice(ctypes.byref(dev)) != 0 or cu.cuDeviceGetAttribute(
+                        ctypes.byref(optin), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev) != 0):
+                raise RuntimeError("cuDeviceGetAttribute: the shared-memory opt-in limit")
             want = optin.value if setting.startswith("triton") else shared
             if cu.cuFuncSetAttribute(self.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, want) != 0:
                 raise RuntimeError(f"cuFuncSetAttribute: {want} bytes of shared memory")
@@ -104,17 +107,19 @@ class Module:
         args = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in vals])
         cgrid = [int(g) for g in grid]
 
-        config = LaunchConfig(cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared,
-                              ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), None, 0)
+        config = LaunchConfig(cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared, None, None, 0)
 
         def run():
+            # the stream of each launch, as a pointer (a bare int would pass as a 32-bit C int)
+            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
             if self.launch_ex:
+                config.hStream = stream
                 r = self.cu.cuLaunchKernelEx(ctypes.byref(config), self.fn, args, None)
             else:
                 r = self.cu.cuLaunchKernel(self.fn, cgrid[0], cgrid[1], cgrid[2], self.threads, 1, 1, self.shared,
-                                           config.hStream, args, None)
+                                           stream, args, None)
             if r != 0:
-                raise RuntimeError(f"cuLaunchKernel: {r}")
+                raise RuntimeError(f"{'cuLaunchKernelEx' if self.launch_ex else 'cuLaunchKernel'}: {r}")
         run.keep = (vals, args, config)
         return run
 
@@ -139,7 +144,8 @@ def add_arguments(ap):
     ap.add_argument("--dump")
     ap.add_argument("--ptxas", default=default_ptxas())
     ap.add_argument("--settings", default="exact",
-                    help="comma-separated launch settings (exact, ttc, triton); each PTX is loaded once per setting")
+                    help="comma-separated launch settings (exact, ttc, triton, triton-ex); each PTX is loaded "
+                         "once per setting")
     ap.add_argument("--assemble", default="plain",
                     help="comma-separated: plain (--ptxas, no flags), lineinfo (--ptxas -lineinfo), own "
                          "(ttc's and Triton's own cubins: their ptxas and flags); each PTX is loaded once per choice")
@@ -161,7 +167,13 @@ def load(opt, ttc_fn, triton_fn):
     files = [("ttc", os.path.join(work, "ttc.ptx")), ("triton", os.path.join(work, "triton.ptx"))]
     shared = {"ttc": ttc_fn(files[0][1]), "triton": triton_fn(files[1][1])}
     files += [tuple(v.split("=", 1)) for v in opt.variants]
-    settings, assembles = opt.settings.split(","), opt.assemble.split(",")
+    names = [name for name, _ in files]
+    if len(set(names)) != len(names) or any("#" in n or "/" in n for n in names):
+        raise SystemExit("variants: each NAME must be new (not ttc or triton) and without '#' or '/'")
+    if "own" in opt.assemble.split(",") and opt.variants:
+        print("# --assemble own: the variants have no cubin of their own; they run only in the other choices")
+    settings = list(dict.fromkeys(opt.settings.split(",")))  # each once, in order
+    assembles = list(dict.fromkeys(opt.assemble.split(",")))
     for x in settings:
         if x not in SETTINGS:
             raise SystemExit(f"--settings: unknown setting '{x}' (know {', '.join(SETTINGS)})")

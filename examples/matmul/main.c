@@ -45,7 +45,7 @@ typedef struct shape {
   int32_t m, n, k;
   int bm, bn, bk, warps; /* the tiling */
   bool bf16;             /* bf16 inputs and output instead of f16 */
-  int num_sms;           /* > 0: the persistent kernel with this many programs */
+  int programs;          /* > 0: the persistent kernel with this many programs (NUM_SMS) */
 } shape;
 
 /* bf16 <-> float: round to nearest even (NaN kept quiet); bf16 is the top
@@ -143,7 +143,7 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     goto done;
   }
   unsigned tiles = (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
-  if (s.num_sms > 0 && (unsigned)s.num_sms < tiles) tiles = (unsigned)s.num_sms;
+  if (s.programs > 0 && (unsigned)s.programs < tiles) tiles = (unsigned)s.programs;
   const unsigned grid[3] = {tiles, 1, 1};
   /* a, b, c, M, N, K, then (row, column) strides of A, B and C. */
   /* The unit strides were specialized in the signature: no arguments. */
@@ -235,8 +235,8 @@ int main(int argc, char **argv) {
                    ex_i32_sig(s.m), ex_i32_sig(s.n), ex_i32_sig(s.k), ex_i32_sig(s.k),
                    ex_i32_sig(s.n), ex_i32_sig(s.n), s.bm, s.bn, s.bk, GROUP_M);
   if (persistent) { /* NUM_SMS, a constexpr */
-    s.num_sms = ttc_device_num_sms(dev);
-    snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.num_sms);
+    s.programs = ttc_device_num_sms(dev);
+    snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.programs);
   }
   ttc_module *mod = NULL;
   const char *kernel = persistent ? "matmul_kernel_persistent" : "matmul_kernel";
@@ -250,16 +250,20 @@ int main(int argc, char **argv) {
     if (st != TTC_OK) {
       rc = ex_fail(prog, dev, st, "occupancy query");
     } else if (per_sm > 1) {
-      s.num_sms *= per_sm;
-      snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.num_sms);
+      s.programs *= per_sm;
+      snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.programs);
       ttc_module_destroy(mod);
       mod = NULL;
       rc = ex_compile_load(prog, dev, path, kernel, sig, s.warps, &mod);
     }
   }
   if (rc == 0) {
-    if (persistent)
-      printf("matmul: %d programs (%d per multiprocessor)\n", s.num_sms, one_per_sm ? 1 : per_sm);
+    if (persistent) {
+      unsigned tiles = (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
+      printf("matmul: NUM_SMS %d (%d per multiprocessor), %u tiles on %u programs\n", s.programs,
+             one_per_sm ? 1 : per_sm, tiles,
+             tiles < (unsigned)s.programs ? tiles : (unsigned)s.programs);
+    }
     printf("matmul: %s, %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n", kernel,
            s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
     rc = run(dev, mod, s);

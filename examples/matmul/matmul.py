@@ -61,10 +61,11 @@ def matmul_kernel_persistent(a_ptr, b_ptr, c_ptr, M, N, K,
                              BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                              BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
                              NUM_SMS: tl.constexpr):
-    # The same product with a persistent grid: NUM_SMS programs (one per
-    # multiprocessor) walk the tiles start_pid, start_pid + NUM_SMS, ... in
-    # the grouped order above, so no program waits to be scheduled and each
-    # one's next tile loads while the GPU is still full.
+    # The same product with a persistent grid: NUM_SMS programs (as many as
+    # the GPU runs at once: one or more per multiprocessor) walk the tiles
+    # start_pid, start_pid + NUM_SMS, ... in the grouped order above, so no
+    # program waits to be scheduled and each one's next tile loads while the
+    # GPU is still full.
     start_pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
     num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)

@@ -160,7 +160,8 @@ TTC_API ttc_status ttc_module_destroy(ttc_module *mod);
 /* How many programs of this kernel one multiprocessor runs at once, given its
  * threads, registers and shared memory (cuOccupancyMaxActiveBlocksPerMultiprocessor)
  * in *out: a persistent kernel fills the GPU with ttc_device_num_sms times this
- * many programs. The interpreter, which runs one program at a time, reports 1. */
+ * many programs. The interpreter, which runs one program at a time, reports 1.
+ * On failure *out is 0 (when out is not NULL). */
 TTC_API ttc_status ttc_module_programs_per_sm(ttc_module *mod, int *out);
 
 /* Launches the kernel on a grid of programs (grid[0..2], each >= 1) with

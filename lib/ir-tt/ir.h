@@ -141,7 +141,8 @@ const char *ir_intern_cstr(ir_context *ctx, const char *s);
  * that they stay out of the uniquing table. */
 const char *ir_ctx_strdup(ir_context *ctx, const char *s, size_t n);
 /* Bytes the context has allocated for uniqued objects (strings, types,
- * attributes) so far: the frontend bounds what one kernel adds. */
+ * attributes) and ir_ctx_strdup copies so far: the frontend bounds what one
+ * kernel adds. */
 size_t ir_context_arena_bytes(const ir_context *ctx);
 /* The op limit inputs are held to in this context: IR_MAX_OPS, unless a
  * test lowered it (ir_context_set_max_ops; 0 restores the default). */
@@ -457,7 +458,7 @@ typedef struct ir_value {
   ir_op *def;       /* defining op, or NULL for a block argument */
   ir_block *owner;  /* block of a block argument */
   int index;        /* result number, or argument number */
-  const char *name; /* interned name hint for printing ("pid"), or NULL */
+  const char *name; /* name hint for printing ("pid"), or NULL; compare by content */
   int divisibility; /* function arguments: tt.divisibility (0: none) */
 } ir_value;
 

@@ -119,8 +119,10 @@ fi
 step matmul_edges "$build/bin/matmul" -m 100 -n 72 -k 40 "$matmul_kernel"
 step matmul_bf16 "$build/bin/matmul" -t bf16 -c 128x128x64w4 -m 2048 -n 2048 -k 2048 "$matmul_kernel"
 step matmul_persistent "$build/bin/matmul" -p -c 128x256x64w8 -m 4096 -n 4096 -k 4096 "$matmul_kernel"
-step matmul_persistent_edges "$build/bin/matmul" -p -c 64x64x32w4 -m 1000 -n 520 -k 200 "$matmul_kernel"
-step matmul_persistent_p1 "$build/bin/matmul" -p1 -c 128x128x64w4 -m 2048 -n 1000 -k 520 "$matmul_kernel"
+# edge tiles with several tiles per program: 2016 tiles over (132 SMs x the
+# programs that fit) programs, and 144 tiles over 132 programs
+step matmul_persistent_edges "$build/bin/matmul" -p -c 64x64x32w4 -m 4000 -n 2000 -k 200 "$matmul_kernel"
+step matmul_persistent_p1 "$build/bin/matmul" -p1 -c 64x64x32w4 -m 1000 -n 520 -k 200 "$matmul_kernel"
 step attention "$build/bin/attention" -b 8 -n 1024 -d 64 "$root/examples/attention/attention.py"
 step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examples/attention/attention.py"
 step lang_compare "$build/bin/run_lang" --compare

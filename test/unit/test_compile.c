@@ -252,6 +252,7 @@ static void run_add_on_interpreter(const ttc_kernel *k) {
   int per_sm = -1;
   assert_int_equal(ttc_module_programs_per_sm(mod, &per_sm), TTC_OK);
   assert_int_equal(per_sm, 1); /* the interpreter runs one program at a time */
+  assert_int_equal(ttc_module_programs_per_sm(mod, NULL), TTC_ERROR_ARGUMENT);
   enum { N = 1000 };
   float x[N], z[N];
   for (int i = 0; i < N; i++)
