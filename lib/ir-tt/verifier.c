@@ -304,6 +304,8 @@ static void check_rule(verifier *vf, const ir_op *op) {
       V_ERR(vf, op, "requires end > start");
     else if (!ir_type_is_tensor(t) || t->rank != 1 || t->shape[0] != end - start)
       V_ERR(vf, op, "result must be a 1-d tensor of end - start elements");
+    else if (ir_type_scalar(t)->kind != IR_TY_INT || ir_type_scalar(t)->width != 32)
+      V_ERR(vf, op, "returned tensor must have i32 elements"); /* as Triton's */
     return;
   }
   case IR_RULE_SPLAT:
