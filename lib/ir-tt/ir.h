@@ -423,7 +423,13 @@ typedef enum ir_rule {
   IR_RULE_ASYNC_COPY,
   IR_RULE_TOKENS,
   IR_RULE_SAME_AS_OPERANDS,
-  IR_RULE_EXTERN
+  IR_RULE_EXTERN,
+  IR_RULE_CAST,       /* arith casts: the element kinds and widths their names say */
+  IR_RULE_PROGRAM_ID, /* an i32 result */
+  IR_RULE_PTR_INT,    /* tt.ptr_to_int / tt.int_to_ptr: pointers and i64 */
+  IR_RULE_FP_TO_FP,   /* floats to floats */
+  IR_RULE_JOIN,       /* two operands of one type; the result adds a minor axis of 2 */
+  IR_RULE_SPLIT
 } ir_rule;
 
 /* Memory effects: reads and writes of global and shared memory, other side

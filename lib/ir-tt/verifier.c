@@ -264,6 +264,54 @@ static void check_dot(verifier *vf, const ir_op *op) {
   if (c != d) V_ERR(vf, op, "result must have the accumulator's type");
 }
 
+/* The arith casts: int or float on each side as the op's name says, and a
+ * strictly wider (ext) or narrower (trunc) result; codegen and the
+ * interpreter size and convert by these types. */
+static void check_cast(verifier *vf, const ir_op *op) {
+  const ir_type *a = ir_type_scalar(op->operands[0]->type),
+                *b = ir_type_scalar(op->results[0].type);
+  bool ai = a->kind == IR_TY_INT, af = a->kind == IR_TY_FLOAT;
+  bool bi = b->kind == IR_TY_INT, bf = b->kind == IR_TY_FLOAT;
+  const char *want = NULL;
+  switch (op->kind) {
+  case IR_OP_ARITH_EXTSI:
+  case IR_OP_ARITH_EXTUI:
+    if (!ai || !bi || b->width <= a->width) want = "an integer operand and a wider integer result";
+    break;
+  case IR_OP_ARITH_TRUNCI:
+    if (!ai || !bi || b->width >= a->width)
+      want = "an integer operand and a narrower integer result";
+    break;
+  case IR_OP_ARITH_EXTF:
+    if (!af || !bf || b->width <= a->width) want = "a float operand and a wider float result";
+    break;
+  case IR_OP_ARITH_TRUNCF:
+    if (!af || !bf || b->width >= a->width) want = "a float operand and a narrower float result";
+    break;
+  case IR_OP_ARITH_SITOFP:
+  case IR_OP_ARITH_UITOFP:
+    if (!ai || !bf) want = "an integer operand and a float result";
+    break;
+  default: /* fptosi, fptoui */
+    if (!af || !bi) want = "a float operand and an integer result";
+    break;
+  }
+  if (want) v_error(vf, op, "requires %s", want);
+}
+
+/* tt.join: x and y of one type side by side along a new minor axis of 2;
+ * tt.split: the two halves of such a tensor, each of the input's shape
+ * without that axis (a scalar from a 1-d input). */
+static bool join_shapes(const ir_type *part, const ir_type *whole) {
+  int rank = ir_type_is_tensor(part) ? part->rank : 0;
+  if (!ir_type_is_tensor(whole) || whole->rank != rank + 1 || whole->shape[rank] != 2 ||
+      ir_type_scalar(part) != ir_type_scalar(whole))
+    return false;
+  for (int i = 0; i < rank; i++)
+    if (part->shape[i] != whole->shape[i]) return false;
+  return true;
+}
+
 /* Per-rule checks beyond arity and traits: a switch over the typing rules
  * of ops.def, not over op kinds. */
 static void check_rule(verifier *vf, const ir_op *op) {
@@ -486,6 +534,33 @@ static void check_rule(verifier *vf, const ir_op *op) {
       V_ERR(vf, op, "requires a string attribute 'symbol'");
     return;
   }
+  case IR_RULE_CAST: check_cast(vf, op); return;
+  case IR_RULE_PROGRAM_ID: {
+    const ir_type *t = op->results[0].type;
+    if (t->kind != IR_TY_INT || t->width != 32) V_ERR(vf, op, "requires an i32 result");
+    return;
+  }
+  case IR_RULE_PTR_INT: {
+    const ir_type *p =
+        ir_type_scalar(op->kind == IR_OP_TT_PTR_TO_INT ? o[0]->type : op->results[0].type);
+    const ir_type *i =
+        ir_type_scalar(op->kind == IR_OP_TT_PTR_TO_INT ? op->results[0].type : o[0]->type);
+    if (p->kind != IR_TY_PTR || i->kind != IR_TY_INT || i->width != 64)
+      V_ERR(vf, op, "requires pointers on one side and i64 on the other");
+    return;
+  }
+  case IR_RULE_FP_TO_FP:
+    if (!ir_type_is_float(o[0]->type) || !ir_type_is_float(op->results[0].type))
+      V_ERR(vf, op, "requires a float operand and a float result");
+    return;
+  case IR_RULE_JOIN:
+    if (o[0]->type != o[1]->type || !join_shapes(o[0]->type, op->results[0].type))
+      V_ERR(vf, op, "requires two operands of one type and a result with a minor axis of 2 added");
+    return;
+  case IR_RULE_SPLIT:
+    if (op->results[0].type != op->results[1].type || !join_shapes(op->results[0].type, o[0]->type))
+      V_ERR(vf, op, "requires a tensor whose minor axis is 2 and two results without that axis");
+    return;
   }
 }
 

@@ -144,7 +144,13 @@ static void fix_op(ir_module *m, ir_op *op) {
   case IR_RULE_MEMDESC_INDEX:
   case IR_RULE_ASYNC_COPY:
   case IR_RULE_TOKENS:
-  case IR_RULE_EXTERN: break;
+  case IR_RULE_EXTERN:
+  case IR_RULE_CAST:
+  case IR_RULE_PROGRAM_ID:
+  case IR_RULE_PTR_INT:
+  case IR_RULE_FP_TO_FP:
+  case IR_RULE_JOIN:
+  case IR_RULE_SPLIT: break;
   }
   if (info->traits & IR_T_TERMINATOR) {
     fix_terminator(m, op);
