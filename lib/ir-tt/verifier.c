@@ -312,6 +312,78 @@ static bool join_shapes(const ir_type *part, const ir_type *whole) {
   return true;
 }
 
+/* The values a region's terminator passes on (a yield's, a condition's after
+ * its i1) against the types they must have: `n` types from `vals` (values)
+ * or `types`; codegen joins them into one LLVM value (a phi). */
+static void check_passed(verifier *vf, const ir_op *op, const ir_region *r, int skip,
+                         ir_value *const *vals, const ir_value *results, int n, const char *what) {
+  const ir_block *b = r->first;
+  const ir_op *t = b ? b->last : NULL;
+  if (!t || !(ir_op_info_of(t)->traits & IR_T_TERMINATOR)) return; /* reported elsewhere */
+  if (t->noperands - skip != n) {
+    if (t->kind != IR_OP_TT_RETURN)
+      v_error(vf, op, "expects its %s to pass %d values, got %d", what, n, t->noperands - skip);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    const ir_type *want = vals ? vals[i]->type : results[i].type;
+    if (t->operands[skip + i] && t->operands[skip + i]->type != want) {
+      v_error(vf, op, "%s value #%d does not have the type it is carried as", what, i);
+      return;
+    }
+  }
+}
+
+/* Block arguments against the types of the values they receive. */
+static void check_args(verifier *vf, const ir_op *op, const ir_block *b, int first,
+                       ir_value *const *vals, const ir_value *results, int n) {
+  for (int i = 0; i < n && first + i < b->nargs; i++) {
+    const ir_type *want = vals ? vals[i]->type : results[i].type;
+    if (b->args[first + i]->type != want) {
+      v_error(vf, op, "block argument #%d does not have the type of the value it receives",
+              first + i);
+      return;
+    }
+  }
+}
+
+/* A reduction's result: its operand's shape without the axis (a scalar from
+ * a 1-d operand), its element type; a scan's result: its operand's type. */
+static bool reduced_type(const ir_type *in, const ir_type *out, int64_t axis) {
+  if (ir_type_scalar(in) != ir_type_scalar(out) || !ir_type_is_tensor(in)) return false;
+  if (in->rank == 1) return !ir_type_is_tensor(out);
+  if (!ir_type_is_tensor(out) || out->rank != in->rank - 1) return false;
+  for (int i = 0, j = 0; i < in->rank; i++)
+    if (i != axis && in->shape[i] != out->shape[j++]) return false;
+  return true;
+}
+
+/* The combiner of a reduce or scan: a block of 2 x N scalars of the
+ * operands' element types, returning N of them. */
+static void check_combiner(verifier *vf, const ir_op *op) {
+  const ir_block *b = op->regions[0].first;
+  int n = op->noperands;
+  if (b->nargs != 2 * n) {
+    v_error(vf, op, "expects a combiner of %d arguments, got %d", 2 * n, b->nargs);
+    return;
+  }
+  for (int i = 0; i < 2 * n; i++)
+    if (b->args[i]->type != ir_type_scalar(op->operands[i % n]->type)) {
+      v_error(vf, op, "combiner argument #%d must have its operand's element type", i);
+      return;
+    }
+  const ir_op *t = b->last;
+  if (!t || t->noperands != n) {
+    v_error(vf, op, "expects its combiner to return %d values", n);
+    return;
+  }
+  for (int i = 0; i < n; i++)
+    if (t->operands[i] && t->operands[i]->type != b->args[i]->type) {
+      v_error(vf, op, "combiner value #%d must have its operand's element type", i);
+      return;
+    }
+}
+
 /* Per-rule checks beyond arity and traits: a switch over the typing rules
  * of ops.def, not over op kinds. */
 static void check_rule(verifier *vf, const ir_op *op) {
@@ -405,6 +477,17 @@ static void check_rule(verifier *vf, const ir_op *op) {
         (ninits > 0 || body->last->noperands > 0))
       v_error(vf, op, "expects its yield to carry %d values", ninits);
     if (ninits > 0) check_terminator(vf, op, &op->regions[0], IR_OP_SCF_YIELD);
+    if (op->nresults != ninits || body->nargs != ninits + 1) return;
+    if (o[0] && body->args[0]->type != o[0]->type)
+      V_ERR(vf, op, "induction variable must have the bounds' type");
+    check_args(vf, op, body, 1, o + 3, NULL, ninits);
+    for (int i = 0; i < ninits; i++)
+      if (o[3 + i] && o[3 + i]->type != op->results[i].type) {
+        v_error(vf, op, "result #%d must have its initial value's type", i);
+        return;
+      }
+    if (body->last && body->last->kind == IR_OP_SCF_YIELD && body->last->noperands == ninits)
+      check_passed(vf, op, &op->regions[0], 0, NULL, op->results, ninits, "yield");
     return;
   }
   case IR_RULE_IF:
@@ -416,6 +499,9 @@ static void check_rule(verifier *vf, const ir_op *op) {
       if (!op->regions[1].first) V_ERR(vf, op, "with results requires an else region");
       for (int i = 0; i < 2; i++)
         if (op->regions[i].first) check_terminator(vf, op, &op->regions[i], IR_OP_SCF_YIELD);
+      for (int i = 0; i < 2; i++)
+        if (op->regions[i].first)
+          check_passed(vf, op, &op->regions[i], 0, NULL, op->results, op->nresults, "yield");
     }
     return;
   case IR_RULE_WHILE:
@@ -425,15 +511,45 @@ static void check_rule(verifier *vf, const ir_op *op) {
     }
     check_terminator(vf, op, &op->regions[0], IR_OP_SCF_CONDITION);
     check_terminator(vf, op, &op->regions[1], IR_OP_SCF_YIELD);
+    {
+      const ir_block *before = op->regions[0].first, *after = op->regions[1].first;
+      if (before->nargs != op->noperands || after->nargs != op->nresults) {
+        v_error(vf, op, "expects %d before and %d after arguments", op->noperands, op->nresults);
+        return;
+      }
+      check_args(vf, op, before, 0, o, NULL, op->noperands);
+      check_args(vf, op, after, 0, NULL, op->results, op->nresults);
+      if (before->last && before->last->kind == IR_OP_SCF_CONDITION)
+        check_passed(vf, op, &op->regions[0], 1, NULL, op->results, op->nresults, "condition");
+      if (after->last && after->last->kind == IR_OP_SCF_YIELD)
+        check_passed(vf, op, &op->regions[1], 0, o, NULL, op->noperands, "yield");
+    }
     return;
   case IR_RULE_REDUCE:
   case IR_RULE_SCAN: {
     ir_op_kind ret = op->kind == IR_OP_TT_SCAN ? IR_OP_TT_SCAN_RETURN : IR_OP_TT_REDUCE_RETURN;
-    if (op->nregions != 1 || !op->regions[0].first)
+    if (op->nregions != 1 || !op->regions[0].first) {
       V_ERR(vf, op, "requires a combiner region");
-    else
-      check_terminator(vf, op, &op->regions[0], ret);
+      return;
+    }
+    check_terminator(vf, op, &op->regions[0], ret);
     check_axis(vf, op, o[0]);
+    int64_t axis = ir_op_get_int(op, "axis", 0);
+    if (op->nresults != op->noperands) {
+      V_ERR(vf, op, "requires one result per operand");
+      return;
+    }
+    for (int i = 0; i < op->noperands; i++) {
+      bool ok = op->kind == IR_OP_TT_SCAN ? o[i]->type == op->results[i].type
+                                          : reduced_type(o[i]->type, op->results[i].type, axis);
+      if (!ok || !same_shape(o[i]->type, o[0]->type)) {
+        v_error(vf, op, "result #%d does not have the %stype of operand #%d", i,
+                op->kind == IR_OP_TT_SCAN ? "" : "reduced ", i);
+        return;
+      }
+    }
+    if (op->regions[0].first->last && op->regions[0].first->last->kind == ret)
+      check_combiner(vf, op);
     return;
   }
   case IR_RULE_BROADCAST: check_broadcast(vf, op); return;
