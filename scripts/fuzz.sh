@@ -7,7 +7,7 @@
 # seeds), and reports per target: executions, coverage (edges and features),
 # corpus size and crashes (reproducers in build-fuzz/campaign/artifacts/).
 #
-# usage: scripts/fuzz.sh [SECONDS] [JOBS] [TARGET...]   (targets: source ir signature)
+# usage: scripts/fuzz.sh [SECONDS] [JOBS] [TARGET...]   (targets: source ir codegen signature)
 # replay a crash: build-fuzz/fuzz/fuzz_TARGET build-fuzz/campaign/artifacts/TARGET-crash-...
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ secs=${1:-3600}
 jobs=${2:-1}
 shift $(( $# > 2 ? 2 : $# ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(source ir signature)
+[ ${#targets[@]} -gt 0 ] || targets=(source ir codegen signature)
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DTTC_FUZZ=ON -DTTC_TESTS=OFF -DTTC_LLVM_STATIC=OFF >/dev/null
 cmake --build build-fuzz --target "${targets[@]/#/fuzz_}"

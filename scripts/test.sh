@@ -26,6 +26,6 @@ run build-asan -DCMAKE_BUILD_TYPE=Debug -DTTC_WERROR=ON -DTTC_TESTS=ON -DTTC_SAN
 # long campaigns).
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DTTC_FUZZ=ON -DTTC_TESTS=OFF -DTTC_LLVM_STATIC=OFF >/dev/null
-cmake --build build-fuzz -j "$jobs" --target fuzz_source fuzz_ir fuzz_signature
+cmake --build build-fuzz -j "$jobs" --target fuzz_source fuzz_ir fuzz_codegen fuzz_signature
 ctest --test-dir build-fuzz --output-on-failure -L fuzz-short
 echo "test: all tests passed in build/, build-asan/ and build-fuzz/"

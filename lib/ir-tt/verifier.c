@@ -750,6 +750,14 @@ bool ir_verify(const ir_module *m) {
     V_ERR(&vf, m->op, "requires one region with one block");
     return false;
   }
+  /* As in Triton, a module holds functions: an op beside them would be
+   * lowered by no one, and passes that merge equal ops could move a
+   * function's operand out to it. */
+  for (const ir_op *op = m->op->regions[0].first->first; op; op = op->next)
+    if (op->kind != IR_OP_TT_FUNC) {
+      V_ERR(&vf, op, "must be inside a function: a module holds only 'tt.func' ops");
+      break;
+    }
   verify_region(&vf, &m->op->regions[0]);
   free(vf.visible);
   free(vf.hkeys);
