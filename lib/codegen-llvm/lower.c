@@ -311,6 +311,21 @@ static void add_fn_enum_attr(cg *c, const char *k) {
                           LLVMCreateEnumAttribute(c->lc, kind, 0));
 }
 
+/* A PTX identifier: a letter then letters, digits, '_' and '$', or one of
+ * '_', '$', '%' then at least one of those (PTX ISA, "Identifiers"). LLVM's
+ * NVPTX backend aborts the process on any other kernel name, and an IR
+ * symbol may hold any character. */
+static bool ptx_identifier(const char *s) {
+  bool letter = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z');
+  if (!letter && *s != '_' && *s != '$' && *s != '%') return false;
+  if (!letter && !s[1]) return false;
+  for (const char *p = s + 1; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+          *p == '_' || *p == '$'))
+      return false;
+  return true;
+}
+
 /* The kernel: one LLVM function, ptx_kernel calling convention, exactly
  * num_warps * 32 threads (nvvm.reqntid), then the body in program order. */
 bool cg_build_module(cg *c, const ir_module *m) {
@@ -321,6 +336,13 @@ bool cg_build_module(cg *c, const ir_module *m) {
   }
   const ir_attr *name_attr = ir_op_get_attr(func, "sym_name");
   const char *name = name_attr && name_attr->s ? name_attr->s : "kernel";
+  if (!ptx_identifier(name)) {
+    ir_error(c->ictx, func->loc,
+             "kernel name '%s' is not a PTX identifier (a letter, '_', '$' or '%%' first, then "
+             "letters, digits, '_' and '$')",
+             name);
+    return false;
+  }
   ir_block *entry = ir_region_entry(&func->regions[0]);
   if (!entry) {
     ir_error(c->ictx, func->loc, "tt.func '%s' has no body", name);
