@@ -293,7 +293,8 @@ static bool parse_op_stmt(parser *p, ir_block *b) {
       if (nnames == 1 && ir_ps_accept(p, ':')) {
         ptok c = ir_ps_next(p);
         group = 0;
-        for (size_t i = 0; c.kind == PT_INT && i < c.n && group < 100000; i++)
+        /* digits only: a hex or exponent form stops at its first other byte */
+        for (size_t i = 0; c.kind == PT_INT && i < c.n && group >= 0 && group < 100000; i++)
           group = c.s[i] >= '0' && c.s[i] <= '9' ? group * 10 + (c.s[i] - '0') : -1;
         if (c.kind != PT_INT || group < 1 || group >= 100000)
           ok = ir_ps_error(p, &c, "expected result count after ':'");
