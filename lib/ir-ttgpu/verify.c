@@ -87,9 +87,30 @@ static void check_op(ir_op *op, void *user) {
   if (op->kind == IR_OP_TT_DOT || op->kind == IR_OP_TTNG_WARP_GROUP_DOT) check_dot(st, op);
 }
 
+/* ttir: tensors without layouts and no shared buffers. A layout in a module
+ * without ttg.num-warps would reach passes that trust layouts unchecked. */
+static void check_ttir_type(tv_state *st, const ir_op *op, const ir_type *t) {
+  if (st->ok && (ir_type_is_memdesc(t) || (ir_type_is_tensor(t) && t->layout)))
+    tv_error(st, op, "layout in a module without \"ttg.num-warps\" (a ttgir module states it)", t);
+}
+
+static void check_ttir_op(ir_op *op, void *user) {
+  tv_state *st = user;
+  for (int i = 0; i < op->nresults; i++)
+    check_ttir_type(st, op, op->results[i].type);
+  for (int r = 0; r < op->nregions; r++)
+    for (ir_block *b = op->regions[r].first; b; b = b->next)
+      for (int i = 0; i < b->nargs; i++)
+        check_ttir_type(st, op, b->args[i]->type);
+}
+
 bool ttg_verify(const ir_module *m) {
   if (!ir_verify(m)) return false;
-  if (!ir_op_get_attr(m->op, "ttg.num-warps")) return true; /* ttir */
+  if (!ir_op_get_attr(m->op, "ttg.num-warps")) { /* ttir */
+    tv_state st = {m->ctx, 0, true};
+    ir_walk(m->op, check_ttir_op, &st);
+    return st.ok;
+  }
   ttg_options o = ttg_module_options(m);
   if (!ttg_options_check(m, &o)) return false;
   tv_state st = {m->ctx, o.num_warps, true};
