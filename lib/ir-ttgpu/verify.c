@@ -9,7 +9,7 @@
 
 typedef struct tv_state {
   ir_context *ctx;
-  int num_warps;
+  int num_warps; /* 0: a ttir module, whose types carry no layouts */
   bool ok;
 } tv_state;
 
@@ -30,6 +30,12 @@ static int log2i(int v) {
 }
 
 static void check_type(tv_state *st, const ir_op *op, const ir_type *t) {
+  if (!st->num_warps) { /* ttir: a layout here would reach passes that trust it unchecked */
+    if (st->ok && (ir_type_is_memdesc(t) || (ir_type_is_tensor(t) && t->layout)))
+      tv_error(st, op, "layout in a module without \"ttg.num-warps\" (a ttgir module states it)",
+               t);
+    return;
+  }
   if (ir_type_is_tensor(t)) {
     ttg_ll l;
     if (!t->layout) {
@@ -84,31 +90,15 @@ static void check_op(ir_op *op, void *user) {
     for (ir_block *b = op->regions[r].first; b; b = b->next)
       for (int i = 0; i < b->nargs; i++)
         check_type(st, op, b->args[i]->type);
-  if (op->kind == IR_OP_TT_DOT || op->kind == IR_OP_TTNG_WARP_GROUP_DOT) check_dot(st, op);
-}
-
-/* ttir: tensors without layouts and no shared buffers. A layout in a module
- * without ttg.num-warps would reach passes that trust layouts unchecked. */
-static void check_ttir_type(tv_state *st, const ir_op *op, const ir_type *t) {
-  if (st->ok && (ir_type_is_memdesc(t) || (ir_type_is_tensor(t) && t->layout)))
-    tv_error(st, op, "layout in a module without \"ttg.num-warps\" (a ttgir module states it)", t);
-}
-
-static void check_ttir_op(ir_op *op, void *user) {
-  tv_state *st = user;
-  for (int i = 0; i < op->nresults; i++)
-    check_ttir_type(st, op, op->results[i].type);
-  for (int r = 0; r < op->nregions; r++)
-    for (ir_block *b = op->regions[r].first; b; b = b->next)
-      for (int i = 0; i < b->nargs; i++)
-        check_ttir_type(st, op, b->args[i]->type);
+  if (st->num_warps && (op->kind == IR_OP_TT_DOT || op->kind == IR_OP_TTNG_WARP_GROUP_DOT))
+    check_dot(st, op);
 }
 
 bool ttg_verify(const ir_module *m) {
   if (!ir_verify(m)) return false;
-  if (!ir_op_get_attr(m->op, "ttg.num-warps")) { /* ttir */
+  if (!ir_op_get_attr(m->op, "ttg.num-warps")) { /* ttir: no layouts (num_warps 0) */
     tv_state st = {m->ctx, 0, true};
-    ir_walk(m->op, check_ttir_op, &st);
+    ir_walk(m->op, check_op, &st);
     return st.ok;
   }
   ttg_options o = ttg_module_options(m);
