@@ -46,6 +46,7 @@ typedef struct shape {
   int bm, bn, bk, warps; /* the tiling */
   bool bf16;             /* bf16 inputs and output instead of f16 */
   int programs;          /* > 0: the persistent kernel with this many programs (NUM_SMS) */
+  int per_sm;            /* the persistent kernel's programs per multiprocessor */
 } shape;
 
 /* bf16 <-> float: round to nearest even (NaN kept quiet); bf16 is the top
@@ -143,8 +144,11 @@ static int run(ttc_device *dev, ttc_module *mod, shape s) {
     goto done;
   }
   unsigned tiles = (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
-  if (s.programs > 0 && (unsigned)s.programs < tiles) tiles = (unsigned)s.programs;
-  const unsigned grid[3] = {tiles, 1, 1};
+  const unsigned grid[3] = {
+      s.programs > 0 && (unsigned)s.programs < tiles ? (unsigned)s.programs : tiles, 1, 1};
+  if (s.programs > 0)
+    printf("matmul: NUM_SMS %d (%d per multiprocessor), %u tiles on %u programs\n", s.programs,
+           s.per_sm, tiles, grid[0]);
   /* a, b, c, M, N, K, then (row, column) strides of A, B and C. */
   /* The unit strides were specialized in the signature: no arguments. */
   const ttc_arg args[9] = {ttc_arg_ptr(da),  ttc_arg_ptr(db),  ttc_arg_ptr(dc),
@@ -182,7 +186,7 @@ done:
 
 int main(int argc, char **argv) {
   const char *path = TTC_EXAMPLES_DIR "/matmul/matmul.py";
-  shape s = {512, 512, 512, 64, 64, 32, 4, false, 0};
+  shape s = {512, 512, 512, 64, 64, 32, 4, false, 0, 1};
   bool persistent = false, one_per_sm = false;
   static const char usage[] =
       "usage: matmul [-m M] [-n N] [-k K] [-c BMxBNxBKwW] [-t f16|bf16] [-p|-p1] [kernel.py]\n";
@@ -244,13 +248,12 @@ int main(int argc, char **argv) {
   /* The program count depends on the compiled kernel (its registers and
    * shared memory), and is the kernel's NUM_SMS: when more than one program
    * fits on a multiprocessor, compile again with that many. */
-  int per_sm = 1;
   if (rc == 0 && persistent && !one_per_sm) {
-    ttc_status st = ttc_module_programs_per_sm(mod, &per_sm);
+    ttc_status st = ttc_module_programs_per_sm(mod, &s.per_sm);
     if (st != TTC_OK) {
       rc = ex_fail(prog, dev, st, "occupancy query");
-    } else if (per_sm > 1) {
-      s.programs *= per_sm;
+    } else if (s.per_sm > 1) {
+      s.programs *= s.per_sm;
       snprintf(sig + n, sizeof sig - (size_t)n, ",%d", s.programs);
       ttc_module_destroy(mod);
       mod = NULL;
@@ -258,12 +261,6 @@ int main(int argc, char **argv) {
     }
   }
   if (rc == 0) {
-    if (persistent) {
-      unsigned tiles = (unsigned)((s.m + s.bm - 1) / s.bm) * (unsigned)((s.n + s.bn - 1) / s.bn);
-      printf("matmul: NUM_SMS %d (%d per multiprocessor), %u tiles on %u programs\n", s.programs,
-             one_per_sm ? 1 : per_sm, tiles,
-             tiles < (unsigned)s.programs ? tiles : (unsigned)s.programs);
-    }
     printf("matmul: %s, %s, blocks %dx%dx%d, GROUP_SIZE_M %d, %d warps, signature %s\n", kernel,
            s.bf16 ? "bf16" : "f16", s.bm, s.bn, s.bk, GROUP_M, s.warps, sig);
     rc = run(dev, mod, s);

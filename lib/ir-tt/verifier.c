@@ -312,9 +312,15 @@ static bool join_shapes(const ir_type *part, const ir_type *whole) {
   return true;
 }
 
+/* The i-th of the types carried values must have: those of `vals` (an
+ * op's operands) when given, else those of `results`. */
+static const ir_type *carried_type(ir_value *const *vals, const ir_value *results, int i) {
+  return vals ? vals[i]->type : results[i].type;
+}
+
 /* The values a region's terminator passes on (a yield's, a condition's after
- * its i1) against the types they must have: `n` types from `vals` (values)
- * or `types`; codegen joins them into one LLVM value (a phi). */
+ * its i1) against the types they must have (carried_type); codegen joins
+ * them into one LLVM value (a phi). */
 static void check_passed(verifier *vf, const ir_op *op, const ir_region *r, int skip,
                          ir_value *const *vals, const ir_value *results, int n, const char *what) {
   const ir_block *b = r->first;
@@ -326,8 +332,7 @@ static void check_passed(verifier *vf, const ir_op *op, const ir_region *r, int 
     return;
   }
   for (int i = 0; i < n; i++) {
-    const ir_type *want = vals ? vals[i]->type : results[i].type;
-    if (t->operands[skip + i] && t->operands[skip + i]->type != want) {
+    if (t->operands[skip + i] && t->operands[skip + i]->type != carried_type(vals, results, i)) {
       v_error(vf, op, "%s value #%d does not have the type it is carried as", what, i);
       return;
     }
@@ -338,8 +343,7 @@ static void check_passed(verifier *vf, const ir_op *op, const ir_region *r, int 
 static void check_args(verifier *vf, const ir_op *op, const ir_block *b, int first,
                        ir_value *const *vals, const ir_value *results, int n) {
   for (int i = 0; i < n && first + i < b->nargs; i++) {
-    const ir_type *want = vals ? vals[i]->type : results[i].type;
-    if (b->args[first + i]->type != want) {
+    if (b->args[first + i]->type != carried_type(vals, results, i)) {
       v_error(vf, op, "block argument #%d does not have the type of the value it receives",
               first + i);
       return;
