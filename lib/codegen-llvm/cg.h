@@ -187,6 +187,10 @@ struct cg {
   size_t map_cap, map_len;
   bool failed;
   struct cg_debug *dbg; /* line tables (debuginfo.c); NULL: none */
+  /* cg_op_cost's cache: registers a thread holds of a type (types are
+   * interned, so the pointer is the key). */
+  const ir_type *regs_key[64];
+  int64_t regs_val[64];
 };
 
 /* ---- debuginfo.c: line tables (.file/.loc) ------------------------------ */
@@ -215,6 +219,14 @@ LLVMTypeRef cg_type(cg *c, const ir_type *t);
 int64_t cg_num_regs(cg *c, const ir_type *t, ir_loc loc);
 /* The linear layout of a tensor type; false with a located diagnostic. */
 bool cg_ll_of(cg *c, const ir_type *t, ir_loc loc, ttg_ll *l);
+/* An estimate of the LLVM code an op lowers to, in scalar operations per
+ * thread: the elements a thread holds of the largest tile it takes or makes
+ * (1 for scalars, 0 for constants), times what one element costs: the
+ * combiner's ops for a reduction or scan, the inner dimension for a dot (a
+ * sixteenth with tensor cores), more for transcendental and libdevice
+ * functions and for moves through shared memory. Nested ops are not
+ * included (cg_emit_ptx bounds the sum over a kernel). */
+int64_t cg_op_cost(cg *c, const ir_op *op);
 /* Builds the LLVM module for the kernel into c->mod (c->lc, c->b set up by
  * cg_emit_ptx); false after a diagnostic. */
 bool cg_build_module(cg *c, const ir_module *m);

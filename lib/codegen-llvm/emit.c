@@ -73,29 +73,53 @@ static bool arch_ok(const char *arch) {
  * end. Real kernels have tens; the compile benchmarks two. */
 #define CG_MAX_MEMORY_OPS (1 << 13)
 
-typedef struct mem_count {
-  const ir_module *m;
-  int n;
-  bool reported;
-} mem_count;
+/* The LLVM code of a kernel grows with the elements each thread holds of
+ * every op's tiles, not with its ops alone: 100 elementwise statements on a
+ * 2^20 tile with 4 warps (8192 elements a thread) took 32 s and 2.4 GB to
+ * PTX, with every tile inside the limits. So the kernel's cost, the sum of
+ * cg_op_cost over its ops (a loop body counts once), is bounded too. At the
+ * bound, kernels of several shapes took 6 to 9 s and under 1 GB to PTX on a
+ * 2-core machine; the 100k-statement benchmark kernel (one element a
+ * thread) costs about 200k, the examples' matmul, attention and softmax
+ * about 5k. */
+#define CG_MAX_THREAD_OPS ((int64_t)1 << 18)
 
-static void count_memory_op(ir_op *op, void *user) {
-  mem_count *mc = user;
+typedef struct budget {
+  cg *c;
+  int memory_ops;
+  int64_t thread_ops;
+  bool reported;
+} budget;
+
+static void count_op(ir_op *op, void *user) {
+  budget *b = user;
+  if (b->reported) return;
+  b->thread_ops += cg_op_cost(b->c, op);
+  if (b->thread_ops > CG_MAX_THREAD_OPS) {
+    ir_error(b->c->ictx, op->loc,
+             "the kernel lowers to more than the limit of %lld (2^18) scalar operations per "
+             "thread (each op counts the elements a thread holds of its largest tile); LLVM's "
+             "time grows with them: use smaller tiles, fewer ops or more warps",
+             (long long)CG_MAX_THREAD_OPS);
+    b->reported = true;
+    return;
+  }
   if (op->kind != IR_OP_TT_LOAD && op->kind != IR_OP_TT_STORE && op->kind != IR_OP_TT_ATOMIC_RMW &&
       op->kind != IR_OP_TT_ATOMIC_CAS)
     return;
-  if (++mc->n <= CG_MAX_MEMORY_OPS || mc->reported) return;
-  ir_error(mc->m->ctx, op->loc,
+  if (++b->memory_ops <= CG_MAX_MEMORY_OPS) return;
+  ir_error(b->c->ictx, op->loc,
            "the kernel has more than %d global loads, stores and atomics (LLVM's backend takes "
            "time quadratic in them)",
            CG_MAX_MEMORY_OPS);
-  mc->reported = true;
+  b->reported = true;
 }
 
-static bool check_memory_ops(const ir_module *m) {
-  mem_count mc = {m, 0, false};
-  ir_walk(m->op, count_memory_op, &mc);
-  return !mc.reported;
+/* The two limits above, checked before any LLVM IR is built. */
+static bool check_budget(cg *c, const ir_module *m) {
+  budget b = {c, 0, 0, false};
+  ir_walk(m->op, count_op, &b);
+  return !b.reported;
 }
 
 /* LLVM reports codegen problems (bad inline asm, ...) through the context;
@@ -250,7 +274,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
                     LLVMValueAsMetadata(one));
 
   if (opts && opts->line_info) cg_debug_begin(&c, module_file(m));
-  bool ok = check_memory_ops(m);
+  bool ok = check_budget(&c, m);
   ok = ok && cg_build_module(&c, m);
   cg_debug_finish(&c);
   if (ok && c.needs_libdevice && opts && opts->libdevice_missing) {
@@ -268,7 +292,7 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
     LLVMDisposeMessage(msg);
   }
   ok = ok && optimize(&c, tm, level);
-  if (ok && level > 0) cg_split_gep_offsets(&c);
+  if (ok) cg_split_gep_offsets(&c);
   if (ok) cg_ptxas_fixups(&c);
   if (ok && level > 0) cg_keep_wide_indices(&c);
   if (ok) {

@@ -274,6 +274,69 @@ static bool lower_op(cg *c, ir_op *op) {
   return cg_unsupported(c, op);
 }
 
+static int64_t type_regs(cg *c, const ir_type *t) {
+  if (!ir_type_is_tensor(t)) return 1;
+  size_t h = ((uintptr_t)t >> 4) % (sizeof c->regs_key / sizeof c->regs_key[0]);
+  if (c->regs_key[h] == t) return c->regs_val[h];
+  ttg_ll l;
+  int64_t n = ttg_ll_of_type(t, &l) ? ttg_ll_num_regs(&l) : 1; /* lowering reports it */
+  c->regs_key[h] = t;
+  c->regs_val[h] = n;
+  return n;
+}
+
+/* Scalar shared-memory accesses cost LLVM more than their count: its
+ * vector-combine pass splits vector loads of them and its load-store
+ * vectorizer merges them again, each change renumbering the whole block.
+ * Eight reductions of 512x512 tiles took 25 s, four 5 s. */
+#define CG_SHARED_WEIGHT 4
+
+int64_t cg_op_cost(cg *c, const ir_op *op) {
+  if (op->kind == IR_OP_ARITH_CONSTANT) return 0;
+  int64_t n = 1;
+  for (int i = 0; i < op->nresults; i++) {
+    int64_t r = type_regs(c, op->results[i].type);
+    n = r > n ? r : n;
+  }
+  for (int i = 0; i < op->noperands; i++) {
+    int64_t r = type_regs(c, op->operands[i]->type);
+    n = r > n ? r : n;
+  }
+  switch (op->kind) {
+  case IR_OP_TT_REDUCE:
+  case IR_OP_TT_SCAN: {
+    /* The combiner once per element, and the moves between threads, which
+     * go through shared memory (see below). */
+    int64_t body = 1;
+    const ir_block *combiner = op->nregions ? ir_region_entry(&op->regions[0]) : NULL;
+    for (const ir_op *o = combiner ? combiner->first : NULL; o; o = o->next)
+      body++;
+    return CG_SHARED_WEIGHT * n * body;
+  }
+  case IR_OP_TTG_CONVERT_LAYOUT: return CG_SHARED_WEIGHT * n;
+  case IR_OP_TT_DOT:
+  case IR_OP_TTNG_WARP_GROUP_DOT: {
+    /* Tensor-core instructions cover k = 16 (8 bits: 32) of the inner
+     * dimension at once; an FMA dot does one multiply-add a step. */
+    const ir_type *a = op->operands[0]->type;
+    const ir_type *r = op->results[0].type;
+    int64_t k = ir_type_is_tensor(a) ? a->shape[a->rank - 1] : 1;
+    bool mma = r->layout && r->layout->kind == IR_ATTR_NVIDIA_MMA;
+    return n * (mma ? (k + 15) / 16 : k);
+  }
+  case IR_OP_MATH_EXP:
+  case IR_OP_MATH_EXP2:
+  case IR_OP_MATH_LOG:
+  case IR_OP_MATH_LOG2:
+  case IR_OP_MATH_SIN:
+  case IR_OP_MATH_COS:
+  case IR_OP_MATH_RSQRT: return 2 * n;
+  case IR_OP_MATH_ERF:
+  case IR_OP_TT_EXTERN_ELEMENTWISE: return 16 * n; /* libdevice functions, inlined */
+  default: return n;
+  }
+}
+
 bool cg_lower_block(cg *c, ir_block *blk, ir_op **term) {
   *term = NULL;
   for (ir_op *op = blk->first; op; op = op->next) {
