@@ -160,9 +160,11 @@ void ir_format_op_limit(const ir_context *ctx, char *buf, size_t cap);
 /* The most ops one input may build: IR text (the parser checks each op) or
  * a kernel's lowering (the frontend checks before each statement). Ops are
  * counted as created (ir_module.nops), so this bounds the input's memory
- * and time, not what passes leave. 2^22 is about 7 times what the 100k-
- * statement compile benchmark builds (600k). */
-#define IR_MAX_OPS ((int64_t)1 << 22)
+ * and time, not what passes leave. 2^20 is about 1.7 times what the 100k-
+ * statement compile benchmark builds (600k); at 2^22 a kernel took 20 s and
+ * 3 GB to get as far as codegen, whose limit on scalar operations per
+ * thread (2^18, codegen-llvm/emit.c) it then exceeded. */
+#define IR_MAX_OPS ((int64_t)1 << 20)
 /* IR text limits the parser checks, each far above what Triton writes: one
  * function's arguments (the frontend's parameter limit), the entries of one
  * attribute dictionary, the `#name = ...` layout aliases of a module, and

@@ -378,7 +378,7 @@ static char *ops_text(int n) {
 static void test_op_limit(void **state) {
   (void)state;
   ir_context *ctx = ir_context_create();
-  assert_int_equal(ir_context_max_ops(ctx), (int64_t)1 << 22);
+  assert_int_equal(ir_context_max_ops(ctx), (int64_t)1 << 20);
   ir_context_destroy(ctx);
   /* at the limit (the module op, the function and 62 ops: 64) it parses */
   char *text = ops_text(62);
