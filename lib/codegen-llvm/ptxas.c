@@ -4,13 +4,18 @@
  * the explicit path, $TTC_PTXAS, `ptxas` on PATH, then the CUDA home. Its
  * stderr becomes the diagnostic on failure; nothing is printed here. With -v
  * its report (registers, spills, shared and local memory) is parsed for the
- * kernel's metadata. */
+ * kernel's metadata. ptxas runs with a bound on its address space
+ * (TTC_PTXAS_MAX_MB, default 8192): on a kernel whose threads hold
+ * thousands of live values its register allocator grows past any machine's
+ * memory (a 2^20-tile chain of 5 statements: 24 GB, then the kernel's OOM
+ * killer), where the bound makes it fail with "Memory allocation failure". */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,9 +93,20 @@ static char *read_file(const char *path, size_t *size) {
   return data;
 }
 
-/* Runs argv with stdout and stderr into log_path; returns the exit status
- * (-1 when it could not start, with errno kept). */
-static int spawn_wait(char *const argv[], const char *log_path) {
+/* The address-space bound for ptxas, in MiB (0: none). */
+static long ptxas_max_mb(void) {
+  const char *e = getenv("TTC_PTXAS_MAX_MB");
+  if (!e || !*e) return 8192;
+  char *end;
+  long v = strtol(e, &end, 10);
+  return *end || v < 0 ? 8192 : v;
+}
+
+/* Runs argv with stdout and stderr into log_path, its address space bounded
+ * by max_mb MiB (0: not); returns the exit status (-1 when it could not
+ * start, with errno kept). The bound is set right after the spawn, before
+ * ptxas has read its input. */
+static int spawn_wait(char *const argv[], const char *log_path, long max_mb) {
   posix_spawn_file_actions_t fa;
   pid_t pid;
   int status = 0;
@@ -102,6 +118,10 @@ static int spawn_wait(char *const argv[], const char *log_path) {
   if (rc != 0) {
     errno = rc;
     return -1;
+  }
+  if (max_mb > 0) {
+    struct rlimit lim = {(rlim_t)max_mb << 20, (rlim_t)max_mb << 20};
+    prlimit(pid, RLIMIT_AS, &lim, NULL); /* best effort: the run goes on without */
   }
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
@@ -159,7 +179,7 @@ bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
   snprintf(log_path, sizeof log_path, "%s/version.log", dir);
   char flag[] = "--version";
   char *argv[] = {exe, flag, NULL};
-  int rc = spawn_wait(argv, log_path);
+  int rc = spawn_wait(argv, log_path, 0);
   size_t n = 0;
   char *log = rc == 0 ? read_file(log_path, &n) : NULL;
   unlink(log_path);
@@ -216,7 +236,8 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
     if (info) { /* -v after the output: its report goes to the log */
       argv[7] = verbose;
     }
-    int rc = spawn_wait(argv, log_path);
+    long max_mb = ptxas_max_mb();
+    int rc = spawn_wait(argv, log_path, max_mb);
     int spawn_errno = errno; /* reading the log may change errno */
     size_t log_n = 0;
     char *log = read_file(log_path, &log_n);
@@ -224,6 +245,11 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
       log[--log_n] = '\0';
     if (rc < 0) {
       ir_error(ctx, none, "ptxas failed: cannot run '%s': %s", exe, strerror(spawn_errno));
+    } else if (rc != 0 && log && strstr(log, "Memory allocation failure") && max_mb > 0) {
+      ir_error(ctx, none,
+               "ptxas failed: %s (it runs with at most %ld MiB of address space; "
+               "TTC_PTXAS_MAX_MB changes that, 0 lifts it)",
+               log, max_mb);
     } else if (rc != 0 && log && *log) {
       ir_error(ctx, none, "ptxas failed: %s", log);
     } else if (rc != 0) {
