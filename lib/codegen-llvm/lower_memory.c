@@ -210,25 +210,36 @@ static bool lower_load(cg *c, ir_op *op) {
     text code = {{0}, 0}, cons = {{0}, 0};
     LLVMValueRef args[12], words[4];
     unsigned na = 0;
-    bool has_other = o.v != NULL;
-    int addr = a.nw + (has_other ? a.nw : 0);
-    if (m.v) {
-      if (has_other) {
-        LLVMValueRef e[16];
-        for (int k = 0; k < vec; k++)
-          e[k] = o.v[o.n == 1 ? 0 : j0 + k];
-        pack(c, &a, e, words);
+    bool has_other = o.v != NULL && m.v != NULL;
+    if (has_other) {
+      LLVMValueRef e[16];
+      for (int k = 0; k < vec; k++)
+        e[k] = o.v[o.n == 1 ? 0 : j0 + k];
+      pack(c, &a, e, words);
+      /* A constant goes into the instruction, as Triton writes it: as an
+       * operand, one register would feed every load of the kernel, and
+       * LLVM's peephole pass clears its kill flags over all its uses once
+       * per load (quadratic: 7 masked loads of 8192 elements a thread took
+       * 27 s). */
+      bool constant = true;
+      for (int i = 0; i < a.nw; i++)
+        constant = constant && LLVMIsAConstantInt(words[i]);
+      if (constant) {
         for (int i = 0; i < a.nw; i++)
-          args[na++] = words[i];
-      }
-      for (int i = 0; i < a.nw; i++) {
-        if (has_other)
+          tput(&code, "mov.u%d $%d, 0x%llx;\n\t", a.rb, i, LLVMConstIntGetZExtValue(words[i]));
+        has_other = false;
+      } else {
+        for (int i = 0; i < a.nw; i++) {
           tput(&code, "mov.u%d $%d, $%d;\n\t", a.rb, i, a.nw + i);
-        else
-          tput(&code, "mov.u%d $%d, 0x0;\n\t", a.rb, i);
+          args[na++] = words[i];
+        }
       }
-      tput(&code, "@$%d ", addr + 1);
+    } else if (m.v) {
+      for (int i = 0; i < a.nw; i++)
+        tput(&code, "mov.u%d $%d, 0x0;\n\t", a.rb, i);
     }
+    int addr = a.nw + (has_other ? a.nw : 0);
+    if (m.v) tput(&code, "@$%d ", addr + 1);
     put_insn(&code, "ld", op, &a);
     tput(&code, " { ");
     for (int i = 0; i < a.nw; i++)
@@ -236,7 +247,7 @@ static bool lower_load(cg *c, ir_op *op) {
     tput(&code, " }, [ $%d + 0 ];", addr);
     for (int i = 0; i < a.nw; i++)
       tput(&cons, "%s=%c", i ? "," : "", reg_letter(a.rb));
-    if (has_other && m.v)
+    if (has_other)
       for (int i = 0; i < a.nw; i++)
         tput(&cons, ",%c", reg_letter(a.rb));
     tput(&cons, ",l");

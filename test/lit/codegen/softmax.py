@@ -28,7 +28,7 @@ def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.con
 # CHECK: div.full.f32
 # CHECK: st.global
 
-# LLIR: mov.u32 $0, $
+# LLIR: mov.u32 $0, 0xff800000;
 # LLIR: @llvm.maxnum.f32
 # LLIR: @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %{{.*}}, i32 16, i32 31)
 # LLIR: @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
