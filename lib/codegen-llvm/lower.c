@@ -320,7 +320,9 @@ int64_t cg_op_cost(cg *c, const ir_op *op) {
      * dimension at once; an FMA dot does one multiply-add a step. */
     const ir_type *a = op->operands[0]->type;
     const ir_type *r = op->results[0].type;
-    int64_t k = ir_type_is_tensor(a) ? a->shape[a->rank - 1] : 1;
+    /* A is a tensor, or a shared-memory view for a wgmma reading it there. */
+    int64_t k =
+        (ir_type_is_tensor(a) || ir_type_is_memdesc(a)) && a->rank > 0 ? a->shape[a->rank - 1] : 1;
     bool mma = r->layout && r->layout->kind == IR_ATTR_NVIDIA_MMA;
     return n * (mma ? (k + 15) / 16 : k);
   }

@@ -135,6 +135,24 @@ static void pack(cg *c, const access *a, LLVMValueRef *e, LLVMValueRef *w) {
   }
 }
 
+/* The bits of word i of e[0..vec) when every element of it is a constant
+ * (pack's result for constants may stay a constant expression). */
+static bool constant_word(cg *c, const access *a, LLVMValueRef *e, int i, uint64_t *bits) {
+  int per = a->wb / a->eb;
+  LLVMTypeRef ity = LLVMIntTypeInContext(c->lc, (unsigned)a->eb);
+  *bits = 0;
+  if (a->is_ptr) return false;
+  for (int k = 0; k < per; k++) {
+    LLVMValueRef x = e[i * per + k];
+    if (!LLVMIsConstant(x)) return false;
+    x = a->is_bool ? LLVMBuildZExt(c->b, x, ity, "") : LLVMBuildBitCast(c->b, x, ity, "");
+    if (!LLVMIsAConstantInt(x)) return false;
+    uint64_t v = LLVMConstIntGetZExtValue(x);
+    *bits |= (a->eb < 64 ? v & ((1ull << a->eb) - 1) : v) << (k * a->eb);
+  }
+  return true;
+}
+
 /* Unpacks register-typed words into elements e[0..vec). */
 static void unpack(cg *c, const access *a, LLVMValueRef *w, LLVMValueRef *e) {
   int per = a->wb / a->eb;
@@ -215,20 +233,21 @@ static bool lower_load(cg *c, ir_op *op) {
       LLVMValueRef e[16];
       for (int k = 0; k < vec; k++)
         e[k] = o.v[o.n == 1 ? 0 : j0 + k];
-      pack(c, &a, e, words);
       /* A constant goes into the instruction, as Triton writes it: as an
        * operand, one register would feed every load of the kernel, and
        * LLVM's peephole pass clears its kill flags over all its uses once
        * per load (quadratic: 7 masked loads of 8192 elements a thread took
        * 27 s). */
+      uint64_t bits[4];
       bool constant = true;
       for (int i = 0; i < a.nw; i++)
-        constant = constant && LLVMIsAConstantInt(words[i]);
+        constant = constant && constant_word(c, &a, e, i, &bits[i]);
       if (constant) {
         for (int i = 0; i < a.nw; i++)
-          tput(&code, "mov.u%d $%d, 0x%llx;\n\t", a.rb, i, LLVMConstIntGetZExtValue(words[i]));
+          tput(&code, "mov.u%d $%d, 0x%llx;\n\t", a.rb, i, (unsigned long long)bits[i]);
         has_other = false;
       } else {
+        pack(c, &a, e, words);
         for (int i = 0; i < a.nw; i++) {
           tput(&code, "mov.u%d $%d, $%d;\n\t", a.rb, i, a.nw + i);
           args[na++] = words[i];

@@ -93,20 +93,36 @@ static char *read_file(const char *path, size_t *size) {
   return data;
 }
 
-/* The address-space bound for ptxas, in MiB (0: none). */
+/* The address-space bound for ptxas, in MiB (0: none; so is a value too
+ * large to express in bytes). */
 static long ptxas_max_mb(void) {
   const char *e = getenv("TTC_PTXAS_MAX_MB");
   if (!e || !*e) return 8192;
   char *end;
+  errno = 0;
   long v = strtol(e, &end, 10);
-  return *end || v < 0 ? 8192 : v;
+  if (*end || v < 0) return 8192;
+  if (errno == ERANGE || (unsigned long)v > (unsigned long)(RLIM_INFINITY >> 21)) return 0;
+  return v;
 }
 
-/* Runs argv with stdout and stderr into log_path, its address space bounded
- * by max_mb MiB (0: not); returns the exit status (-1 when it could not
- * start, with errno kept). The bound is set right after the spawn, before
- * ptxas has read its input. */
-static int spawn_wait(char *const argv[], const char *log_path, long max_mb) {
+/* Lowers the soft address-space limit of process pid to max_mb MiB (not
+ * above its hard limit); false when it could not (Linux's prlimit). */
+static bool bound_address_space(pid_t pid, long max_mb) {
+  struct rlimit cur;
+  if (prlimit(pid, RLIMIT_AS, NULL, &cur) != 0) return false;
+  rlim_t want = (rlim_t)max_mb << 20;
+  if (cur.rlim_max != RLIM_INFINITY && want > cur.rlim_max) want = cur.rlim_max;
+  struct rlimit lim = {want, cur.rlim_max};
+  return prlimit(pid, RLIMIT_AS, &lim, NULL) == 0;
+}
+
+/* Runs argv with stdout and stderr into log_path; returns the exit status
+ * (-1 when it could not start, with errno kept). With *max_mb > 0 the
+ * child's address space is bounded right after the spawn (glibc returns
+ * once the child has exec'd ptxas, which has not yet read its input);
+ * *max_mb becomes 0 when the bound could not be set. */
+static int spawn_wait(char *const argv[], const char *log_path, long *max_mb) {
   posix_spawn_file_actions_t fa;
   pid_t pid;
   int status = 0;
@@ -119,10 +135,8 @@ static int spawn_wait(char *const argv[], const char *log_path, long max_mb) {
     errno = rc;
     return -1;
   }
-  if (max_mb > 0) {
-    struct rlimit lim = {(rlim_t)max_mb << 20, (rlim_t)max_mb << 20};
-    prlimit(pid, RLIMIT_AS, &lim, NULL); /* best effort: the run goes on without */
-  }
+  if (max_mb && *max_mb > 0 && !bound_address_space(pid, *max_mb))
+    *max_mb = 0; /* the run goes on without */
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -179,7 +193,7 @@ bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
   snprintf(log_path, sizeof log_path, "%s/version.log", dir);
   char flag[] = "--version";
   char *argv[] = {exe, flag, NULL};
-  int rc = spawn_wait(argv, log_path, 0);
+  int rc = spawn_wait(argv, log_path, NULL);
   size_t n = 0;
   char *log = rc == 0 ? read_file(log_path, &n) : NULL;
   unlink(log_path);
@@ -237,7 +251,7 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
       argv[7] = verbose;
     }
     long max_mb = ptxas_max_mb();
-    int rc = spawn_wait(argv, log_path, max_mb);
+    int rc = spawn_wait(argv, log_path, &max_mb);
     int spawn_errno = errno; /* reading the log may change errno */
     size_t log_n = 0;
     char *log = read_file(log_path, &log_n);
