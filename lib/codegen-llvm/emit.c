@@ -78,7 +78,7 @@ static bool arch_ok(const char *arch) {
  * 2^20 tile with 4 warps (8192 elements a thread) took 32 s and 2.4 GB to
  * PTX, with every tile inside the limits. So the kernel's cost, the sum of
  * cg_op_cost over its ops (a loop body counts once), is bounded too. At the
- * bound, kernels of several shapes took 6 to 9 s and under 1 GB to PTX on a
+ * bound, kernels of several shapes took 5 to 9 s and under 1 GB to PTX on a
  * 2-core machine; the 100k-statement benchmark kernel (one element a
  * thread) costs about 200k, the examples' matmul, attention and softmax
  * about 5k. */

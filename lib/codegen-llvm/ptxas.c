@@ -106,15 +106,18 @@ static long ptxas_max_mb(void) {
   return v;
 }
 
-/* Lowers the soft address-space limit of process pid to max_mb MiB (not
- * above its hard limit); false when it could not (Linux's prlimit). */
-static bool bound_address_space(pid_t pid, long max_mb) {
+/* Lowers the soft address-space limit of process pid to *max_mb MiB, or to
+ * its hard limit when that is lower (*max_mb becomes what was set); false
+ * when it could not (Linux's prlimit). */
+static bool bound_address_space(pid_t pid, long *max_mb) {
   struct rlimit cur;
   if (prlimit(pid, RLIMIT_AS, NULL, &cur) != 0) return false;
-  rlim_t want = (rlim_t)max_mb << 20;
+  rlim_t want = (rlim_t)*max_mb << 20;
   if (cur.rlim_max != RLIM_INFINITY && want > cur.rlim_max) want = cur.rlim_max;
   struct rlimit lim = {want, cur.rlim_max};
-  return prlimit(pid, RLIMIT_AS, &lim, NULL) == 0;
+  if (prlimit(pid, RLIMIT_AS, &lim, NULL) != 0) return false;
+  *max_mb = (long)(want >> 20);
+  return true;
 }
 
 /* Runs argv with stdout and stderr into log_path; returns the exit status
@@ -135,7 +138,7 @@ static int spawn_wait(char *const argv[], const char *log_path, long *max_mb) {
     errno = rc;
     return -1;
   }
-  if (max_mb && *max_mb > 0 && !bound_address_space(pid, *max_mb))
+  if (max_mb && *max_mb > 0 && !bound_address_space(pid, max_mb))
     *max_mb = 0; /* the run goes on without */
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
