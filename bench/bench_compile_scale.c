@@ -15,7 +15,8 @@
  *   LEVEL: ttir, ttgir, ptx (default) for the statement kernels; sizes
  *   default to 1000 10000 100000 (10000 is always measured: the ratios'
  *   base); REPS defaults to 3. --cubin also times vector add to the cubin
- *   (ptxas: about 20 minutes at 2^20 on a 2-core machine).
+ *   (ptxas: about 20 minutes at 2^20 on a 2-core machine, so run it with
+ *   TTC_PTXAS_TIMEOUT=0: by default ptxas is stopped after 120 s).
  * prints: "kernel statements=N level=L s=T cpu_s=C ratio_to_10k=R",
  *   "ttir ops=N s=T cpu_s=C ratio_to_10k=R", "ttir_chain ops=N ..." (a chain of
  *   commutative ops: canonicalize and cse),

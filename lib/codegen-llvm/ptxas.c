@@ -8,16 +8,25 @@
  * (TTC_PTXAS_MAX_MB, default 8192): on a kernel whose threads hold
  * thousands of live values its register allocator grows past any machine's
  * memory (a 2^20-tile chain of 5 statements: 24 GB, then the kernel's OOM
- * killer), where the bound makes it fail with "Memory allocation failure". */
+ * killer), where the bound makes it fail with "Memory allocation failure".
+ * Its wall time is bounded too (TTC_PTXAS_TIMEOUT, seconds, default 120): at
+ * -O3 its time grows with the square of a long straight-line kernel (10k /
+ * 30k / 100k dependent FMAs: 0.45 / 5.1 / 66 s) and faster still with the
+ * live values a thread holds (vector add on a 2^20 tile: about 20 minutes),
+ * so a kernel inside every limit of ttc could hold the caller for an hour. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
@@ -93,17 +102,23 @@ static char *read_file(const char *path, size_t *size) {
   return data;
 }
 
-/* The address-space bound for ptxas, in MiB (0: none; so is a value too
- * large to express in bytes). */
-static long ptxas_max_mb(void) {
-  const char *e = getenv("TTC_PTXAS_MAX_MB");
-  if (!e || !*e) return 8192;
+/* A bound from the environment: dflt when the variable is unset or not a
+ * non-negative integer, 0 (none) when it is above most. */
+static long env_bound(const char *name, long dflt, unsigned long most) {
+  const char *e = getenv(name);
+  if (!e || !*e) return dflt;
   char *end;
   errno = 0;
   long v = strtol(e, &end, 10);
-  if (*end || v < 0) return 8192;
-  if (errno == ERANGE || (unsigned long)v > (unsigned long)(RLIM_INFINITY >> 21)) return 0;
+  if (*end || v < 0) return dflt;
+  if (errno == ERANGE || (unsigned long)v > most) return 0;
   return v;
+}
+
+/* The address-space bound for ptxas, in MiB (0: none; so is a value too
+ * large to express in bytes). */
+static long ptxas_max_mb(void) {
+  return env_bound("TTC_PTXAS_MAX_MB", 8192, (unsigned long)(RLIM_INFINITY >> 21));
 }
 
 /* Lowers the soft address-space limit of process pid to *max_mb MiB, or to
@@ -120,18 +135,69 @@ static bool bound_address_space(pid_t pid, long *max_mb) {
   return true;
 }
 
+/* The wall-time bound for ptxas, in seconds (0: none; so is one over 30
+ * years). */
+static long ptxas_timeout_s(void) { return env_bound("TTC_PTXAS_TIMEOUT", 120, 1000000000UL); }
+
+static double monotonic_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Waits for child pid until deadline (CLOCK_MONOTONIC seconds); true when
+ * it exited (not yet reaped), false when the deadline passed. A pidfd wakes
+ * the wait the moment the child exits; where the kernel has none (before
+ * Linux 5.3) the child is polled every few milliseconds. */
+static bool wait_exit_until(pid_t pid, double deadline) {
+#ifdef SYS_pidfd_open
+  int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+  if (fd >= 0) {
+    bool exited = false;
+    for (;;) {
+      double left = deadline - monotonic_s();
+      if (left <= 0) break;
+      struct pollfd p = {fd, POLLIN, 0};
+      int ms = left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1;
+      int n = poll(&p, 1, ms);
+      if (n > 0) {
+        exited = true;
+        break;
+      }
+      if (n < 0 && errno != EINTR) break; /* fall back to polling below */
+    }
+    close(fd);
+    if (exited || monotonic_s() >= deadline) return exited;
+  }
+#endif
+  siginfo_t info;
+  struct timespec nap = {0, 2 * 1000 * 1000};
+  for (;;) {
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+      return true;
+    if (monotonic_s() >= deadline) return false;
+    nanosleep(&nap, NULL);
+  }
+}
+
 /* Runs argv with stdout and stderr into log_path; returns the exit status
  * (-1 when it could not start, with errno kept). With *max_mb > 0 the
  * child's address space is bounded right after the spawn (glibc returns
  * once the child has exec'd ptxas, which has not yet read its input);
- * *max_mb becomes 0 when the bound could not be set. */
-static int spawn_wait(char *const argv[], const char *log_path, long *max_mb) {
+ * *max_mb becomes 0 when the bound could not be set. With timeout_s > 0 a
+ * child still running after that many seconds is killed, and *timed_out
+ * says so. */
+static int spawn_wait(char *const argv[], const char *log_path, long *max_mb, long timeout_s,
+                      bool *timed_out) {
   posix_spawn_file_actions_t fa;
   pid_t pid;
   int status = 0;
+  if (timed_out) *timed_out = false;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  double start = monotonic_s();
   int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
@@ -140,6 +206,10 @@ static int spawn_wait(char *const argv[], const char *log_path, long *max_mb) {
   }
   if (max_mb && *max_mb > 0 && !bound_address_space(pid, max_mb))
     *max_mb = 0; /* the run goes on without */
+  if (timeout_s > 0 && !wait_exit_until(pid, start + (double)timeout_s)) {
+    kill(pid, SIGKILL);
+    if (timed_out) *timed_out = true;
+  }
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -196,7 +266,7 @@ bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
   snprintf(log_path, sizeof log_path, "%s/version.log", dir);
   char flag[] = "--version";
   char *argv[] = {exe, flag, NULL};
-  int rc = spawn_wait(argv, log_path, NULL);
+  int rc = spawn_wait(argv, log_path, NULL, ptxas_timeout_s(), NULL);
   size_t n = 0;
   char *log = rc == 0 ? read_file(log_path, &n) : NULL;
   unlink(log_path);
@@ -253,8 +323,9 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
     if (info) { /* -v after the output: its report goes to the log */
       argv[7] = verbose;
     }
-    long max_mb = ptxas_max_mb();
-    int rc = spawn_wait(argv, log_path, &max_mb);
+    long max_mb = ptxas_max_mb(), timeout_s = ptxas_timeout_s();
+    bool timed_out = false;
+    int rc = spawn_wait(argv, log_path, &max_mb, timeout_s, &timed_out);
     int spawn_errno = errno; /* reading the log may change errno */
     size_t log_n = 0;
     char *log = read_file(log_path, &log_n);
@@ -262,6 +333,13 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
       log[--log_n] = '\0';
     if (rc < 0) {
       ir_error(ctx, none, "ptxas failed: cannot run '%s': %s", exe, strerror(spawn_errno));
+    } else if (timed_out) {
+      ir_error(ctx, none,
+               "ptxas did not finish in %ld s and was stopped (TTC_PTXAS_TIMEOUT sets the "
+               "bound in seconds, 0 lifts it); ptxas takes longest on very long straight-line "
+               "code and on threads that hold thousands of values: more warps or smaller "
+               "tiles help",
+               timeout_s);
     } else if (rc != 0 && log && strstr(log, "Memory allocation failure") && max_mb > 0) {
       ir_error(ctx, none,
                "ptxas failed: %s (it runs with at most %ld MiB of address space; "
