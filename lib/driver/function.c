@@ -202,6 +202,13 @@ static bool apply_constexprs(ttc_function *f, const char *s) {
  * sources, specialization switches. False after an error message. */
 static bool setup_params(ttc_function *f, const char *constexprs) {
   const fe_jit_decl *d = f->decl;
+  /* the launch keys (FN_MAX_KEY) hold one entry a parameter, a key name and
+   * a heuristic each; the declaration reader keeps them within that */
+  if (d->nparams > FN_MAX_PARAMS || d->nkey > FN_MAX_PARAMS || d->nheuristics > FN_MAX_PARAMS)
+    return fn_fail(f, TTC_ERROR_INPUT,
+                   "'%s' has more than %d parameters, autotune key names or heuristics", f->name,
+                   FN_MAX_PARAMS),
+           false;
   f->nparams = d->nparams;
   f->params = ir_arena_alloc(&f->arena, sizeof *f->params * (size_t)(d->nparams + 1));
   f->arg_param = ir_arena_alloc(&f->arena, sizeof(int) * (size_t)(d->nparams + 1));

@@ -3,7 +3,9 @@
  * Python's semantics on ints, floats and bools: floor division and modulo,
  * true division, `and`/`or` returning an operand, chained comparisons
  * (already split by the frontend), conditional expressions, and
- * triton.next_power_of_2, triton.cdiv, min, max, abs, int, float, bool. */
+ * triton.next_power_of_2, triton.cdiv, min, max, abs, int, float, bool.
+ * Python's ints have no bound and ttc's constexprs are 64-bit: an integer
+ * result that does not fit is a located error, never a wrapped value. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,9 +54,10 @@ static fe_cval arg_value(const ttc_arg *a) {
   return cval_int(0);
 }
 
-/* Python's a // b and a % b on ints (b != 0): the quotient rounded down. */
+/* Python's a // b and a % b on ints (b != 0, and not INT64_MIN // -1,
+ * which the caller refuses): the quotient rounded down. */
 static int64_t floordiv(int64_t a, int64_t b) {
-  if (b == -1) return (int64_t)(0 - (uint64_t)a); /* INT64_MIN // -1 wraps, like the GPU */
+  if (b == -1) return -a;
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -64,7 +67,8 @@ static int64_t floormod(int64_t a, int64_t b) {
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 
-/* triton.next_power_of_2, bit for bit (0 gives 0). */
+/* triton.next_power_of_2, bit for bit (0 and below give 0); the caller
+ * refuses n above 2^62, whose power does not fit. */
 static int64_t next_pow2(int64_t n) {
   uint64_t u = (uint64_t)n - 1u;
   for (int s = 1; s < 64; s *= 2)
@@ -79,6 +83,27 @@ static bool hx_fail(ttc_function *f, const fe_hexpr *e, const char *what) {
   return false;
 }
 
+static bool too_big(ttc_function *f, const fe_hexpr *e) {
+  return hx_fail(f, e, "the integer result does not fit in 64 bits");
+}
+
+/* base ** exp on ints, exp >= 0; false when the result does not fit. */
+static bool int_pow(int64_t base, int64_t exp, int64_t *out) {
+  if (base == 0 || base == 1 || exp == 0) {
+    *out = exp == 0 ? 1 : base;
+    return true;
+  }
+  if (base == -1) {
+    *out = exp % 2 ? -1 : 1;
+    return true;
+  }
+  int64_t r = 1; /* |base| >= 2: past 63 factors it no longer fits */
+  for (int64_t k = 0; k < exp; k++)
+    if (k >= 63 || __builtin_mul_overflow(r, base, &r)) return false;
+  *out = r;
+  return true;
+}
+
 static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_cval *out) {
   bool fl = a.kind == FE_CVAL_FLOAT || b.kind == FE_CVAL_FLOAT;
   double x = as_float(&a), y = as_float(&b);
@@ -91,14 +116,20 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
   case FE_OP_GT: *out = cval_bool(fl ? x > y : i > j); return true;
   case FE_OP_GE: *out = cval_bool(fl ? x >= y : i >= j); return true;
   case FE_OP_ADD:
-    *out = fl ? cval_float(x + y) : cval_int((int64_t)((uint64_t)i + (uint64_t)j));
-    return true;
   case FE_OP_SUB:
-    *out = fl ? cval_float(x - y) : cval_int((int64_t)((uint64_t)i - (uint64_t)j));
+  case FE_OP_MUL: {
+    if (fl) {
+      *out = cval_float(e->op == FE_OP_ADD ? x + y : e->op == FE_OP_SUB ? x - y : x * y);
+      return true;
+    }
+    int64_t r;
+    if (e->op == FE_OP_ADD   ? __builtin_add_overflow(i, j, &r)
+        : e->op == FE_OP_SUB ? __builtin_sub_overflow(i, j, &r)
+                             : __builtin_mul_overflow(i, j, &r))
+      return too_big(f, e);
+    *out = cval_int(r);
     return true;
-  case FE_OP_MUL:
-    *out = fl ? cval_float(x * y) : cval_int((int64_t)((uint64_t)i * (uint64_t)j));
-    return true;
+  }
   case FE_OP_DIV:
     if (y == 0.0) return hx_fail(f, e, "division by zero");
     *out = cval_float(x / y);
@@ -106,6 +137,7 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
   case FE_OP_FLOORDIV:
   case FE_OP_MOD:
     if (fl ? y == 0.0 : j == 0) return hx_fail(f, e, "division by zero");
+    if (!fl && e->op == FE_OP_FLOORDIV && i == INT64_MIN && j == -1) return too_big(f, e);
     if (fl)
       *out = cval_float(e->op == FE_OP_MOD ? x - y * floor(x / y) : floor(x / y));
     else
@@ -115,10 +147,9 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
     if (fl || j < 0) {
       *out = cval_float(pow(x, y));
     } else {
-      uint64_t r = 1, base = (uint64_t)i;
-      for (int64_t k = 0; k < j && k < 64; k++)
-        r *= base;
-      *out = cval_int((int64_t)r);
+      int64_t r;
+      if (!int_pow(i, j, &r)) return too_big(f, e);
+      *out = cval_int(r);
     }
     return true;
   case FE_OP_SHL:
@@ -129,6 +160,7 @@ static bool binary(ttc_function *f, const fe_hexpr *e, fe_cval a, fe_cval b, fe_
     if (fl) return hx_fail(f, e, "a bitwise operator on a float");
     if ((e->op == FE_OP_SHL || e->op == FE_OP_SHR) && (j < 0 || j > 63))
       return hx_fail(f, e, "shift count out of range");
+    if (e->op == FE_OP_SHL && (int64_t)((uint64_t)i << j) >> j != i) return too_big(f, e);
     *out = cval_int(e->op == FE_OP_SHL      ? (int64_t)((uint64_t)i << j)
                     : e->op == FE_OP_SHR    ? i >> j
                     : e->op == FE_OP_BITAND ? (i & j)
@@ -159,16 +191,28 @@ static bool call(ttc_function *f, const fe_hexpr *e, const fe_cval *a, fe_cval *
   if (strcmp(fn, "cdiv") == 0) {
     if (a[0].kind == FE_CVAL_FLOAT || a[1].kind == FE_CVAL_FLOAT || a[1].i == 0)
       return hx_fail(f, e, "triton.cdiv needs integers, the divisor nonzero");
-    *out = cval_int(floordiv(a[0].i + a[1].i - 1, a[1].i));
+    int64_t n = a[0].i, d = a[1].i, t;
+    if (d > 0) /* (n + d - 1) // d without the sum, which may not fit */
+      *out = cval_int(floordiv(n, d) + (floormod(n, d) != 0));
+    else if (__builtin_add_overflow(n, d - 1, &t) || (t == INT64_MIN && d == -1))
+      return too_big(f, e);
+    else
+      *out = cval_int(floordiv(t, d));
   } else if (strcmp(fn, "next_power_of_2") == 0) {
     if (a[0].kind == FE_CVAL_FLOAT) return hx_fail(f, e, "triton.next_power_of_2 needs an int");
+    if (a[0].i > (INT64_C(1) << 62)) return too_big(f, e);
     *out = cval_int(next_pow2(a[0].i));
   } else if (strcmp(fn, "abs") == 0) {
+    if (a[0].kind != FE_CVAL_FLOAT && a[0].i == INT64_MIN) return too_big(f, e);
     *out = a[0].kind == FE_CVAL_FLOAT ? cval_float(fabs(a[0].f))
                                       : cval_int(a[0].i < 0 ? -a[0].i : a[0].i);
   } else if (strcmp(fn, "int") == 0) {
     if (a[0].kind == FE_CVAL_FLOAT && !isfinite(a[0].f))
       return hx_fail(f, e, "int() of a value that is not finite");
+    /* trunc(f) fits when it is in [-2^63, 2^63) */
+    if (a[0].kind == FE_CVAL_FLOAT &&
+        !(a[0].f > -9223372036854777856.0 && a[0].f < 9223372036854775808.0))
+      return too_big(f, e);
     *out = cval_int(a[0].kind == FE_CVAL_FLOAT ? (int64_t)a[0].f : a[0].i);
   } else if (strcmp(fn, "float") == 0) {
     *out = cval_float(as_float(&a[0]));
@@ -194,7 +238,10 @@ static bool eval(ttc_function *f, const fe_hexpr *e, const ttc_arg *args, const 
       const fn_param *p = &f->params[i];
       if (strcmp(p->name, e->name) != 0) continue;
       if (!p->is_constexpr) {
-        *out = arg_value(&args[p->arg]);
+        const ttc_arg *arg = &args[p->arg];
+        if (arg->type == TTC_TYPE_U64 && arg->v.i < 0)
+          return hx_fail(f, e, "a u64 argument above 2^63 - 1 does not fit in a 64-bit int");
+        *out = arg_value(arg);
         return true;
       }
       if (values[i].kind == FE_CVAL_NONE) break;
@@ -212,8 +259,10 @@ static bool eval(ttc_function *f, const fe_hexpr *e, const ttc_arg *args, const 
       *out = cval_bool(!truth(&a));
     else if (e->op == FE_OP_POS)
       *out = a;
+    else if (e->op == FE_OP_NEG && a.kind != FE_CVAL_FLOAT && a.i == INT64_MIN)
+      return too_big(f, e);
     else if (e->op == FE_OP_NEG)
-      *out = a.kind == FE_CVAL_FLOAT ? cval_float(-a.f) : cval_int((int64_t)(0 - (uint64_t)a.i));
+      *out = a.kind == FE_CVAL_FLOAT ? cval_float(-a.f) : cval_int(-a.i);
     else if (a.kind == FE_CVAL_FLOAT)
       return hx_fail(f, e, "'~' on a float");
     else

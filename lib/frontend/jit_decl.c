@@ -153,7 +153,10 @@ static int read_param_list(decl_reader *r, const fe_expr *e, const char *what, b
     decl_error(r, e->loc, "unsupported: '%s' must be a list of parameter names", what);
     return 0;
   }
+  /* each parameter once: a repeated name adds nothing, and the launch keys
+   * are sized for one entry a parameter */
   const char **names = decl_alloc(r, (size_t)e->n, sizeof *names);
+  int n = 0;
   for (int i = 0; i < e->n; i++) {
     const fe_expr *it = e->items[i];
     const char *s = string_of(it);
@@ -169,10 +172,14 @@ static int read_param_list(decl_reader *r, const fe_expr *e, const char *what, b
                    allow_index ? " or indices" : "");
       continue;
     }
-    names[i] = r->fn->params[idx].name;
+    const char *name = r->fn->params[idx].name;
+    bool seen = false;
+    for (int j = 0; j < n && !seen; j++)
+      seen = names[j] == name;
+    if (!seen) names[n++] = name;
   }
   *out = names;
-  return e->n;
+  return n;
 }
 
 /* ---- @triton.jit ----------------------------------------------------------------- */
@@ -394,19 +401,25 @@ static void read_heuristics(decl_reader *r, const fe_expr *call) {
                "{'NAME': lambda args: ...}");
     return;
   }
-  int n = dict->n / 2;
+  int n = dict->n / 2, added = 0;
   fe_jit_heuristic *hs = decl_alloc(r, (size_t)(d->nheuristics + n), sizeof *hs);
   if (d->nheuristics) memcpy(hs, d->heuristics, sizeof *hs * (size_t)d->nheuristics);
   for (int i = 0; i < n; i++) {
     const fe_expr *k = dict->items[2 * i], *v = dict->items[2 * i + 1];
-    fe_jit_heuristic *h = &hs[d->nheuristics + i];
     const char *name = string_of(k);
-    h->loc = k->loc;
     if (!name || param_index(r->fn, name) < 0) {
       decl_error(r, k->loc, "heuristic key must name a parameter of '%s'", r->fn->name);
       continue;
     }
-    h->name = r->fn->params[param_index(r->fn, name)].name;
+    name = r->fn->params[param_index(r->fn, name)].name;
+    /* as in a Python dict, a repeated key keeps its place and takes the
+     * last value */
+    fe_jit_heuristic *h = NULL;
+    for (int j = d->nheuristics; j < d->nheuristics + added && !h; j++)
+      if (hs[j].name == name) h = &hs[j];
+    if (!h) h = &hs[d->nheuristics + added++];
+    h->loc = k->loc;
+    h->name = name;
     if (v->kind != FE_EX_LAMBDA) {
       decl_error(r, v->loc, "unsupported: a heuristic must be a lambda");
       continue;
@@ -421,7 +434,10 @@ static void read_heuristics(decl_reader *r, const fe_expr *call) {
     h->expr = read_hexpr(r, ret->value);
   }
   d->heuristics = hs;
-  d->nheuristics += n;
+  d->nheuristics += added;
+  if (d->nheuristics > FE_MAX_PARAMS)
+    decl_error(r, call->loc, "more than %d heuristics (stacked @triton.heuristics included)",
+               FE_MAX_PARAMS);
 }
 
 /* ---- dependencies ------------------------------------------------------------ */

@@ -624,7 +624,7 @@ const rt_ins *rt_iexec_block(rt_iexec *ex, const rt_iblock *b) {
   return &b->ins[last];
 }
 
-ttc_status rt_interp_run(const rt_interp *ip, const rt_heap *heap, const unsigned grid[3],
+ttc_status rt_interp_run(const rt_interp *ip, rt_heap *heap, const unsigned grid[3],
                          const rt_arg_storage *args, int nargs, ir_strbuf *print, char *err,
                          size_t errlen) {
   if (err && errlen) err[0] = '\0';

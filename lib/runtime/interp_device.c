@@ -65,7 +65,7 @@ ttc_status rt_idev_free(ttc_device *dev, uint64_t dptr) {
 
 /* The host pointer of [addr, addr + bytes) when it lies in one allocation. */
 static void *idev_range(ttc_device *dev, uint64_t addr, size_t bytes, const char *call) {
-  if (rt_heap_find(&dev->heap, addr, bytes)) return (void *)(uintptr_t)addr;
+  if (rt_heap_find(&dev->heap, addr, bytes, NULL)) return (void *)(uintptr_t)addr;
   char why[512];
   rt_heap_describe(&dev->heap, addr, bytes, why, sizeof why);
   rt_device_failf(dev, TTC_ERROR_OUT_OF_BOUNDS, "%s of %zu bytes out of bounds: %s", call, bytes,
@@ -103,12 +103,12 @@ ttc_status rt_idev_memset(ttc_device *dev, uint64_t dptr, int value, size_t byte
 }
 
 ttc_status rt_idev_address_range(ttc_device *dev, uint64_t dptr, uint64_t *base, size_t *size) {
-  const rt_heap_block *b = rt_heap_find(&dev->heap, dptr, 1);
-  if (!b)
+  rt_heap_block b;
+  if (!rt_heap_find(&dev->heap, dptr, 1, &b))
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
                            "ttc_device_address_range: 0x%" PRIx64 " is in no allocation", dptr);
-  *base = b->base;
-  *size = b->size;
+  *base = b.base;
+  *size = b.size;
   return TTC_OK;
 }
 

@@ -67,7 +67,7 @@ struct rt_interp {
 typedef struct rt_iexec {
   const rt_interp *ip;
   void **v; /* data pointer of every slot */
-  const rt_heap *heap;
+  rt_heap *heap;
   unsigned pid[3], grid[3];
   size_t lanes;     /* > 0 while running a combine region over many lanes */
   void *scratch[4]; /* each max_numel * 8 bytes */

@@ -67,12 +67,14 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
   if (!any) return true;
   /* the allocation the pointer came from (NULL: not known, or the argument
    * itself is outside every allocation) */
+  rt_heap_block own_block, span, b;
   const rt_heap_block *own = NULL;
-  if (ins->origin >= 0) own = rt_heap_find(ex->heap, *(const uint64_t *)ex->v[ins->origin], 1);
-  const rt_heap_block *span = NULL;
-  if ((bits & (es - 1)) == 0 && hi - lo <= UINT64_MAX - es)
-    span = rt_heap_find(ex->heap, lo, (size_t)(hi - lo + es));
-  if (span && (!own || span == own)) return true;
+  if (ins->origin >= 0 &&
+      rt_heap_find(ex->heap, *(const uint64_t *)ex->v[ins->origin], 1, &own_block))
+    own = &own_block;
+  if ((bits & (es - 1)) == 0 && hi - lo <= UINT64_MAX - es &&
+      rt_heap_find(ex->heap, lo, (size_t)(hi - lo + es), &span) && (!own || span.base == own->base))
+    return true;
   char kind[64], why[512];
   for (size_t i = 0; i < n; i++) {
     if (mask && !(mask[i] & 1)) continue;
@@ -82,9 +84,9 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
                            "element %zu: address 0x%" PRIx64 " is not a multiple of %u", i, p[i],
                            es);
     }
-    const rt_heap_block *b = rt_heap_find(ex->heap, p[i], es);
-    if (b && (!own || b == own)) continue;
-    if (b) { /* inside a buffer, but not the one the pointer was derived from */
+    bool in = rt_heap_find(ex->heap, p[i], es, &b);
+    if (in && (!own || b.base == own->base)) continue;
+    if (in) { /* inside a buffer, but not the one the pointer was derived from */
       int64_t off = (int64_t)(p[i] - own->base);
       snprintf(kind, sizeof kind, "out-of-bounds %s", what);
       return rt_iexec_fail(ex, ins->op, TTC_ERROR_OUT_OF_BOUNDS, kind,
@@ -93,7 +95,7 @@ static bool check_access(rt_iexec *ex, const rt_ins *ins, const uint64_t *p, con
                            " that argument '%s' points into, inside another allocation "
                            "(%zu bytes at 0x%" PRIx64 ")",
                            i, p[i], off, own->size, own->base,
-                           ins->origin_name ? ins->origin_name : "?", b->size, b->base);
+                           ins->origin_name ? ins->origin_name : "?", b.size, b.base);
     }
     rt_heap_describe(ex->heap, p[i], es, why, sizeof why);
     snprintf(kind, sizeof kind, "out-of-bounds %s", what);

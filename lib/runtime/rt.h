@@ -82,10 +82,16 @@ typedef struct rt_heap_block {
 } rt_heap_block;
 
 /* The allocations of an interpreter device, sorted by base (binary search
- * for bounds checks). Owns every block. */
+ * for bounds checks). Owns every block. A lock makes its calls safe from
+ * several threads at once (allocations in one while launches check their
+ * accesses in others; autotuning allocates inside a launch): alloc and
+ * free write, find and describe read, and find returns a copy. Freeing a
+ * buffer while a kernel on another thread reads it is the caller's race, as
+ * on a GPU. */
 typedef struct rt_heap {
   rt_heap_block *blocks;
   size_t n, cap;
+  pthread_rwlock_t lock;
 } rt_heap;
 
 void rt_heap_init(rt_heap *h);
@@ -94,11 +100,12 @@ void rt_heap_destroy(rt_heap *h); /* frees every block and the table */
 ttc_status rt_heap_alloc(rt_heap *h, size_t bytes, uint64_t *addr);
 /* Frees the allocation starting at addr; false if there is none. */
 bool rt_heap_free(rt_heap *h, uint64_t addr);
-/* The allocation holding [addr, addr + bytes), or NULL. Borrowed. */
-const rt_heap_block *rt_heap_find(const rt_heap *h, uint64_t addr, size_t bytes);
+/* Whether one allocation holds [addr, addr + bytes); it goes to *out (may
+ * be NULL). */
+bool rt_heap_find(rt_heap *h, uint64_t addr, size_t bytes, rt_heap_block *out);
 /* Explains why [addr, addr + bytes) is outside every allocation:
  * "address 0x... is 4 bytes past the end of a 4096-byte allocation at 0x...". */
-void rt_heap_describe(const rt_heap *h, uint64_t addr, size_t bytes, char *out, size_t cap);
+void rt_heap_describe(rt_heap *h, uint64_t addr, size_t bytes, char *out, size_t cap);
 
 /* ---- interp.c: the ttir interpreter --------------------------------------- */
 
@@ -123,7 +130,7 @@ int rt_interp_num_params(const rt_interp *ip);
  * returns the status and writes a message naming the op's location and the
  * program: TTC_ERROR_OUT_OF_BOUNDS for memory outside every allocation,
  * TTC_ERROR_INPUT for a failed tt.assert, TTC_ERROR_OUT_OF_MEMORY. */
-ttc_status rt_interp_run(const rt_interp *ip, const rt_heap *heap, const unsigned grid[3],
+ttc_status rt_interp_run(const rt_interp *ip, rt_heap *heap, const unsigned grid[3],
                          const rt_arg_storage *args, int nargs, ir_strbuf *print, char *err,
                          size_t errlen);
 

@@ -393,6 +393,87 @@ static void test_heuristics(void **state) {
   ttc_function_destroy(f);
 }
 
+/* Python's ints have no bound: a heuristic's integer result that does not
+ * fit in 64 bits is a located error, never a wrapped value; cdiv near the
+ * top still works. One heuristic, its case picked by s. */
+static const char heur_overflow_src[] =
+    "import triton\nimport triton.language as tl\n\n"
+    "@triton.heuristics({'B': lambda args: args['n'] * args['n'] if args['s'] == 0 else\n"
+    "    args['n'] ** 100 if args['s'] == 1 else triton.cdiv(args['n'], 64) if args['s'] == 2 else\n"
+    "    abs(args['n']) if args['s'] == 3 else triton.next_power_of_2(args['n']) if args['s'] == 4\n"
+    "    else -args['n'] if args['s'] == 5 else args['n'] << 2 if args['s'] == 6 else\n"
+    "    int(args['n'] * 1e300) if args['s'] == 7 else args['n'] // -1})\n"
+    "@triton.jit\n"
+    "def h(x_ptr, n, s, B: tl.constexpr):\n"
+    "    tl.store(x_ptr, B)\n";
+
+static void test_heuristic_overflow(void **state) {
+  (void)state;
+  ttc_function *f = make(heur_overflow_src, "h", NULL);
+  struct {
+    int s;
+    int64_t n;
+    const char *at; /* the operator's line */
+  } bad[] = {{0, INT64_C(1) << 32, "k.py:4:"},
+             {1, 3, "k.py:5:"},
+             {3, INT64_MIN, "k.py:6:"},
+             {4, (INT64_C(1) << 62) + 1, "k.py:6:"},
+             {5, INT64_MIN, "k.py:7:"},
+             {6, INT64_C(1) << 62, "k.py:7:"},
+             {7, 1, "k.py:8:"},
+             {8, INT64_MIN, "k.py:8:"}};
+  for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+    ttc_arg a[3] = {ttc_arg_ptr_to(TTC_TYPE_I64, 4096), ttc_arg_i64(bad[c].n),
+                    ttc_arg_i32(bad[c].s)};
+    char *sig = NULL;
+    assert_int_not_equal(ttc_function_signature(f, a, 3, &sig), TTC_OK);
+    char *e = ttc_function_error(f);
+    if (!strstr(e, bad[c].at) || !strstr(e, "does not fit in 64 bits"))
+      fprintf(stderr, "case %d: %s\n", bad[c].s, e);
+    assert_non_null(strstr(e, bad[c].at));
+    assert_non_null(strstr(e, "the integer result does not fit in 64 bits"));
+    free(e);
+  }
+  ttc_arg a[3] = {ttc_arg_ptr_to(TTC_TYPE_I64, 4096), ttc_arg_i64(INT64_MAX), ttc_arg_i32(2)};
+  check_sig(f, a, 3, "*i64:16,i64,i32,144115188075855872"); /* cdiv(2^63 - 1, 64) */
+  a[1] = ttc_arg_i64(INT64_C(1) << 62);
+  a[2] = ttc_arg_i32(4);
+  check_sig(f, a, 3, "*i64:16,i64:16,i32,4611686018427387904");
+  ttc_function_destroy(f);
+}
+
+/* Repeated keys of a heuristics dict and of an autotune key list: as in
+ * Python, a repeated dict key keeps its place and takes the last value; the
+ * launch keys are sized for one entry a parameter (300 repeats overflowed
+ * them on the stack). */
+static void test_repeated_keys(void **state) {
+  (void)state;
+  static char src[32768];
+  size_t n = (size_t)snprintf(src, sizeof src,
+                              "import triton\nimport triton.language as tl\n\n"
+                              "@triton.autotune(configs=[triton.Config({})], key=[");
+  for (int i = 0; i < 300; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "'n', ");
+  n += (size_t)snprintf(src + n, sizeof src - n, "])\n@triton.heuristics({");
+  for (int i = 0; i < 300; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "'B': lambda args: %d, ", i + 1);
+  snprintf(src + n, sizeof src - n,
+           "})\n@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n"
+           "    tl.store(x_ptr + tl.arange(0, 4), n + B)\n");
+  ttc_function *f = make(src, "k", NULL);
+  uint64_t buf;
+  assert_int_equal(ttc_device_alloc(dev, 16, &buf), TTC_OK);
+  ttc_arg a[2] = {ttc_arg_ptr_to(TTC_TYPE_I32, buf), ttc_arg_i32(7)};
+  check_sig(f, a, 2, "*i32:16,i32,300");
+  unsigned g[3] = {1, 1, 1};
+  assert_int_equal(ttc_function_launch(f, g, NULL, a, 2), TTC_OK);
+  int32_t out[4];
+  ttc_device_copy_from(dev, out, buf, sizeof out);
+  assert_int_equal(out[3], 307);
+  ttc_device_free(dev, buf);
+  ttc_function_destroy(f);
+}
+
 /* ---- autotuning ---------------------------------------------------------------------- */
 
 static const char tune_src[] =
@@ -643,6 +724,8 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_unsupported_decorators),
       cmocka_unit_test(test_heuristics),
+      cmocka_unit_test(test_heuristic_overflow),
+      cmocka_unit_test(test_repeated_keys),
       cmocka_unit_test(test_autotune),
       cmocka_unit_test(test_autotune_hooks),
       cmocka_unit_test(test_threads),

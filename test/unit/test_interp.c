@@ -5,6 +5,7 @@
  * integer and float conversions) built with the IR builder, and the public
  * device API in interpreter mode (TTC_INTERPRET, copies, events). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,10 +81,13 @@ static void test_heap_bounds(void **state) {
   assert_int_equal(rt_heap_alloc(&h, 100, &a), TTC_OK);
   assert_int_equal(rt_heap_alloc(&h, 4096, &b), TTC_OK);
   assert_true(a % 256 == 0 && b % 256 == 0);
-  assert_non_null(rt_heap_find(&h, a, 100));
-  assert_null(rt_heap_find(&h, a + 97, 4)); /* straddles the end */
-  assert_non_null(rt_heap_find(&h, b + 4092, 4));
-  assert_null(rt_heap_find(&h, b + 4096, 4));
+  rt_heap_block blk = {0, 0, NULL};
+  assert_true(rt_heap_find(&h, a, 100, &blk));
+  assert_true(blk.base == a && blk.size == 100);
+  assert_false(rt_heap_find(&h, a + 97, 4, NULL)); /* straddles the end */
+  assert_true(rt_heap_find(&h, b + 4092, 4, &blk));
+  assert_true(blk.base == b && blk.size == 4096);
+  assert_false(rt_heap_find(&h, b + 4096, 4, NULL));
   char why[256];
   rt_heap_describe(&h, b + 4100, 4, why, sizeof why);
   assert_non_null(strstr(why, "is 4 bytes past the end of a 4096-byte allocation"));
@@ -91,7 +95,55 @@ static void test_heap_bounds(void **state) {
   assert_non_null(strstr(why, "null"));
   assert_true(rt_heap_free(&h, a));
   assert_false(rt_heap_free(&h, a));
-  assert_null(rt_heap_find(&h, a, 4));
+  assert_false(rt_heap_find(&h, a, 4, NULL));
+  rt_heap_destroy(&h);
+}
+
+/* Allocations, lookups and frees from several threads at once on one heap
+ * (autotuning allocates inside launches while other threads launch): each
+ * thread's blocks stay findable with their own sizes, and nothing is lost
+ * or freed twice. Without the heap's lock this corrupted the block table. */
+typedef struct heap_worker {
+  rt_heap *h;
+  int seed, bad;
+} heap_worker;
+
+static void *heap_churn(void *arg) {
+  heap_worker *w = arg;
+  uint64_t mine[8] = {0};
+  for (int it = 0; it < 3000; it++) {
+    int k = (it * 7 + w->seed) % 8;
+    size_t size = 64 + (size_t)(w->seed * 8 + k) * 16;
+    rt_heap_block blk;
+    if (mine[k]) {
+      if (!rt_heap_find(w->h, mine[k], size, &blk) || blk.base != mine[k] || blk.size != size)
+        w->bad++;
+      if (!rt_heap_free(w->h, mine[k])) w->bad++;
+      mine[k] = 0;
+    } else if (rt_heap_alloc(w->h, size, &mine[k]) != TTC_OK) {
+      w->bad++;
+    }
+  }
+  for (int k = 0; k < 8; k++)
+    if (mine[k] && !rt_heap_free(w->h, mine[k])) w->bad++;
+  return NULL;
+}
+
+static void test_heap_threads(void **state) {
+  (void)state;
+  rt_heap h;
+  rt_heap_init(&h);
+  pthread_t t[8];
+  heap_worker w[8];
+  for (int i = 0; i < 8; i++) {
+    w[i] = (heap_worker){&h, i, 0};
+    assert_int_equal(pthread_create(&t[i], NULL, heap_churn, &w[i]), 0);
+  }
+  for (int i = 0; i < 8; i++) {
+    pthread_join(t[i], NULL);
+    assert_int_equal(w[i].bad, 0);
+  }
+  assert_int_equal(h.n, 0);
   rt_heap_destroy(&h);
 }
 
@@ -516,19 +568,13 @@ static void test_prepare_rejects_outer_values(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_heap_bounds),
-      cmocka_unit_test(test_f16_rounding),
-      cmocka_unit_test(test_bf16_rounding),
-      cmocka_unit_test(test_dot_tf32),
-      cmocka_unit_test(test_atomics),
-      cmocka_unit_test(test_join_split),
-      cmocka_unit_test(test_assert_and_print),
-      cmocka_unit_test(test_integer_edges),
-      cmocka_unit_test(test_fptosi_saturates),
-      cmocka_unit_test(test_public_api),
-      cmocka_unit_test(test_prepare_rejects_outer_values),
-      cmocka_unit_test(test_if_without_else),
-      cmocka_unit_test(test_for_near_int64_max),
+      cmocka_unit_test(test_heap_bounds),     cmocka_unit_test(test_heap_threads),
+      cmocka_unit_test(test_f16_rounding),    cmocka_unit_test(test_bf16_rounding),
+      cmocka_unit_test(test_dot_tf32),        cmocka_unit_test(test_atomics),
+      cmocka_unit_test(test_join_split),      cmocka_unit_test(test_assert_and_print),
+      cmocka_unit_test(test_integer_edges),   cmocka_unit_test(test_fptosi_saturates),
+      cmocka_unit_test(test_public_api),      cmocka_unit_test(test_prepare_rejects_outer_values),
+      cmocka_unit_test(test_if_without_else), cmocka_unit_test(test_for_near_int64_max),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
