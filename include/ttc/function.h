@@ -68,7 +68,9 @@ TTC_API void ttc_function_options_init_sized(ttc_function_options *opts, size_t 
  * now; nothing is compiled until the first launch. `opts` may be NULL.
  * On return *out is a new function owned by the caller (also on failure:
  * ttc_function_error says why, and launches return the same status), NULL
- * only for NULL arguments or OOM. The function must not outlive `dev`. */
+ * only for NULL or dead handles, options whose size field is not one this
+ * library knows (TTC_ERROR_ARGUMENT), or OOM. ttc_device_destroy is refused
+ * while a function made on the device is alive. */
 TTC_API ttc_status ttc_function_create(ttc_device *dev, const char *source, size_t source_len,
                                        const char *filename, const char *name,
                                        const char *constexprs, const ttc_function_options *opts,

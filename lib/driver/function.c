@@ -314,7 +314,7 @@ static ttc_status create_now(ttc_device *dev, const char *source, size_t source_
                              const ttc_function_options *opts, ttc_function **out) {
   if (!out) return TTC_ERROR_ARGUMENT;
   *out = NULL;
-  if (!dev || !source || !filename || !name) return TTC_ERROR_ARGUMENT;
+  if (!RT_DEV_LIVE(dev) || !source || !filename || !name) return TTC_ERROR_ARGUMENT;
   ttc_function_options o;
   ttc_function_options_init(&o);
   if (opts &&
@@ -335,6 +335,7 @@ static ttc_status create_now(ttc_device *dev, const char *source, size_t source_
   ir_sb_init(&f->messages);
   ir_arena_init(&f->arena);
   f->dev = dev;
+  atomic_fetch_add(&dev->nfunctions, 1); /* the device refuses destroy until it is gone */
   f->on_interpreter = ttc_device_is_interpreter(dev) != 0;
   f->on_message = o.on_message;
   f->message_user = o.message_user;
@@ -438,6 +439,7 @@ ttc_status ttc_function_destroy(ttc_function *f) {
   if (!rt_handle_remove(f, RT_HANDLE_FUNCTION)) return TTC_ERROR_ARGUMENT;
   for (int i = 0; i < f->nall; i++)
     fn_variant_free(f->all[i]);
+  atomic_fetch_sub(&f->dev->nfunctions, 1);
   free(f->all);
   table_free_all(atomic_load(&f->variants));
   table_free_all(atomic_load(&f->tunings));

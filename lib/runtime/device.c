@@ -131,12 +131,12 @@ ttc_status ttc_device_open(int ordinal, ttc_device **out, char *err, size_t errl
 ttc_status ttc_device_destroy(ttc_device *dev) {
   if (!dev) return TTC_OK;
   if (!RT_DEV_LIVE(dev)) return TTC_ERROR_ARGUMENT;
-  int nmodules = atomic_load(&dev->nmodules);
-  if (nmodules > 0)
+  int nmodules = atomic_load(&dev->nmodules), nfunctions = atomic_load(&dev->nfunctions);
+  if (nmodules > 0 || nfunctions > 0)
     return rt_device_failf(dev, TTC_ERROR_ARGUMENT,
-                           "ttc_device_destroy: %d modules are still loaded on this device; "
-                           "destroy them (and kernel functions) first",
-                           nmodules);
+                           "ttc_device_destroy: %d modules and %d kernel functions are still "
+                           "alive on this device; destroy them first",
+                           nmodules, nfunctions);
   rt_handle_remove(dev, RT_HANDLE_DEVICE);
   if (dev->is_interp) {
     rt_idev_destroy(dev);

@@ -228,8 +228,9 @@ struct ttc_device {
   rt_cuda cu;
   CUdevice cudev;
   CUcontext ctx;
-  bool owns_primary;   /* the primary context was retained by us: release it */
-  atomic_int nmodules; /* modules loaded and not destroyed: destroy is refused while > 0 */
+  bool owns_primary;     /* the primary context was retained by us: release it */
+  atomic_int nmodules;   /* modules loaded and not destroyed: destroy is refused while > 0 */
+  atomic_int nfunctions; /* kernel functions made on it and not destroyed: the same */
   int ordinal;
   char name[256];
   char arch[16];            /* "sm_90" */

@@ -474,6 +474,28 @@ static void test_repeated_keys(void **state) {
   ttc_function_destroy(f);
 }
 
+/* A device refuses destroy while a kernel function made on it is alive,
+ * launched or not (before, only loaded modules counted, so a function that
+ * had not launched yet kept a dangling device). */
+static void test_device_outlives_functions(void **state) {
+  (void)state;
+  ttc_device *d2 = NULL;
+  char err[256];
+  assert_int_equal(ttc_device_open_interpreter(&d2, err, sizeof err), TTC_OK);
+  ttc_function_options o = options();
+  ttc_function *f = NULL;
+  assert_int_equal(ttc_function_create(d2, heur_src, strlen(heur_src), "k.py", "h", NULL, &o, &f),
+                   TTC_OK);
+  assert_int_equal(ttc_device_destroy(d2), TTC_ERROR_ARGUMENT);
+  assert_non_null(strstr(ttc_device_error(d2), "0 modules and 1 kernel functions are still alive"));
+  assert_int_equal(ttc_function_destroy(f), TTC_OK);
+  assert_int_equal(ttc_device_destroy(d2), TTC_OK);
+  /* a destroyed device makes no function */
+  assert_int_equal(ttc_function_create(d2, heur_src, strlen(heur_src), "k.py", "h", NULL, &o, &f),
+                   TTC_ERROR_ARGUMENT);
+  assert_null(f);
+}
+
 /* ---- autotuning ---------------------------------------------------------------------- */
 
 static const char tune_src[] =
@@ -726,6 +748,7 @@ int main(void) {
       cmocka_unit_test(test_heuristics),
       cmocka_unit_test(test_heuristic_overflow),
       cmocka_unit_test(test_repeated_keys),
+      cmocka_unit_test(test_device_outlives_functions),
       cmocka_unit_test(test_autotune),
       cmocka_unit_test(test_autotune_hooks),
       cmocka_unit_test(test_threads),

@@ -368,7 +368,8 @@ static void test_double_destroy_and_use_after_destroy(void **state) {
   assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 2), TTC_OK);
   /* the device outlives its modules: destroying it first is refused */
   assert_int_equal(ttc_device_destroy(dev), TTC_ERROR_ARGUMENT);
-  assert_non_null(strstr(ttc_device_error(dev), "1 modules are still loaded"));
+  assert_non_null(
+      strstr(ttc_device_error(dev), "1 modules and 0 kernel functions are still alive"));
   assert_int_equal(ttc_module_destroy(mod), TTC_OK);
   assert_int_equal(ttc_module_destroy(mod), TTC_ERROR_ARGUMENT);
   assert_int_equal(ttc_module_launch(mod, grid, NULL, args, 2), TTC_ERROR_ARGUMENT);
