@@ -222,6 +222,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   ir_module *m = fe_lower_kernel(ctx, src, name, signature, &search, &info);
   if (!m) return ir_context_num_errors(ctx) ? TTC_ERROR_INPUT : TTC_ERROR_OUT_OF_MEMORY;
   k->imports = info.nmodules;
+  k->reads_environment = info.reads_environment;
   time_stage(rep, "frontend (kernel file to ttir)", now_ms() - t);
   ttc_status st = TTC_OK;
   char *llir = NULL, *ptx = NULL;
@@ -431,8 +432,10 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
   if (!k) {
     st = drv_compile_now(source, source_len, filename, name, signature, opts, &k);
     /* the key covers the kernel's file only: a kernel that imports other
-     * files' modules is compiled each time, never stored */
-    if (st == TTC_OK && k->imports == 0) drv_cache_store_kernel(c, key, k, rem);
+     * files' modules, or whose host code reads the environment, is compiled
+     * each time, never stored */
+    if (st == TTC_OK && k->imports == 0 && !k->reads_environment)
+      drv_cache_store_kernel(c, key, k, rem);
   }
   drv_dump_kernel(key, k, source, source_len, filename, name, signature, opts, rem);
   if (k && !remarks) append_diagnostics(k, own.data);

@@ -57,8 +57,10 @@ struct ttc_kernel {
   char **include_dirs; /* copies of the options' include directories */
   int ninclude_dirs;
   /* Modules the kernel read from files other than its own (and the
-   * prelude): the cache key does not cover them, so it is not stored. */
+   * prelude), or its host code read the environment: the cache key does not
+   * cover them, so it is not stored. */
   int imports;
+  bool reads_environment;
   /* What ptxas -v reported (num_regs < 0: it did not run for this kernel)
    * and the wall milliseconds spent producing each level (negative: not
    * produced by this compile). */

@@ -472,6 +472,9 @@ typedef struct fe_kernel_info {
    * prelude (imports of the user's modules): a cache key over the kernel
    * file alone does not cover them. */
   int nmodules;
+  /* Host code read the environment (os.getenv, os.environ): the cache key
+   * does not cover it either. */
+  bool reads_environment;
 } fe_kernel_info;
 
 /* One parsed signature entry: either a type or a constexpr value. A type

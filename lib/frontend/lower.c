@@ -671,6 +671,7 @@ ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *ke
   info->nparams = 0;
   info->params = NULL;
   info->nmodules = 0;
+  info->reads_environment = false;
   ir_arena arena;
   ir_arena_init(&arena);
   fe_lower l;
@@ -702,6 +703,7 @@ ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *ke
   /* the units load_module created: every one but the user's and the prelude's */
   for (const fe_unit *u = l.units; u; u = u->next)
     if (u != l.user && !u->is_prelude) info->nmodules++;
+  info->reads_environment = l.reads_environment;
   ir_arena_free(&arena);
   return m;
 fail:

@@ -727,6 +727,7 @@ fe_val fe_call_host_builtin(fe_lower *l, const char *name, const fe_args *a, boo
     if (a->n < 1 || a->pos[0].kind != FE_V_STR)
       return fe_error(l, a->loc, "os.getenv needs a name");
     const char *v = getenv(a->pos[0].path);
+    l->reads_environment = true;
     return v ? fe_val_str(l, v) : a->n > 1 ? a->pos[1] : fe_val_none();
   }
   if (!strcmp(name, "triton.Config")) return config(l, a);

@@ -149,7 +149,8 @@ typedef struct fe_frame {
 
 typedef struct fe_lower {
   ir_context *ctx;
-  ir_module *m; /* NULL when evaluating host code only */
+  bool reads_environment; /* os.getenv or os.environ was evaluated */
+  ir_module *m;           /* NULL when evaluating host code only */
   ir_builder b;
   fe_unit *user;     /* the kernel file */
   fe_unit *units;    /* every module loaded (user, prelude, imports) */

@@ -90,6 +90,7 @@ extern char **environ;
  * process importing the kernel file reads. */
 static fe_val environ_dict(fe_lower *l) {
   fe_val d = fe_new_dict(l);
+  l->reads_environment = true;
   for (char **e = environ; e && *e; e++) {
     const char *eq = strchr(*e, '=');
     if (!eq) continue;
