@@ -186,7 +186,8 @@ struct cg {
   cg_map_entry *map;            /* open addressing, malloc-owned */
   size_t map_cap, map_len;
   bool failed;
-  struct cg_debug *dbg; /* line tables (debuginfo.c); NULL: none */
+  bool reading_libdevice; /* LLVM's complaints about the file: cg_link_libdevice reports them */
+  struct cg_debug *dbg;   /* line tables (debuginfo.c); NULL: none */
   /* cg_op_cost's cache: registers a thread holds of a type (types are
    * interned, so the pointer is the key). */
   const ir_type *regs_key[64];

@@ -126,7 +126,7 @@ static bool check_budget(cg *c, const ir_module *m) {
  * without a handler it would print and exit. Errors become diagnostics. */
 static void on_llvm_diag(LLVMDiagnosticInfoRef info, void *user) {
   cg *c = user;
-  if (LLVMGetDiagInfoSeverity(info) != LLVMDSError) return;
+  if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || c->reading_libdevice) return;
   char *msg = LLVMGetDiagInfoDescription(info);
   ir_loc none = {0};
   ir_error(c->ictx, none, "internal error: LLVM: %s", msg);
@@ -277,12 +277,12 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   bool ok = check_budget(&c, m);
   ok = ok && cg_build_module(&c, m);
   cg_debug_finish(&c);
-  if (ok && c.needs_libdevice && opts && opts->libdevice_missing) {
-    char buf[1024]; /* cg_link_libdevice reports it; the caller learns it is a missing file */
-    if (access(cg_libdevice_path(opts->libdevice, buf, sizeof buf), R_OK) != 0)
-      *opts->libdevice_missing = true;
+  /* cg_link_libdevice reports why; the caller learns that the setup, not
+   * the kernel, failed (a missing, unreadable or damaged file) */
+  if (ok && !cg_link_libdevice(&c, opts ? opts->libdevice : NULL)) {
+    ok = false;
+    if (opts && opts->libdevice_missing) *opts->libdevice_missing = true;
   }
-  ok = ok && cg_link_libdevice(&c, opts ? opts->libdevice : NULL);
   if (ok) {
     char *msg = NULL;
     if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &msg)) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
@@ -50,6 +51,14 @@ bool cg_link_libdevice(cg *c, const char *path) {
   ir_loc none = {0};
   LLVMMemoryBufferRef mb = NULL;
   char *msg = NULL;
+  /* a FIFO would block the read, a device read forever: only a regular file
+   * of a plausible size (libdevice.10.bc: 470 KB) */
+  struct stat st;
+  if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > ((off_t)64 << 20))) {
+    ir_error(c->ictx, none, "cannot read libdevice '%s': %s (set TTC_LIBDEVICE)", path,
+             S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a regular file");
+    return false;
+  }
   if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
     ir_error(c->ictx, none, "cannot read libdevice '%s': %s (set TTC_LIBDEVICE)", path,
              msg ? msg : "?");
@@ -57,7 +66,9 @@ bool cg_link_libdevice(cg *c, const char *path) {
     return false;
   }
   LLVMModuleRef lib = NULL;
+  c->reading_libdevice = true;
   bool bad = LLVMParseBitcodeInContext2(c->lc, mb, &lib) != 0;
+  c->reading_libdevice = false;
   LLVMDisposeMemoryBuffer(mb);
   if (bad) {
     ir_error(c->ictx, none, "cannot parse libdevice '%s' as LLVM bitcode", path);

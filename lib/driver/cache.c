@@ -103,13 +103,20 @@ static uint64_t get_u64(const uint8_t *p) {
   return v;
 }
 
-/* Reads a whole file into a malloc'd buffer; NULL when it cannot be read. */
+/* The largest entry read: far above any kernel's (a 100k-statement kernel's
+ * PTX and cubin take about 15 MB); a larger file is not one ttc wrote. */
+#define ENTRY_MAX_BYTES ((off_t)1 << 30)
+
+/* Reads a whole regular file of at most ENTRY_MAX_BYTES into a malloc'd
+ * buffer; NULL when it cannot be read or is anything else (a FIFO would
+ * block the open without O_NONBLOCK, a device would read forever). */
 static uint8_t *slurp(const char *path, size_t *size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return NULL;
   struct stat st;
   uint8_t *buf = NULL;
-  if (fstat(fd, &st) == 0 && st.st_size >= 0 && (buf = malloc((size_t)st.st_size + 1))) {
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+      st.st_size <= ENTRY_MAX_BYTES && (buf = malloc((size_t)st.st_size + 1))) {
     size_t n = 0, want = (size_t)st.st_size;
     while (n < want) {
       ssize_t got = read(fd, buf + n, want - n);
