@@ -40,11 +40,15 @@ static double now_ms(void) {
 }
 
 /* Parses "sm_90" / "sm_90a" into 90; 0 if malformed. */
-static int arch_capability(const char *arch) {
-  int cc = 0, n = 0;
-  if (sscanf(arch, "sm_%d%n", &cc, &n) != 1) return 0;
-  if (arch[n] != '\0' && !(arch[n] == 'a' && arch[n + 1] == '\0')) return 0;
-  return cc;
+int drv_arch_cc(const char *arch) {
+  /* 'a' (architecture-specific) from sm_90 on, 'f' (family) from sm_100 on */
+  if (!arch || strncmp(arch, "sm_", 3) != 0) return 0;
+  int cc = 0, n = 3;
+  while (arch[n] >= '0' && arch[n] <= '9' && n < 6)
+    cc = cc * 10 + (arch[n++] - '0');
+  bool suffix = (arch[n] == 'a' && cc >= 90) || (arch[n] == 'f' && cc >= 100);
+  if (n == 3 || (arch[n] != '\0' && !(suffix && arch[n + 1] == '\0'))) return 0;
+  return ttg_cc_known(cc) ? cc : 0;
 }
 
 static bool keep_text(ttc_kernel *k, ttc_level level, char *text) {
@@ -359,12 +363,11 @@ ttc_status drv_compile_now(const char *source, size_t source_len, const char *fi
     return TTC_ERROR_OUT_OF_MEMORY;
   }
   ttc_status st;
-  int cc = arch_capability(o.arch);
+  int cc = drv_arch_cc(o.arch);
   const ir_source *src = ir_context_add_source(ctx, filename, source, source_len);
   ir_loc none = {NULL, 0, 0};
   if (cc < 80) {
-    ir_error(ctx, none, "unsupported target '%s': expected sm_80 or newer (sm_80, sm_90, sm_90a)",
-             o.arch);
+    ir_error(ctx, none, "unsupported target '%s': expected %s", o.arch, DRV_ARCH_LIST);
     st = TTC_ERROR_ARGUMENT;
   } else if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1))) {
     ir_error(ctx, none, "num_warps must be a power of two in 1..32, got %d", o.num_warps);

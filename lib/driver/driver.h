@@ -156,6 +156,13 @@ void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
 /* Whether a compile that stops at `level` is cached (ttir, ptx, cubin). */
 bool drv_level_cached(ttc_level level);
 
+/* The compute capability of a target name ("sm_90a" -> 90), or 0 when it
+ * is not one LLVM's NVPTX and ptxas know (DRV_ARCH_LIST). */
+int drv_arch_cc(const char *arch);
+#define DRV_ARCH_LIST                                                                              \
+  "sm_80, sm_86, sm_87, sm_88, sm_89, sm_90, sm_90a, sm_100, sm_101, sm_103, sm_110, sm_120 "      \
+  "or sm_121 (from sm_100 on also with 'a' or 'f')"
+
 /* A kernel from entry `key`, or NULL (absent, corrupt: see drv_cache_read).
  * The kernel holds what the entry holds: metadata, located ttir and the
  * level outputs that were stored; it is marked from_cache. */

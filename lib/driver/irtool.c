@@ -88,12 +88,6 @@ static void time_report(run *st) {
   ir_time_report(st->dump, st->timing.n, names, st->timing.times, total);
 }
 
-/* "sm_90a" -> 90; 0 when malformed. */
-static int arch_cc(const char *arch) {
-  int cc = 0;
-  return arch && sscanf(arch, "sm_%d", &cc) == 1 ? cc : 0;
-}
-
 static const char *type_name(const ir_type *t) {
   switch (t->kind) {
   case IR_TY_INT:
@@ -161,7 +155,12 @@ static ttc_status emit_machine(run *st, ir_strbuf *out) {
   snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "");
   if (!o->arch) snprintf(arch, sizeof arch, "sm_%d", mo.compute_capability);
   if (strcmp(arch, "sm_90") == 0) snprintf(arch, sizeof arch, "sm_90a"); /* as ttc_compile */
-  int cc = arch_cc(arch);
+  int cc = drv_arch_cc(arch);
+  if (!cc) {
+    ir_error(st->ctx, st->m->op->loc,
+             "unsupported target '%s' (the module's ttg.target): expected %s", arch, DRV_ARCH_LIST);
+    return TTC_ERROR_INPUT;
+  }
   /* Shared memory and barriers first, unless the IR already has them. */
   if (!ir_op_get_attr(st->m->op, "ttg.shared")) {
     ir_pipeline pl;
@@ -215,12 +214,7 @@ static ttc_status continue_to_ttgir(run *st) {
     return TTC_ERROR_ARGUMENT;
   }
   if (o->emit < (int)TTC_LEVEL_TTGIR || is_ttgir) return TTC_OK;
-  int cc = o->arch ? arch_cc(o->arch) : 90;
-  if (cc < 80) {
-    ir_loc none = {NULL, 0, 0};
-    ir_error(st->ctx, none, "unsupported target '%s': expected sm_80 or newer", o->arch);
-    return TTC_ERROR_ARGUMENT;
-  }
+  int cc = o->arch ? drv_arch_cc(o->arch) : 90;
   ttg_options to = {o->num_warps, 32, 1, cc, 0, false};
   char text[512];
   ir_pipeline pl;
@@ -299,8 +293,10 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
     r = NULL;
   }
   if (!r) return TTC_ERROR_OUT_OF_MEMORY;
+  bool bad_arch = o->arch && !drv_arch_cc(o->arch);
   if (len > DRV_MAX_SOURCE_BYTES || o->emit < -1 || o->emit >= TTC_NUM_LEVELS || o->num_warps < 1 ||
-      o->num_warps > 32 || (o->num_warps & (o->num_warps - 1))) {
+      o->num_warps > 32 || (o->num_warps & (o->num_warps - 1)) || bad_arch || o->opt_level < 0 ||
+      o->opt_level > 3) {
     ir_strbuf sb;
     ir_sb_init(&sb);
     if (len > DRV_MAX_SOURCE_BYTES) /* before any length arithmetic */
@@ -309,6 +305,10 @@ static ttc_status ir_run_now(const char *text, size_t len, const char *filename,
     else if (o->emit < -1 || o->emit >= TTC_NUM_LEVELS)
       ir_sb_printf(&sb, "error: emit must be -1 or a ttc_level (0..%d), got %d\n",
                    TTC_NUM_LEVELS - 1, o->emit);
+    else if (bad_arch)
+      ir_sb_printf(&sb, "error: unsupported target '%s': expected %s\n", o->arch, DRV_ARCH_LIST);
+    else if (o->opt_level < 0 || o->opt_level > 3)
+      ir_sb_printf(&sb, "error: opt_level must be in 0..3, got %d\n", o->opt_level);
     else
       ir_sb_printf(&sb, "error: num_warps must be a power of two in 1..32, got %d\n", o->num_warps);
     r->diagnostics = ir_sb_take(&sb);

@@ -72,6 +72,13 @@ static void set_i32_attr(ir_module *m, const char *name, int v) {
   ir_op_set_attr(m, m->op, name, ir_attr_int(m->ctx, ir_type_i32(m->ctx), v));
 }
 
+bool ttg_cc_known(int cc) {
+  static const int ccs[] = {80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
+  for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++)
+    if (cc == ccs[i]) return true;
+  return false;
+}
+
 bool ttg_options_check(const ir_module *m, const ttg_options *opts) {
   int nw = opts->num_warps;
   if (nw < 1 || nw > 32 || (nw & (nw - 1))) {
@@ -89,15 +96,11 @@ bool ttg_options_check(const ir_module *m, const ttg_options *opts) {
   }
   /* The module's target, when it names one, is one ttc compiles for (as
    * --arch: sm_80 and newer); ttg_module_options reads only what parses. */
-  static const int ccs[] = {80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
   const ir_attr *t = ir_op_get_attr(m->op, "ttg.target");
   int cc = 0;
   char tail = 0;
   bool ok = !t || (t->kind == IR_ATTR_STRING && sscanf(t->s, "cuda:%4d%c", &cc, &tail) == 1);
-  bool known = false;
-  for (size_t i = 0; ok && t && i < sizeof ccs / sizeof ccs[0]; i++)
-    known |= cc == ccs[i];
-  if (!ok || (t && !known)) {
+  if (!ok || (t && !ttg_cc_known(cc))) {
     ir_error(m->ctx, m->op->loc,
              "ttg.target must be \"cuda:N\" for a target ttc compiles for (80, 86, 87, 88, 89, "
              "90, 100, 101, 103, 110, 120, 121)%s%s%s",

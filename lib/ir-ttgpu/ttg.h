@@ -122,6 +122,9 @@ ttg_options ttg_module_options(const ir_module *m);
  * (when the module has one) that names a target ttc compiles for. Otherwise
  * reports an error at the module's location and returns false. */
 bool ttg_options_check(const ir_module *m, const ttg_options *opts);
+/* Whether ttc compiles for compute capability cc: 80, 86, 87, 88, 89, 90,
+ * 100, 101, 103, 110, 120, 121 (what LLVM 22's NVPTX and ptxas 13 know). */
+bool ttg_cc_known(int cc);
 
 /* ---- fixup.c: keeping operand layouts consistent ------------------------------ */
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ttc/ttc.h"
@@ -539,9 +540,12 @@ static void cubin_path(const cli *c, char *path, size_t n) {
   snprintf(path, n, "%.*s.cubin", (int)stem, c->file);
 }
 
+/* The cubin, and its metadata beside it in OUT.json when OUT is a regular
+ * file (not stdout, /dev/null or another device or FIFO). */
 static int write_cubin(const char *out, const void *data, size_t n, const char *json) {
   int rc = write_bytes(out, data, n);
-  if (rc == 0 && json && strcmp(out, "-") != 0) {
+  struct stat st;
+  if (rc == 0 && json && strcmp(out, "-") != 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
     char meta[4096 + 8];
     snprintf(meta, sizeof meta, "%s.json", out);
     rc = write_bytes(meta, json, strlen(json));
@@ -551,6 +555,9 @@ static int write_cubin(const char *out, const void *data, size_t n, const char *
 
 /* .ttir / .ttgir input: the IR tool. */
 static int run_ir(cli *c) {
+  if (c->ir.split_input_file && c->has_emit && c->opts.stop_after == TTC_LEVEL_CUBIN)
+    usage_error("%s", "--split-input-file cannot be combined with --emit cubin: a cubin file "
+                      "holds one kernel");
   size_t len = 0;
   char *text = read_input(c, &len);
   if (!text) return EXIT_USAGE;
