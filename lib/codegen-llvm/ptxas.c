@@ -75,10 +75,26 @@ static bool write_file(const char *path, const void *data, size_t n) {
   return fclose(f) == 0 && ok;
 }
 
-/* Reads a whole file; caller frees. NUL-terminated for text use. */
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+/* The most of ptxas's output a diagnostic quotes, and the largest cubin
+ * read (a 100k-statement kernel's: about 8 MB). */
+#define PTXAS_LOG_MAX 65536
+#define CUBIN_MAX ((size_t)1 << 30)
+
+/* Reads at most `max` bytes of a regular file (*truncated says whether
+ * there were more); caller frees. NUL-terminated for text use. NULL for
+ * anything but a regular file: ptxas writes its files in ttc's private
+ * directory, and a FIFO or device there would block or never end. */
+static char *read_file(const char *path, size_t *size, size_t max, bool *truncated) {
+  *size = 0;
+  if (truncated) *truncated = false;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  if (fd < 0) return NULL;
+  FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    close(fd);
+    return NULL;
+  }
   size_t cap = 4096, n = 0;
   char *data = malloc(cap);
   while (data) {
@@ -92,8 +108,13 @@ static char *read_file(const char *path, size_t *size) {
       data = grown;
       cap *= 2;
     }
-    size_t k = fread(data + n, 1, cap - n - 1, f);
+    size_t want = cap - n - 1 < max - n ? cap - n - 1 : max - n;
+    size_t k = fread(data + n, 1, want, f);
     n += k;
+    if (n == max) {
+      if (truncated) *truncated = fgetc(f) != EOF;
+      break;
+    }
     if (k == 0) break;
   }
   fclose(f);
@@ -187,7 +208,7 @@ static bool wait_exit_until(pid_t pid, double deadline) {
  * once the child has exec'd ptxas, which has not yet read its input);
  * *max_mb becomes 0 when the bound could not be set. With timeout_s > 0 a
  * child still running after that many seconds is killed, and *timed_out
- * says so. */
+ * says so. A child ended by a signal gives 128 + the signal. */
 static int spawn_wait(char *const argv[], const char *log_path, long *max_mb, long timeout_s,
                       bool *timed_out) {
   posix_spawn_file_actions_t fa;
@@ -268,7 +289,7 @@ bool cg_ptxas_version(const char *ptxas, char *buf, size_t cap) {
   char *argv[] = {exe, flag, NULL};
   int rc = spawn_wait(argv, log_path, NULL, ptxas_timeout_s(), NULL);
   size_t n = 0;
-  char *log = rc == 0 ? read_file(log_path, &n) : NULL;
+  char *log = rc == 0 ? read_file(log_path, &n, PTXAS_LOG_MAX, NULL) : NULL;
   unlink(log_path);
   rmdir(dir);
   /* "..., release 13.0, V13.0.88": the text after the last " V" */
@@ -299,8 +320,16 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
   *cubin_size = 0;
   if (info) cg_parse_ptxas_info(NULL, info);
   if (!cg_find_ptxas(ptxas, exe, sizeof exe)) {
-    ir_error(ctx, none, "ptxas not found (tried %s, $TTC_PTXAS, PATH, %s/bin); set TTC_PTXAS",
-             ptxas && *ptxas ? ptxas : "no explicit path", TTC_DEFAULT_CUDA_HOME);
+    const char *env = getenv("TTC_PTXAS");
+    if (ptxas && *ptxas)
+      ir_error(ctx, none, "ptxas not found: '%s' (the explicit path) is not an executable file",
+               ptxas);
+    else if (env && *env)
+      ir_error(ctx, none, "ptxas not found: TTC_PTXAS is '%s', which is not an executable file",
+               env);
+    else
+      ir_error(ctx, none, "ptxas not found (tried PATH and %s/bin); set TTC_PTXAS",
+               TTC_DEFAULT_CUDA_HOME);
     return false;
   }
   const char *tmp = getenv("TMPDIR");
@@ -328,9 +357,15 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
     int rc = spawn_wait(argv, log_path, &max_mb, timeout_s, &timed_out);
     int spawn_errno = errno; /* reading the log may change errno */
     size_t log_n = 0;
-    char *log = read_file(log_path, &log_n);
+    bool log_cut = false;
+    char *log = read_file(log_path, &log_n, PTXAS_LOG_MAX, &log_cut);
     while (log && log_n > 0 && (log[log_n - 1] == '\n' || log[log_n - 1] == '\r'))
       log[--log_n] = '\0';
+    if (log && log_cut) { /* the diagnostic quotes the start */
+      char *more = realloc(log, log_n + 32);
+      if (more) snprintf(more + log_n, 32, "\n... (cut at %d bytes)", PTXAS_LOG_MAX);
+      log = more ? more : log;
+    }
     if (rc < 0) {
       ir_error(ctx, none, "ptxas failed: cannot run '%s': %s", exe, strerror(spawn_errno));
     } else if (timed_out) {
@@ -345,15 +380,25 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
                "ptxas failed: %s (it runs with at most %ld MiB of address space; "
                "TTC_PTXAS_MAX_MB changes that, 0 lifts it)",
                log, max_mb);
+    } else if (rc > 128 && rc < 128 + 65) {
+      ir_error(ctx, none, "ptxas was killed by signal %d (%s)%s%s%s", rc - 128, strsignal(rc - 128),
+               log && *log ? ": " : "", log ? log : "",
+               max_mb > 0 ? "; it runs with a bounded address space (TTC_PTXAS_MAX_MB), which "
+                            "may be too small"
+                          : "");
     } else if (rc != 0 && log && *log) {
       ir_error(ctx, none, "ptxas failed: %s", log);
     } else if (rc != 0) {
       ir_error(ctx, none, "ptxas failed with exit status %d and no message", rc);
     } else {
-      *cubin = read_file(bin_path, cubin_size);
-      ok = *cubin != NULL && *cubin_size > 0;
+      bool cut = false;
+      *cubin = read_file(bin_path, cubin_size, CUBIN_MAX, &cut);
+      ok = *cubin != NULL && *cubin_size > 0 && !cut;
       if (info) cg_parse_ptxas_info(log, info);
-      if (!ok) ir_error(ctx, none, "ptxas failed: no output written to '%s'", bin_path);
+      if (cut)
+        ir_error(ctx, none, "ptxas wrote a cubin larger than %zu MiB", CUBIN_MAX >> 20);
+      else if (!ok)
+        ir_error(ctx, none, "ptxas failed: no output written to '%s'", bin_path);
     }
     free(log);
   }
