@@ -19,15 +19,20 @@ extern "C" {
 
 typedef struct ttc_aot_options {
   size_t size; /* sizeof(ttc_aot_options) as the caller knows it (the init sets it) */
-  /* The launcher's name (a C identifier); NULL: the kernel's. The loader
-   * and unloader are load_NAME and unload_NAME. */
+  /* The launcher's name (a C identifier of at most 128 characters that
+   * starts with a letter, is no C or C++ keyword and does not start with
+   * cu, CU, ttc_ or end in _t); NULL: the kernel's. The loader and
+   * unloader are load_NAME and unload_NAME. */
   const char *name;
-  /* The grid as up to three C expressions over the parameters (runtime
-   * ones and constexprs) and cdiv(a, b): "cdiv(n_elements, BLOCK_SIZE)".
-   * Missing dimensions are 1. NULL: the launcher takes the grid as its
-   * arguments gx, gy, gz. */
+  /* The grid as up to three expressions over the runtime parameters, the
+   * numeric constexprs and cdiv(a, b): "cdiv(n_elements, BLOCK_SIZE)".
+   * Allowed: decimal and 0x integer literals, unary - + ! ~, binary
+   * arithmetic, shift, comparison, bitwise and logical operators, ?: and
+   * parentheses; integers are evaluated as int64_t. Missing dimensions are
+   * 1. NULL: the launcher takes the grid as its arguments gx, gy, gz. */
   const char *grid;
-  /* How the C source includes the header; NULL: "NAME.h". */
+  /* How the C source includes the header (no '"', '\\' or line break);
+   * NULL: "NAME.h". */
   const char *header_name;
 } ttc_aot_options;
 
@@ -45,7 +50,9 @@ TTC_API void ttc_aot_options_init_sized(ttc_aot_options *opts, size_t size);
  * failure they are NULL and *error (caller frees; may be NULL to ignore)
  * says why: TTC_ERROR_ARGUMENT for kernels that are not specializations of
  * one kernel or lack a cubin, TTC_ERROR_UNSUPPORTED for parameters a C
- * launcher cannot take (an fp16 scalar, a name that is a C keyword). */
+ * launcher cannot take (an fp16 scalar, a name that C or C++ cannot use
+ * or that clashes with the generated code's). A constexpr that is no
+ * number (a string, a dtype, None) is left out of the launcher. */
 TTC_API ttc_status ttc_aot_generate(const ttc_kernel *const *kernels, int nkernels,
                                     const ttc_aot_options *opts, char **source, char **header,
                                     char **error);

@@ -37,6 +37,7 @@ typedef struct aot_gen {
   const char *name;
   const char *grid[3]; /* NULL: the launcher's gx/gy/gz */
   char *grid_buf;
+  char *grid_norm[3]; /* the dimensions as parsed and written again */
   aot_spec *specs;
   int nspecs;
   const char **ctypes; /* per parameter: the launcher's C type (runtime ones) */
@@ -101,16 +102,67 @@ static bool read_spec(aot_gen *g, const ttc_kernel *k, int index, aot_spec *s) {
   return ok || aot_fail(g, "cannot read the declaration of kernel '%s' again", k->name);
 }
 
-static bool is_c_keyword(const char *s) {
+/* Why `s` cannot name a parameter or the launcher in the generated C and
+ * C++, or NULL when it can: it must be an identifier that is no keyword of
+ * either language and cannot clash with what the files use: cuda.h's names
+ * (cu..., CU...), <stdint.h>'s (..._t, INT..._C), the generated code's own
+ * (ttc_..., `launcher`_..., cdiv) and names reserved to the implementation
+ * (a leading underscore). */
+static const char *bad_c_name(const char *s, const char *launcher) {
   static const char *const kw[] = {
-      "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
-      "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
-      "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
-      "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
-      "volatile", "while",  "bool",   "true",     "false"};
+      /* C */
+      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+      "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+      "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+      "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "asm", "typeof",
+      "NULL", "main", "cdiv",
+      /* C++ */
+      "alignas", "alignof", "and", "and_eq", "bitand", "bitor", "catch", "class", "compl",
+      "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await", "co_return",
+      "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "friend", "mutable",
+      "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+      "private", "protected", "public", "reinterpret_cast", "requires", "static_assert",
+      "static_cast", "template", "this", "thread_local", "throw", "try", "typeid", "typename",
+      "using", "virtual", "wchar_t", "xor", "xor_eq"};
+  size_t n = strlen(s);
+  if (n == 0 || n > 128) return "it must have 1 to 128 characters";
+  if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+    return "it must start with a letter";
+  if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+    return "it must be letters, digits and '_'";
   for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-    if (strcmp(s, kw[i]) == 0) return true;
-  return strncmp(s, "ttc_", 4) == 0 || strncmp(s, "_", 1) == 0;
+    if (strcmp(s, kw[i]) == 0) return "it is a C or C++ keyword or a name the files use";
+  if (strncmp(s, "cu", 2) == 0 || strncmp(s, "CU", 2) == 0) return "cuda.h's names start so";
+  if ((n > 2 && strcmp(s + n - 2, "_t") == 0) || (strncmp(s, "INT", 3) == 0) ||
+      strncmp(s, "UINT", 4) == 0)
+    return "<stdint.h>'s names look so";
+  size_t ln = launcher ? strlen(launcher) : 0;
+  if (strncmp(s, "ttc_", 4) == 0 || (ln && strncmp(s, launcher, ln) == 0 && s[ln] == '_'))
+    return "the generated code's own names start so";
+  return NULL;
+}
+
+/* Text for a C comment: no comment start or end, no line break. */
+static void put_comment_text(ir_strbuf *sb, const char *s) {
+  for (; *s; s++) {
+    if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*')) {
+      ir_sb_putc(sb, s[0]);
+      ir_sb_putc(sb, ' ');
+    } else {
+      ir_sb_putc(sb, *s == '\n' || *s == '\r' ? ' ' : *s);
+    }
+  }
+}
+
+/* Whether a constexpr's value is a C literal as written: an integer, a
+ * finite float or a bool (a string, dtype or None is not). */
+static bool c_literal(const aot_param *p) {
+  if (p->const_kind == FE_CONST_BOOL) return true;
+  if (p->const_kind != FE_CONST_INT && p->const_kind != FE_CONST_FLOAT) return false;
+  const char *v = p->value;
+  if (*v == '-' || *v == '+') v++;
+  if (!(*v >= '0' && *v <= '9') && *v != '.') return false; /* inf, nan */
+  return strspn(v, "0123456789.eE+-") == strlen(v);
 }
 
 /* The C type a launcher takes for a runtime parameter; NULL if none. */
@@ -143,14 +195,21 @@ static bool check_specs(aot_gen *g) {
   g->ctypes = calloc((size_t)s0->nparams + 1, sizeof *g->ctypes);
   if (!g->ctypes) return aot_fail(g, "out of memory");
   for (int i = 0; i < s0->nparams; i++) {
-    const char *name = s0->params[i].name;
-    if (is_c_keyword(name))
-      return aot_fail(g, "parameter '%s' of '%s' cannot be a C parameter name", name, s0->k->name);
+    const char *name = s0->params[i].name, *why = bad_c_name(name, g->name);
+    if (why)
+      return aot_fail(g, "parameter '%s' of '%s' cannot be a name in the launcher: %s", name,
+                      s0->k->name, why);
     for (int j = 0; j < g->nspecs; j++) {
       const aot_param *p = &g->specs[j].params[i];
       if (p->is_constexpr != s0->params[i].is_constexpr || strcmp(p->name, name) != 0)
         return aot_fail(g, "specialization %d is not of the same kernel as specialization 0", j);
-      if (p->is_constexpr || p->is_value) continue;
+      /* a constexpr that is no C number (a string, dtype, None) stays out of
+       * the launcher, and a grid cannot name it */
+      if (p->is_constexpr) continue;
+      if (p->is_value && !c_literal(p))
+        return aot_fail(g, "parameter '%s' is specialized to '%s', which is no C literal", name,
+                        p->value);
+      if (p->is_value) continue;
       const char *t = c_type(p->type);
       if (!t)
         return aot_fail(g, "parameter '%s' is a %s scalar, which a C launcher cannot take", name,
@@ -205,8 +264,9 @@ static void put_conditions(const aot_spec *s, ir_strbuf *sb) {
 static void put_comment_list(const aot_gen *g, ir_strbuf *sb) {
   for (int j = 0; j < g->nspecs; j++) {
     const ttc_kernel *k = g->specs[j].k;
-    ir_sb_printf(sb, " *   %d: %s (num_warps %d, %d bytes of shared memory)\n", j, k->signature,
-                 k->num_warps, k->shared_bytes);
+    ir_sb_printf(sb, " *   %d: ", j);
+    put_comment_text(sb, k->signature);
+    ir_sb_printf(sb, " (num_warps %d, %d bytes of shared memory)\n", k->num_warps, k->shared_bytes);
     if (g->specs[j].nconds) {
       ir_sb_puts(sb, " *      when ");
       put_conditions(&g->specs[j], sb);
@@ -221,10 +281,12 @@ static void write_header(const aot_gen *g, const char *file, ir_strbuf *h) {
   snprintf(guard, sizeof guard, "TTC_AOT_%s_H", g->name);
   for (char *c = guard; *c; c++)
     if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
+  ir_sb_printf(h, "/* %s.h - generated by ttc %s (ttc --aot) from ", g->name, TTC_VERSION_STRING);
+  put_comment_text(h, file);
   ir_sb_printf(h,
-               "/* %s.h - generated by ttc %s (ttc --aot) from %s, kernel '%s': do not edit.\n"
+               ", kernel '%s': do not edit.\n"
                " * Needs only cuda.h and libcuda. %d specialization%s, tried in this order:\n",
-               g->name, TTC_VERSION_STRING, file, k0->name, g->nspecs, g->nspecs == 1 ? "" : "s");
+               k0->name, g->nspecs, g->nspecs == 1 ? "" : "s");
   put_comment_list(g, h);
   ir_sb_printf(h,
                " */\n#ifndef %s\n#define %s\n\n#include <stdint.h>\n\n#include <cuda.h>\n\n"
@@ -256,8 +318,9 @@ static void write_cubin(const aot_gen *g, int j, ir_strbuf *c) {
   const ttc_kernel *k = g->specs[j].k;
   const unsigned char *bytes = k->out[TTC_LEVEL_CUBIN];
   size_t n = k->out_size[TTC_LEVEL_CUBIN];
-  ir_sb_printf(c, "/* %d: %s */\nstatic const unsigned char %s_cubin_%d[%zu] = {", j, k->signature,
-               g->name, j, n);
+  ir_sb_printf(c, "/* %d: ", j);
+  put_comment_text(c, k->signature);
+  ir_sb_printf(c, " */\nstatic const unsigned char %s_cubin_%d[%zu] = {", g->name, j, n);
   for (size_t i = 0; i < n; i++)
     ir_sb_printf(c, "%s0x%02x,", i % 16 ? " " : "\n    ", bytes[i]);
   ir_sb_puts(c, "\n};\n\n");
@@ -266,11 +329,14 @@ static void write_cubin(const aot_gen *g, int j, ir_strbuf *c) {
 /* One specialization's launch function. */
 static void write_launch(const aot_gen *g, int j, ir_strbuf *c) {
   const aot_spec *s = &g->specs[j];
-  ir_sb_printf(c, "/* %d: %s */\nstatic CUresult %s_launch_%d(", j, s->k->signature, g->name, j);
+  ir_sb_printf(c, "/* %d: ", j);
+  put_comment_text(c, s->k->signature);
+  ir_sb_printf(c, " */\nstatic CUresult %s_launch_%d(", g->name, j);
   put_params(g, c);
   ir_sb_puts(c, ") {\n");
   for (int i = 0; i < s->nparams; i++) {
     const aot_param *p = &s->params[i];
+    if (p->is_constexpr && !c_literal(p)) continue; /* a string, dtype or None: not in C */
     if (p->is_constexpr)
       ir_sb_printf(c, "  const %s %s = %s;\n",
                    p->const_kind == FE_CONST_FLOAT ? "double" : "int64_t", p->name,
@@ -304,12 +370,14 @@ static void write_source(const aot_gen *g, const char *file, const char *header,
   const ttc_kernel *k0 = g->specs[0].k;
   const char *nm = g->name;
   int n = g->nspecs;
+  ir_sb_printf(c, "/* %s.c - generated by ttc %s (ttc --aot) from ", nm, TTC_VERSION_STRING);
+  put_comment_text(c, file);
   ir_sb_printf(
       c,
-      "/* %s.c - generated by ttc %s (ttc --aot) from %s, kernel '%s': do not edit.\n"
+      ", kernel '%s': do not edit.\n"
       " * The cubins of %d specialization%s (%s), the loader and the launcher. */\n"
       "#include <stddef.h>\n#include <stdint.h>\n\n#include <cuda.h>\n\n#include \"%s\"\n\n",
-      nm, TTC_VERSION_STRING, file, k0->name, n, n == 1 ? "" : "s", k0->arch, header);
+      k0->name, n, n == 1 ? "" : "s", k0->arch, header);
   for (int j = 0; j < n; j++)
     write_cubin(g, j, c);
   ir_sb_printf(c, "static CUmodule %s_modules[%d];\nstatic CUfunction %s_functions[%d];\n\n", nm, n,
@@ -361,55 +429,193 @@ static void write_source(const aot_gen *g, const char *file, const char *header,
   ir_sb_puts(c, "  return CUDA_ERROR_INVALID_VALUE;\n}\n");
 }
 
-/* A grid dimension goes into the generated C as written, so it must be an
- * expression and nothing more: integer literals, the kernel's parameters
- * (runtime ones and constexprs), cdiv(a, b), arithmetic, shift, bitwise,
- * comparison and conditional operators, and balanced parentheses. */
-static bool check_grid_expr(aot_gen *g, const char *e, const char *grid) {
+/* A grid dimension goes into the generated C, so it must be an expression
+ * and nothing more. It is parsed (integer literals, the kernel's runtime
+ * parameters and numeric constexprs, cdiv(a, b), unary - + ! ~, binary
+ * arithmetic, shift, comparison, bitwise and logical operators, ?: and
+ * parentheses) and written again with every integer in int64_t, so that
+ * what compiles is what was checked: no assignment, comment, digraph,
+ * comma operator, octal or suffixed literal, or literal division by zero. */
+typedef struct grid_parser {
+  aot_gen *g;
+  const char *grid; /* the whole option, for messages */
+  const char *p;
+  ir_strbuf *out;
+  int depth;
+} grid_parser;
+
+static bool gp_fail(grid_parser *x, const char *what) {
+  if (!*x->p) return aot_fail(x->g, "grid '%s': %s at the end", x->grid, what);
+  return aot_fail(x->g, "grid '%s': %s at '%s'", x->grid, what, x->p);
+}
+
+static void gp_skip(grid_parser *x) {
+  while (*x->p == ' ' || *x->p == '\t')
+    x->p++;
+}
+
+static bool is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static bool gp_expr(grid_parser *x);
+
+/* A parameter the grid may name: a runtime one, or a constexpr whose value
+ * is a number in every specialization. *is_int: an integer type. */
+static bool grid_name(const aot_gen *g, const char *name, size_t n, bool *is_int) {
   const aot_spec *s0 = &g->specs[0];
-  int depth = 0;
-  for (const char *p = e; *p;) {
-    if (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
-      const char *q = p;
-      while (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-             (*q >= '0' && *q <= '9'))
-        q++;
-      size_t n = (size_t)(q - p);
-      bool known = n == 4 && memcmp(p, "cdiv", 4) == 0;
-      for (int i = 0; !known && i < s0->nparams; i++)
-        known = strlen(s0->params[i].name) == n && memcmp(s0->params[i].name, p, n) == 0;
-      if (!known)
-        return aot_fail(g, "grid '%s': '%.*s' is not a parameter of the kernel or cdiv", grid,
-                        (int)n, p);
-      p = q;
-    } else if (*p >= '0' && *p <= '9') {
-      while ((*p >= '0' && *p <= '9') || *p == 'x' || *p == 'X' || (*p >= 'a' && *p <= 'f') ||
-             (*p >= 'A' && *p <= 'F') || *p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')
-        p++;
-    } else if (*p == '(' || *p == ')') {
-      depth += *p == '(' ? 1 : -1;
-      if (depth < 0) return aot_fail(g, "grid '%s': unbalanced parentheses", grid);
-      p++;
-    } else if (strchr(" \t+-*/%<>=!&|^~?:,", *p)) {
-      /* operators only: no assignment (=, <<=, ++), comment, digraph or trigraph */
-      static const char *const banned[] = {"//", "/*", "*/", "++", "--", "<%",
-                                           "%>", "<:", ":>", "%:", "??"};
-      for (size_t k = 0; k < sizeof banned / sizeof banned[0]; k++)
-        if (p[0] == banned[k][0] && p[1] == banned[k][1])
-          return aot_fail(g, "grid '%s': '%s' has no place in a grid expression", grid, banned[k]);
-      bool cmp = (p[0] == '<' || p[0] == '>' || p[0] == '=' || p[0] == '!') && p[1] == '=' &&
-                 !(p > e && (p[-1] == '<' || p[-1] == '>') && p[0] == p[-1]);
-      if (p[1] == '=' && !cmp && strchr("+-*/%&|^<>", p[0]))
-        return aot_fail(g, "grid '%s': an assignment has no place in a grid expression", grid);
-      if (*p == '=' && !(p > e && strchr("<>=!", p[-1])) && p[1] != '=')
-        return aot_fail(g, "grid '%s': an assignment has no place in a grid expression", grid);
-      p += cmp ? 2 : 1;
-    } else {
-      return aot_fail(g, "grid '%s': '%c' has no place in a grid expression", grid, *p);
+  for (int i = 0; i < s0->nparams; i++) {
+    if (strlen(s0->params[i].name) != n || memcmp(s0->params[i].name, name, n) != 0) continue;
+    bool ok = true;
+    for (int j = 0; j < g->nspecs; j++) {
+      const aot_param *p = &g->specs[j].params[i];
+      if (p->is_constexpr) ok = ok && c_literal(p);
     }
+    const aot_param *p = &s0->params[i];
+    *is_int = p->is_constexpr || p->is_value ? p->const_kind != FE_CONST_FLOAT
+                                             : p->type != TTC_TYPE_F32 && p->type != TTC_TYPE_F64;
+    return ok;
   }
-  if (depth != 0) return aot_fail(g, "grid '%s': unbalanced parentheses", grid);
+  return false;
+}
+
+static bool gp_number(grid_parser *x) {
+  const char *q = x->p;
+  bool hex = q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+  size_t nd = 0;
+  if (hex) {
+    q += 2;
+    while ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f') || (*q >= 'A' && *q <= 'F'))
+      q++, nd++;
+    if (nd == 0 || nd > 15) return gp_fail(x, "a hexadecimal literal needs 1 to 15 digits");
+  } else {
+    if (q[0] == '0' && q[1] >= '0' && q[1] <= '9')
+      return gp_fail(x, "a number with a leading zero (octal in C)");
+    while (*q >= '0' && *q <= '9')
+      q++, nd++;
+    if (nd > 18) return gp_fail(x, "a decimal literal has at most 18 digits");
+  }
+  if (is_ident_char(*q) || *q == '.') return gp_fail(x, "not an integer literal");
+  ir_sb_printf(x->out, "(int64_t)%.*s", (int)(q - x->p), x->p);
+  x->p = q;
   return true;
+}
+
+static bool gp_primary(grid_parser *x) {
+  gp_skip(x);
+  if (++x->depth > 64) return gp_fail(x, "nested more than 64 deep");
+  bool ok;
+  char c = *x->p;
+  if (c == '(') {
+    x->p++;
+    ir_sb_putc(x->out, '(');
+    ok = gp_expr(x);
+    gp_skip(x);
+    if (ok && *x->p != ')') ok = gp_fail(x, "expected ')'");
+    if (ok) x->p++, ir_sb_putc(x->out, ')');
+  } else if (c >= '0' && c <= '9') {
+    ok = gp_number(x);
+  } else if (is_ident_char(c)) {
+    const char *q = x->p;
+    while (is_ident_char(*q))
+      q++;
+    size_t n = (size_t)(q - x->p);
+    bool is_int = true;
+    if (n == 4 && memcmp(x->p, "cdiv", 4) == 0) {
+      x->p = q;
+      gp_skip(x);
+      ok = *x->p == '(' || gp_fail(x, "cdiv needs '(a, b)'");
+      if (ok) x->p++, ir_sb_puts(x->out, "cdiv(");
+      ok = ok && gp_expr(x);
+      gp_skip(x);
+      if (ok && *x->p != ',') ok = gp_fail(x, "cdiv takes two arguments");
+      if (ok) x->p++, ir_sb_puts(x->out, ", ");
+      ok = ok && gp_expr(x);
+      gp_skip(x);
+      if (ok && *x->p != ')') ok = gp_fail(x, "cdiv takes two arguments");
+      if (ok) x->p++, ir_sb_putc(x->out, ')');
+    } else if (grid_name(x->g, x->p, n, &is_int)) {
+      ir_sb_printf(x->out, is_int ? "(int64_t)%.*s" : "%.*s", (int)n, x->p);
+      x->p = q;
+      ok = true;
+    } else {
+      ok = aot_fail(x->g,
+                    "grid '%s': '%.*s' is not a runtime parameter of the kernel, a numeric "
+                    "constexpr or cdiv",
+                    x->grid, (int)n, x->p);
+    }
+  } else {
+    ok = gp_fail(x, "expected a number, a parameter, cdiv(a, b) or '('");
+  }
+  x->depth--;
+  return ok;
+}
+
+static bool gp_unary(grid_parser *x) {
+  for (gp_skip(x); strchr("-+!~", *x->p) && *x->p; gp_skip(x)) {
+    if ((x->p[0] == '-' || x->p[0] == '+') && x->p[1] == x->p[0])
+      return gp_fail(x, "'++' and '--' have no place in a grid expression");
+    ir_sb_putc(x->out, *x->p++);
+  }
+  return gp_primary(x);
+}
+
+static bool gp_binary(grid_parser *x) {
+  static const char *const ops[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+",
+                                    "-",  "*",  "/",  "%",  "<",  ">",  "&",  "|",  "^"};
+  if (!gp_unary(x)) return false;
+  for (;;) {
+    gp_skip(x);
+    const char *op = NULL;
+    for (size_t i = 0; !op && i < sizeof ops / sizeof ops[0]; i++)
+      if (strncmp(x->p, ops[i], strlen(ops[i])) == 0) op = ops[i];
+    if (!op) return true;
+    size_t n = strlen(op);
+    bool compares = op[1] == '=';
+    if (x->p[n] == '=' && !compares)
+      return gp_fail(x, "an assignment has no place in a grid expression");
+    if (op[0] == '/' && n == 1 && (x->p[1] == '/' || x->p[1] == '*'))
+      return gp_fail(x, "a comment has no place in a grid expression");
+    if ((op[0] == '+' || op[0] == '-') && x->p[1] == op[0])
+      return gp_fail(x, "'++' and '--' have no place in a grid expression");
+    x->p += n;
+    if (op[0] == '/' || op[0] == '%') {
+      const char *q = x->p;
+      while (*q == ' ' || *q == '\t' || *q == '(')
+        q++;
+      if (q[0] == '0' && !is_ident_char(q[1])) return gp_fail(x, "a division by zero");
+    }
+    ir_sb_printf(x->out, " %s ", op);
+    if (!gp_unary(x)) return false;
+  }
+}
+
+static bool gp_expr(grid_parser *x) {
+  if (!gp_binary(x)) return false;
+  gp_skip(x);
+  if (*x->p != '?') return true;
+  x->p++;
+  ir_sb_puts(x->out, " ? ");
+  if (!gp_expr(x)) return false;
+  gp_skip(x);
+  if (*x->p != ':') return gp_fail(x, "expected ':'");
+  x->p++;
+  ir_sb_puts(x->out, " : ");
+  return gp_expr(x);
+}
+
+/* One grid dimension, checked and written again into *out (malloc'd). */
+static bool parse_grid_expr(aot_gen *g, const char *e, const char *grid, char **out) {
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  grid_parser x = {g, grid, e, &sb, 0};
+  bool ok = gp_expr(&x);
+  gp_skip(&x);
+  if (ok && *x.p) ok = gp_fail(&x, "unexpected text");
+  if (ok && sb.failed) ok = aot_fail(g, "out of memory");
+  *out = ok ? ir_sb_take(&sb) : NULL;
+  if (!ok) ir_sb_free(&sb);
+  return ok;
 }
 
 /* Splits "a, f(b, c), d" at top-level commas into at most three parts. */
@@ -428,8 +634,9 @@ static bool split_grid(aot_gen *g, const char *grid) {
       while (*start == ' ')
         start++;
       if (!*start) return aot_fail(g, "empty grid dimension in '%s'", grid);
-      if (!check_grid_expr(g, start, grid)) return false;
-      g->grid[n++] = start;
+      if (!parse_grid_expr(g, start, grid, &g->grid_norm[n])) return false;
+      g->grid[n] = g->grid_norm[n];
+      n++;
       start = p + 1;
       if (end) break;
     }
@@ -465,6 +672,7 @@ ttc_status ttc_aot_generate(const ttc_kernel *const *kernels, int nkernels,
                             : "",
                {NULL, NULL, NULL},
                NULL,
+               {NULL, NULL, NULL},
                calloc((size_t)nkernels, sizeof(aot_spec)),
                0,
                NULL,
@@ -481,17 +689,19 @@ ttc_status ttc_aot_generate(const ttc_kernel *const *kernels, int nkernels,
     else if ((ok = read_spec(&g, k, j, &g.specs[j])))
       g.nspecs++;
   }
-  if (ok && (!g.name[0] || is_c_keyword(g.name) ||
-             strspn(g.name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-                 strlen(g.name)))
-    ok = aot_fail(&g, "'%s' is not a usable C name for the launcher", g.name);
+  const char *why = ok ? bad_c_name(g.name, NULL) : NULL;
+  if (why) ok = aot_fail(&g, "'%s' is not a usable C name for the launcher: %s", g.name, why);
+  if (ok && o.header_name &&
+      (!o.header_name[0] || strlen(o.header_name) > 1024 || strpbrk(o.header_name, "\"\\\n\r")))
+    ok = aot_fail(&g, "header_name must be a file name of 1 to 1024 characters without '\"', "
+                      "'\\' or a line break");
   if (ok && o.grid) ok = split_grid(&g, o.grid);
   if (ok && !(ok = check_specs(&g))) st = TTC_ERROR_UNSUPPORTED;
   if (ok) {
     qsort(g.specs, (size_t)g.nspecs, sizeof *g.specs, spec_order);
     const char *file = kernels[0]->filename ? kernels[0]->filename : "?";
     const char *slash = strrchr(file, '/');
-    char hname[300];
+    char hname[160]; /* the name has at most 128 characters */
     snprintf(hname, sizeof hname, "%s.h", g.name);
     write_header(&g, slash ? slash + 1 : file, &h);
     write_source(&g, slash ? slash + 1 : file, o.header_name ? o.header_name : hname, &c);
@@ -512,6 +722,8 @@ ttc_status ttc_aot_generate(const ttc_kernel *const *kernels, int nkernels,
   free(g.specs);
   free(g.ctypes);
   free(g.grid_buf);
+  for (int i = 0; i < 3; i++)
+    free(g.grid_norm[i]);
   ir_sb_free(&err);
   ir_sb_free(&c);
   ir_sb_free(&h);
