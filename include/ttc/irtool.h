@@ -102,7 +102,8 @@ TTC_API const char *ttc_ir_pass_summary(int i);
  * notes are checked only where expected. Returns TTC_OK when all match,
  * else TTC_ERROR_INPUT with *report (caller frees; "" on a match) listing
  * each difference located in `filename` (TTC_ERROR_OUT_OF_MEMORY when the
- * report could not be built). */
+ * report could not be built; TTC_ERROR_ARGUMENT for NULL arguments or a
+ * source over 64 MiB). */
 TTC_API ttc_status ttc_verify_diagnostics(const char *source, size_t len, const char *filename,
                                           const char *diagnostics, char **report);
 

@@ -7,6 +7,7 @@
  * (specialize.c), the autotune config (autotune.c) and heuristic values
  * (heuristics.c) where the kernel has them, one table lookup, the launch.
  * Only a miss takes the lock, to compile or tune. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,10 +142,11 @@ static bool parse_value(const char *s, size_t n, fe_cval *v) {
   const char *digits = buf + (buf[0] == '-' || buf[0] == '+');
   bool is_hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
   if (is_hex || !strpbrk(buf, ".eEn")) {
+    errno = 0;
     long long x = strtoll(buf, &end, 0);
     v->kind = FE_CVAL_INT;
     v->i = x;
-    return *end == '\0';
+    return *end == '\0' && errno != ERANGE; /* strtoll saturates past 64 bits */
   }
   v->kind = FE_CVAL_FLOAT;
   v->f = strtod(buf, &end);
@@ -186,6 +188,9 @@ static bool apply_constexprs(ttc_function *f, const char *s) {
     } else if (found < 0 || !f->params[found].is_constexpr) {
       fn_fail(f, TTC_ERROR_ARGUMENT, "constexprs: '%.*s' is not a constexpr parameter of '%s'",
               (int)(ne - nb), nb, f->name);
+      ok = false;
+    } else if (f->params[found].source == FN_FROM_CREATE) {
+      fn_fail(f, TTC_ERROR_ARGUMENT, "constexprs: '%s' is given twice", f->params[found].name);
       ok = false;
     } else {
       f->params[found].source = FN_FROM_CREATE;

@@ -170,6 +170,7 @@ ttc_status ttc_verify_diagnostics(const char *source, size_t len, const char *fi
   if (!report) return TTC_ERROR_ARGUMENT;
   *report = NULL;
   if (!source || !filename || !diagnostics) return TTC_ERROR_ARGUMENT;
+  if (len > DRV_MAX_SOURCE_BYTES) return TTC_ERROR_ARGUMENT; /* before source + len wraps */
   expect *ex = NULL;
   produced *pd = NULL;
   int nex = parse_expectations(source, len, &ex);

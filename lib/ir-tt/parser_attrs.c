@@ -331,6 +331,13 @@ static const ir_attr *number_attr(parser *p, const ptok *t, const ir_type *ty) {
       ir_ps_error(p, t, "expected integer literal for type 'i%u'", ty->width);
       return NULL;
     }
+    /* as MLIR: the value fits the width as a signed or an unsigned number
+     * (it was cut to the low bits: 4294967312 : i32 read as 16) */
+    if (ty->width < 64 &&
+        (v < -((int64_t)1 << (ty->width - 1)) || v > ((int64_t)1 << ty->width) - 1)) {
+      ir_ps_error(p, t, "integer constant out of range for type 'i%u'", ty->width);
+      return NULL;
+    }
     return ir_attr_int(p->ctx, ty, v);
   }
   if (ty->kind != IR_TY_FLOAT) {

@@ -439,7 +439,8 @@ static ir_op *func(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
         bool ok = ir_ps_attr_dict_into(p, &a, false, kind);
         for (int i = 0; ok && i < a.n; i++) {
           const ir_attr *v = a.a[i].value;
-          if (strcmp(a.a[i].name, "tt.divisibility") != 0 || v->kind != IR_ATTR_INT || v->i < 1)
+          if (strcmp(a.a[i].name, "tt.divisibility") != 0 || v->kind != IR_ATTR_INT || v->i < 1 ||
+              v->i > (1 << 30))
             ok = ir_ps_error(p, &at, "unsupported argument attribute '%s'", a.a[i].name);
           else
             divs[nargs] = (int)v->i;

@@ -8,6 +8,8 @@
  *
  * The ttir passes come from passes.def (pipeline order); there is no
  * self-registration. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,10 @@ bool ir_pass_arg_int(const ir_pass_args *a, const char *key, int64_t *out) {
     /* "cuda:90" reads as 90: the target option. */
     if (strncmp(v, "cuda:", 5) == 0) v += 5;
     char *end;
+    errno = 0;
     long long x = strtoll(v, &end, 10);
-    if (end == v || *end) return false;
+    /* every option is a 32-bit count; a larger one was cut to its low bits */
+    if (end == v || *end || errno == ERANGE || x < INT32_MIN || x > INT32_MAX) return false;
     *out = x;
     return true;
   }

@@ -261,6 +261,10 @@ static void test_errors(void **state) {
       {"BLOCK=64, n=3", "'n' is not a constexpr parameter"},
       {"BLOCK", "expected NAME=VALUE"},
       {"BLOCK=sixty", "expected NAME=VALUE"},
+      /* past 64 bits (it was cut to INT64_MAX), and a name given twice
+       * (the last one won) */
+      {"BLOCK=99999999999999999999", "expected NAME=VALUE"},
+      {"BLOCK=64, BLOCK=128", "'BLOCK' is given twice"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     assert_int_equal(ttc_function_create(dev, src, strlen(src), "k.py", "k", bad[i].cexprs, &o, &f),

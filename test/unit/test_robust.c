@@ -411,6 +411,10 @@ static void test_huge_lengths(void **state) {
   assert_int_equal(ttc_ir_run("module {}", SIZE_MAX, "a.ttir", NULL, &r), TTC_ERROR_ARGUMENT);
   assert_non_null(strstr(ttc_ir_result_diagnostics(r), "exceeds the limit of 64 MiB"));
   ttc_ir_result_destroy(r);
+  char *report = NULL; /* source + SIZE_MAX wrapped: an empty source matched */
+  assert_int_equal(ttc_verify_diagnostics("// x", SIZE_MAX, "a.ttir", "", &report),
+                   TTC_ERROR_ARGUMENT);
+  assert_null(report);
   char err[256];
   ttc_device *dev = NULL;
   assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
