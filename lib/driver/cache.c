@@ -407,15 +407,20 @@ static char *dup_bytes(const void *p, size_t n) {
 static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
   const char *v;
   size_t n;
-  if (!fact(f, "name", &v, &n) || !(k->name = dup_bytes(v, n))) return false;
+  if (!fact(f, "name", &v, &n) || n == 0 || !(k->name = dup_bytes(v, n))) return false;
   if (!fact(f, "arch", &v, &n) || n >= sizeof k->arch) return false;
   memcpy(k->arch, v, n);
   if (!fact_int(f, "warps", &k->num_warps) || !fact_int(f, "stages", &k->num_stages) ||
       !fact_int(f, "shared", &k->shared_bytes) || !fact(f, "params", &v, &n))
     return false;
+  /* what a compile makes: a launch trusts these */
+  if (k->num_warps < 1 || k->num_warps > 32 || (k->num_warps & (k->num_warps - 1)) ||
+      k->num_stages < 0 || k->shared_bytes < 0)
+    return false;
   int count = n ? 1 : 0;
   for (size_t i = 0; i < n; i++)
     count += v[i] == ',';
+  if (count > 256) return false; /* a tensor descriptor adds arguments past the 128 parameters */
   k->param_types = calloc((size_t)count + 1, sizeof *k->param_types);
   k->param_pointees = calloc((size_t)count + 1, sizeof *k->param_pointees);
   k->param_divisibility = calloc((size_t)count + 1, sizeof *k->param_divisibility);
@@ -453,31 +458,50 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
   return true;
 }
 
-ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf *remarks) {
+/* Which of the sections ttc writes `tag` is (0 facts, 1 metadata, 2 the
+ * located ttir, 3 + l level l), or -1. */
+static int section_slot(uint32_t tag) {
+  if (tag == TAG_FACTS) return 0;
+  if (tag == TAG_META) return 1;
+  if (tag == TAG_TTIR_LOC) return 2;
+  for (int l = 0; l < TTC_NUM_LEVELS; l++)
+    if (tag == TAG_LEVEL(l)) return 3 + l;
+  return -1;
+}
+
+ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ttc_level level,
+                                  ir_strbuf *remarks) {
   drv_section sec[DRV_MAX_SECTIONS];
   int n = 0;
   void *buf = drv_cache_read(c, key, sec, &n, remarks);
   if (!buf) return NULL;
   ttc_kernel *k = drv_kernel_new();
   bool ok = k && (k->diagnostics = dup_bytes("", 0));
-  bool has_facts = false;
+  bool seen[3 + TTC_NUM_LEVELS] = {false};
+  /* each section once (a second one leaked the first's copy), the facts
+   * first-class, and the level asked for not empty */
   for (int i = 0; ok && i < n; i++) {
     const drv_section *s = &sec[i];
-    if (s->tag == TAG_FACTS) {
+    int slot = section_slot(s->tag);
+    if (slot < 0) continue; /* a later format's section */
+    ok = !seen[slot];
+    seen[slot] = true;
+    if (!ok) break;
+    if (slot == 0) {
       ok = kernel_from_facts(k, s);
-      has_facts = true;
-    } else if (s->tag == TAG_META) {
+    } else if (slot == 1) {
       ok = (k->metadata = dup_bytes(s->data, s->size)) != NULL;
-    } else if (s->tag == TAG_TTIR_LOC) {
+    } else if (slot == 2) {
       ok = (k->ttir_located = dup_bytes(s->data, s->size)) != NULL;
       k->ttir_located_size = s->size;
-    } else if (s->tag >= TAG_LEVEL(0) && s->tag < TAG_LEVEL(TTC_NUM_LEVELS)) {
-      int l = (int)(s->tag - TAG_LEVEL(0)) >> 24;
-      ok = (k->out[l] = dup_bytes(s->data, s->size)) != NULL;
-      k->out_size[l] = s->size;
+    } else {
+      ok = s->size > 0 && (k->out[slot - 3] = dup_bytes(s->data, s->size)) != NULL;
+      k->out_size[slot - 3] = s->size;
     }
   }
   free(buf);
+  bool has_facts = seen[0];
+  if (ok && ((int)level < 0 || level >= TTC_NUM_LEVELS || !k->out[level])) ok = false;
   if (ok && has_facts) {
     k->status = TTC_OK;
     k->from_cache = true;

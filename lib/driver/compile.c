@@ -426,7 +426,7 @@ ttc_status drv_compile_cached(const drv_cache *c, const uint8_t src_digest[DRV_D
   ir_sb_init(&own);
   ir_strbuf *rem = remarks ? remarks : &own;
   ttc_status st = TTC_OK;
-  ttc_kernel *k = drv_cache_load_kernel(c, key, rem);
+  ttc_kernel *k = drv_cache_load_kernel(c, key, opts->stop_after, rem);
   if (k && !keep_inputs(k, source, source_len, filename, signature)) {
     ttc_kernel_destroy(k);
     ir_sb_free(&own);

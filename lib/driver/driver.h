@@ -165,8 +165,11 @@ int drv_arch_cc(const char *arch);
 
 /* A kernel from entry `key`, or NULL (absent, corrupt: see drv_cache_read).
  * The kernel holds what the entry holds: metadata, located ttir and the
- * level outputs that were stored; it is marked from_cache. */
-ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ir_strbuf *remarks);
+ * level outputs that were stored; it is marked from_cache. NULL too when a
+ * section is repeated, the facts are not what a compile makes, or the entry
+ * lacks `level`, the one asked for. */
+ttc_kernel *drv_cache_load_kernel(const drv_cache *c, const char *key, ttc_level level,
+                                  ir_strbuf *remarks);
 
 /* Stores a successfully compiled kernel under `key` (see drv_cache_write). */
 void drv_cache_store_kernel(const drv_cache *c, const char *key, const ttc_kernel *k,

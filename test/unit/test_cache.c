@@ -117,6 +117,43 @@ static int compile_cached(const char *src, const char *sig, ttc_level level, ttc
   return hit;
 }
 
+/* Entries with a valid checksum that no compile writes are misses, not
+ * kernels: a section twice (the first's copy leaked), a level tag near one
+ * ttc writes, facts that are not a compile's (0 warps), or no output at the
+ * level asked for (an empty PTX came back with status 0). */
+static void test_crafted_entries(void **state) {
+  (void)state;
+  drv_cache c;
+  drv_cache_init(&c, 1, cache_dir);
+  const char key[] = "00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa00aa";
+  const char facts[] = "name=k\narch=sm_90a\nwarps=4\nstages=3\nshared=0\nparams=*fp32:16,i32\n";
+  const char bad_facts[] = "name=k\narch=sm_90a\nwarps=0\nstages=3\nshared=0\nparams=*fp32\n";
+  const char ptx[] = ".version 8.7\n";
+  drv_section fs = {DRV_TAG('F', 'C', 'T', 'S'), facts, strlen(facts)};
+  drv_section bf = {DRV_TAG('F', 'C', 'T', 'S'), bad_facts, strlen(bad_facts)};
+  drv_section lv = {DRV_TAG('L', 'V', 'L', '0' + TTC_LEVEL_PTX), ptx, strlen(ptx)};
+  drv_section near = {DRV_TAG('Z', 'Z', 'Z', '0' + TTC_LEVEL_PTX), ptx, strlen(ptx)};
+  drv_section good[] = {fs, lv}, twice[] = {fs, lv, lv}, facts_only[] = {fs},
+              odd_tag[] = {fs, near}, zero_warps[] = {bf, lv};
+  struct {
+    const drv_section *sec;
+    int n;
+    bool loads;
+  } cases[] = {{good, 2, true},
+               {twice, 3, false},
+               {facts_only, 1, false},
+               {odd_tag, 2, false},
+               {zero_warps, 2, false}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_true(drv_cache_write(&c, key, cases[i].sec, cases[i].n, NULL));
+    ttc_kernel *k = drv_cache_load_kernel(&c, key, TTC_LEVEL_PTX, NULL);
+    if ((k != NULL) != cases[i].loads) fprintf(stderr, "case %zu\n", i);
+    assert_true((k != NULL) == cases[i].loads);
+    if (k) assert_string_equal(ttc_kernel_output(k, TTC_LEVEL_PTX, NULL), ptx);
+    ttc_kernel_destroy(k);
+  }
+}
+
 /* A cubin's ptxas report (registers, spills) survives the cache. */
 static void test_cubin_stats_cached(void **state) {
   (void)state;
@@ -385,6 +422,7 @@ static void test_hashes(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hashes),
+      cmocka_unit_test_setup_teardown(test_crafted_entries, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cubin_stats_cached, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hit_and_outputs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_key_covers_reached_source, setup, teardown),
