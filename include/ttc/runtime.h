@@ -195,8 +195,9 @@ TTC_API int ttc_device_is_interpreter(const ttc_device *dev);
 
 /* What tt.print wrote during the most recent launch on an interpreter
  * device ("" when nothing, or on a GPU). The library never prints: the host
- * decides what to do with it. Borrowed; valid until the next launch or
- * ttc_device_destroy. */
+ * decides what to do with it. At most 64 MiB a launch (then one line says
+ * the rest was dropped), as a GPU's printf buffer is bounded. Borrowed;
+ * valid until the next launch or ttc_device_destroy. */
 TTC_API const char *ttc_device_print_output(const ttc_device *dev);
 
 #ifdef __cplusplus

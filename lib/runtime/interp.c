@@ -465,9 +465,23 @@ static void print_elem(rt_iexec *ex, int slot, size_t i) {
   }
 }
 
+/* A launch's print output stops at 64 MiB, as a GPU's printf buffer
+ * stops at its size (1 MiB by default): 65000 programs printing 1024
+ * values each held 2 GB. */
+#define PRINT_MAX ((size_t)64 << 20)
+static const char print_cut[] = "... (print output past 64 MiB dropped)\n";
+
+/* Whether there is room for more output; at the bound, says so once. */
+static bool print_room(ir_strbuf *sb) {
+  if (sb->len < PRINT_MAX) return true;
+  size_t n = sizeof print_cut - 1;
+  if (sb->len < n || memcmp(sb->data + sb->len - n, print_cut, n) != 0) ir_sb_puts(sb, print_cut);
+  return false;
+}
+
 /* tt.print: one line per element, "pid (x, y, z) idx (i) prefix value". */
 static bool exec_print(rt_iexec *ex, const rt_ins *ins) {
-  if (!ex->print) return true;
+  if (!ex->print || !print_room(ex->print)) return true;
   const ir_attr *pre = ir_op_get_attr(ins->op, "prefix");
   const char *prefix = pre && pre->s ? pre->s : "";
   if (ins->nin == 0) {
@@ -476,7 +490,7 @@ static bool exec_print(rt_iexec *ex, const rt_ins *ins) {
   }
   for (int k = 0; k < ins->nin; k++) {
     size_t n = rt_slot(ex, ins->in[k])->numel;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && print_room(ex->print); i++) {
       ir_sb_printf(ex->print, "pid (%u, %u, %u) idx (%zu) %s", ex->pid[0], ex->pid[1], ex->pid[2],
                    i, prefix);
       print_elem(ex, ins->in[k], i);

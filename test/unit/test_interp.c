@@ -490,6 +490,40 @@ static void test_for_near_int64_max(void **state) {
   tb_free(&t, ip);
 }
 
+/* A launch's print output stops at 64 MiB with one line saying so (65000
+ * programs printing 1024 values each held 2 GB). */
+static void test_print_bounded(void **state) {
+  (void)state;
+  static const char text[] =
+      "module {\n"
+      "  tt.func public @p(%n: i32) {\n"
+      "    %0 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>\n"
+      "    %1 = tt.splat %n : i32 -> tensor<1024xi32>\n"
+      "    %2 = arith.addi %0, %1 : tensor<1024xi32>\n"
+      "    \"tt.print\"(%2) <{hex = false, isSigned = array<i32: 1>, prefix = \"v\"}> : "
+      "(tensor<1024xi32>) -> ()\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  tb t;
+  char err[256];
+  rt_interp *ip = prepare_text(&t, text, err, sizeof err);
+  assert_non_null(ip);
+  rt_heap h;
+  rt_heap_init(&h);
+  ir_strbuf out;
+  ir_sb_init(&out);
+  uint64_t args[1] = {5};
+  assert_int_equal(run1(ip, &h, 2500, args, 1, &out, err, sizeof err), TTC_OK);
+  static const char cut[] = "... (print output past 64 MiB dropped)\n";
+  assert_true(out.len >= ((size_t)64 << 20) && out.len < ((size_t)64 << 20) + 4096);
+  assert_memory_equal(out.data + out.len - (sizeof cut - 1), cut, sizeof cut - 1);
+  assert_ptr_equal(strstr(out.data, cut), out.data + out.len - (sizeof cut - 1)); /* once */
+  ir_sb_free(&out);
+  rt_heap_destroy(&h);
+  tb_free(&t, ip);
+}
+
 /* ---- the public API in interpreter mode ---------------------------------------------- */
 
 static void test_public_api(void **state) {
@@ -568,13 +602,21 @@ static void test_prepare_rejects_outer_values(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_heap_bounds),     cmocka_unit_test(test_heap_threads),
-      cmocka_unit_test(test_f16_rounding),    cmocka_unit_test(test_bf16_rounding),
-      cmocka_unit_test(test_dot_tf32),        cmocka_unit_test(test_atomics),
-      cmocka_unit_test(test_join_split),      cmocka_unit_test(test_assert_and_print),
-      cmocka_unit_test(test_integer_edges),   cmocka_unit_test(test_fptosi_saturates),
-      cmocka_unit_test(test_public_api),      cmocka_unit_test(test_prepare_rejects_outer_values),
-      cmocka_unit_test(test_if_without_else), cmocka_unit_test(test_for_near_int64_max),
+      cmocka_unit_test(test_heap_bounds),
+      cmocka_unit_test(test_heap_threads),
+      cmocka_unit_test(test_print_bounded),
+      cmocka_unit_test(test_f16_rounding),
+      cmocka_unit_test(test_bf16_rounding),
+      cmocka_unit_test(test_dot_tf32),
+      cmocka_unit_test(test_atomics),
+      cmocka_unit_test(test_join_split),
+      cmocka_unit_test(test_assert_and_print),
+      cmocka_unit_test(test_integer_edges),
+      cmocka_unit_test(test_fptosi_saturates),
+      cmocka_unit_test(test_public_api),
+      cmocka_unit_test(test_prepare_rejects_outer_values),
+      cmocka_unit_test(test_if_without_else),
+      cmocka_unit_test(test_for_near_int64_max),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
