@@ -272,6 +272,10 @@ static bool prep_constants(prep *p, const rt_iblock *b) {
   return true;
 }
 
+/* The most the interpreter holds for a kernel's values (every SSA value has
+ * its own slot): 400 statements on a 2^20-element tile took 3.6 GB. */
+#define INTERP_MAX_VALUE_BYTES ((size_t)2 << 30)
+
 /* Lays out storage (launch block) and pool (constants), 64-byte aligned. */
 static bool prep_layout(prep *p) {
   rt_interp *ip = p->ip;
@@ -283,6 +287,14 @@ static bool prep_layout(prep *p) {
     size_t *at = sl->is_const ? &pool : &storage;
     sl->offset = *at;
     *at += bytes;
+  }
+  if (storage + pool > INTERP_MAX_VALUE_BYTES) {
+    prep_fail(p, ip->func,
+              "the kernel's values need %zu MiB, above the interpreter's limit of %zu MiB (each "
+              "value of each statement holds its whole tile): use smaller tiles or fewer "
+              "statements",
+              (storage + pool) >> 20, INTERP_MAX_VALUE_BYTES >> 20);
+    return false;
   }
   ip->storage_bytes = storage ? storage : 64;
   ip->pool = aligned_alloc(64, pool ? pool : 64);

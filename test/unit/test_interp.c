@@ -524,6 +524,32 @@ static void test_print_bounded(void **state) {
   tb_free(&t, ip);
 }
 
+/* The values of a kernel are bounded (each holds its whole tile): 600 adds
+ * on a 2^20-element tile would need 2.4 GB. Refused when prepared, before
+ * anything is allocated, with the sizes. */
+static void test_values_bounded(void **state) {
+  (void)state;
+  ir_strbuf sb;
+  ir_sb_init(&sb);
+  ir_sb_puts(&sb, "module {\n  tt.func public @k(%p: !tt.ptr<f32>) {\n"
+                  "    %x0 = arith.constant dense<1.0> : tensor<1048576xf32>\n");
+  for (int i = 1; i < 600; i++)
+    ir_sb_printf(&sb, "    %%x%d = arith.addf %%x%d, %%x0 : tensor<1048576xf32>\n", i, i - 1);
+  ir_sb_puts(&sb, "    tt.return\n  }\n}\n");
+  ir_context *ctx = ir_context_create();
+  const ir_source *src = ir_context_add_source(ctx, "k.ttir", sb.data, sb.len);
+  ir_module *m = ir_parse_module(ctx, src);
+  assert_non_null(m);
+  char err[512];
+  rt_interp *ip = rt_interp_prepare(ir_module_body(m)->first, err, sizeof err);
+  assert_null(ip);
+  assert_non_null(strstr(err, "the kernel's values need 2400 MiB, above the interpreter's limit "
+                              "of 2048 MiB"));
+  ir_module_destroy(m);
+  ir_context_destroy(ctx);
+  ir_sb_free(&sb);
+}
+
 /* ---- the public API in interpreter mode ---------------------------------------------- */
 
 static void test_public_api(void **state) {
@@ -602,21 +628,14 @@ static void test_prepare_rejects_outer_values(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_heap_bounds),
-      cmocka_unit_test(test_heap_threads),
-      cmocka_unit_test(test_print_bounded),
-      cmocka_unit_test(test_f16_rounding),
-      cmocka_unit_test(test_bf16_rounding),
-      cmocka_unit_test(test_dot_tf32),
-      cmocka_unit_test(test_atomics),
-      cmocka_unit_test(test_join_split),
-      cmocka_unit_test(test_assert_and_print),
-      cmocka_unit_test(test_integer_edges),
-      cmocka_unit_test(test_fptosi_saturates),
-      cmocka_unit_test(test_public_api),
-      cmocka_unit_test(test_prepare_rejects_outer_values),
-      cmocka_unit_test(test_if_without_else),
-      cmocka_unit_test(test_for_near_int64_max),
+      cmocka_unit_test(test_heap_bounds),     cmocka_unit_test(test_heap_threads),
+      cmocka_unit_test(test_print_bounded),   cmocka_unit_test(test_values_bounded),
+      cmocka_unit_test(test_f16_rounding),    cmocka_unit_test(test_bf16_rounding),
+      cmocka_unit_test(test_dot_tf32),        cmocka_unit_test(test_atomics),
+      cmocka_unit_test(test_join_split),      cmocka_unit_test(test_assert_and_print),
+      cmocka_unit_test(test_integer_edges),   cmocka_unit_test(test_fptosi_saturates),
+      cmocka_unit_test(test_public_api),      cmocka_unit_test(test_prepare_rejects_outer_values),
+      cmocka_unit_test(test_if_without_else), cmocka_unit_test(test_for_near_int64_max),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
