@@ -382,6 +382,11 @@ fe_func *fe_module_find_func(const fe_module *mod, const char *name);
 #define FE_MAX_EXPR_DEPTH 1000
 /* Parameters of one function (a def or a lambda), as docs/language.md states. */
 #define FE_MAX_PARAMS 128
+/* The most tokens one file may have: each takes 64 bytes, twice while the
+ * index copies them, and a 12 MB file of `x = 1` lines (12M tokens) took
+ * 2 GB before anything else was checked. The 100k-statement benchmark
+ * kernel has 1.2M. */
+#define FE_MAX_TOKENS (1 << 22)
 
 const fe_token *fe_peek(const fe_parser *p);
 const fe_token *fe_peek_at(const fe_parser *p, int ahead);

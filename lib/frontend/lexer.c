@@ -387,6 +387,11 @@ bool fe_lex(ir_context *ctx, const ir_source *src, ir_arena *arena, fe_tokens *o
       lex_indentation(&lx);
     }
     if (lx.pos >= lx.len) break;
+    if (lx.out->n > FE_MAX_TOKENS) {
+      fe_lex_error(&lx, fe_lex_loc_at(&lx, lx.pos),
+                   "the file has more than %d tokens, the limit (split it)", FE_MAX_TOKENS);
+      break;
+    }
     char c = lx.s[lx.pos];
     if (c == ' ' || c == '\t' || c == '\f') {
       lx.pos++;
