@@ -335,7 +335,8 @@ bool cg_run_ptxas_info(ir_context *ctx, const char *ptx, const char *arch, const
   const char *tmp = getenv("TMPDIR");
   snprintf(dir, sizeof dir, "%s/ttc-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir)) {
-    ir_error(ctx, none, "ptxas: cannot create a temporary directory: %s", strerror(errno));
+    ir_error(ctx, none, "ptxas: cannot create a temporary directory in '%s' (TMPDIR): %s",
+             tmp && *tmp ? tmp : "/tmp", strerror(errno));
     return false;
   }
   snprintf(ptx_path, sizeof ptx_path, "%s/kernel.ptx", dir);

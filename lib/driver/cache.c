@@ -57,6 +57,7 @@ void drv_cache_init(drv_cache *c, int enable, const char *dir) {
     return;
   /* room for "/xx/<key>.tmp.<pid>.<n>" after the folder */
   c->enabled = n > 0 && (size_t)n + DRV_KEY_LEN + 64 < sizeof c->dir;
+  c->too_long = !c->enabled;
 }
 
 /* <dir>/<xx>/<key>; with `sub_only` just <dir>/<xx>. */

@@ -461,10 +461,12 @@ static void compile_deep(void *arg) {
   compile_call *c = arg;
   /* a compile asked to print or time its passes (or for remarks) must run them */
   bool reports = c->o.print_before || c->o.print_after || c->o.time_passes || c->o.remarks;
+  bool cache_too_long = false;
   if (c->o.cache && drv_level_cached(c->o.stop_after) && !reports) {
     drv_cache cache;
     uint8_t digest[DRV_DIGEST_LEN];
     drv_cache_init(&cache, c->o.cache, c->o.cache_dir);
+    cache_too_long = cache.too_long;
     /* a file that does not parse is compiled (and diagnosed), not cached */
     if (cache.enabled &&
         drv_source_digest_of(c->filename, c->source, c->source_len, c->name, digest)) {
@@ -475,6 +477,13 @@ static void compile_deep(void *arg) {
   }
   c->st =
       drv_compile_now(c->source, c->source_len, c->filename, c->name, c->signature, &c->o, c->out);
+  if (cache_too_long && *c->out) {
+    char note[160];
+    snprintf(note, sizeof note,
+             "remark: the cache folder's path is longer than %d characters: the cache is off\n",
+             (int)(DRV_PATH_MAX - DRV_KEY_LEN - 64));
+    append_diagnostics(*c->out, note);
+  }
   const char *dump = getenv("TTC_DUMP_DIR");
   if (*c->out && dump && *dump) {
     char key[DRV_KEY_LEN + 1];

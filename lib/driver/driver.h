@@ -102,6 +102,7 @@ extern const char drv_build_id[];
 /* Where the cache is and whether it is used. */
 typedef struct drv_cache {
   bool enabled;
+  bool too_long; /* asked for, but the folder's path leaves no room for entries */
   char dir[DRV_PATH_MAX];
 } drv_cache;
 

@@ -7,6 +7,7 @@
  * Exit status: 0 success, 1 errors in the input, 2 usage errors (and tool or
  * system failures, which are not the input's fault). */
 #define _POSIX_C_SOURCE 200809L /* fileno, isatty */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,8 @@ static const char usage_tail[] =
     "(ptxas, libdevice) and internal errors.\n";
 
 /* The help: the targets listed between the two parts. */
+static int stdout_status(int rc);
+
 static void print_usage(void) {
   fputs(usage_head, stdout);
   int col = printf("                           ");
@@ -190,7 +193,7 @@ static void parse_args(int argc, char **argv, cli *c) {
     const char *a = argv[i], *v;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       print_usage();
-      exit(0);
+      exit(stdout_status(0));
     } else if (strcmp(a, "--version") == 0) {
       c->version = true;
     } else if (a[0] == '-' && a[1] == 'O') {
@@ -330,16 +333,28 @@ static input_kind input_of(const cli *c) {
 static int write_bytes(const char *path, const void *data, size_t n) {
   FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
   if (!f) {
-    fprintf(stderr, "ttc: error: cannot write '%s'\n", path);
+    fprintf(stderr, "ttc: error: cannot write '%s': %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
+  errno = 0;
   size_t w = fwrite(data, 1, n, f);
   int bad = (f == stdout) ? fflush(f) : fclose(f);
   if (w != n || bad) {
-    fprintf(stderr, "ttc: error: cannot write '%s'\n", path);
+    fprintf(stderr, "ttc: error: cannot write '%s': %s\n", path,
+            errno ? strerror(errno) : "short write");
     return EXIT_USAGE;
   }
   return 0;
+}
+
+/* Exit status of a run whose output went to stdout (help, version, the
+ * pass list): a full disk or a closed pipe is a failure, not success. */
+static int stdout_status(int rc) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+  fprintf(stderr, "ttc: error: cannot write to standard output: %s\n",
+          errno ? strerror(errno) : "write error");
+  return EXIT_USAGE;
 }
 
 static int exit_code(ttc_status st) {
@@ -758,11 +773,11 @@ int main(int argc, char **argv) {
   parse_args(argc, argv, &c);
   if (c.version) {
     print_version(&c);
-    return 0;
+    return stdout_status(0);
   }
   if (c.list_passes) {
     list_passes();
-    return 0;
+    return stdout_status(0);
   }
   int rc = EXIT_USAGE;
   switch (input_of(&c)) {
