@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/interp_impl.h"
 
@@ -386,6 +387,21 @@ static void scalar_set_int(rt_iexec *ex, int slot, int64_t x) {
   }
 }
 
+static double monotonic_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether the launch is still inside its time (TTC_INTERP_TIMEOUT): the
+ * clock is read every 4096 loop iterations and programs. */
+static bool in_time(rt_iexec *ex, const ir_op *op) {
+  if (ex->timeout_s <= 0 || ++ex->ticks % 4096 != 0 || monotonic_s() < ex->deadline) return true;
+  return rt_iexec_fail(ex, op, TTC_ERROR_INPUT, "timeout",
+                       "the launch ran past %ld s (TTC_INTERP_TIMEOUT) and was stopped",
+                       ex->timeout_s);
+}
+
 static bool exec_for(rt_iexec *ex, const rt_ins *ins) {
   int64_t lb = scalar_int(ex, ins->in[0]), ub = scalar_int(ex, ins->in[1]);
   int64_t step = scalar_int(ex, ins->in[2]);
@@ -397,6 +413,7 @@ static bool exec_for(rt_iexec *ex, const rt_ins *ins) {
   for (int j = 0; j < ncarried; j++)
     copy_slot(ex, ins->out[j], ins->in[3 + j]);
   for (int64_t iv = lb; iv < ub;) {
+    if (!in_time(ex, ins->op)) return false;
     scalar_set_int(ex, body->args[0], iv);
     for (int j = 0; j < ncarried; j++)
       copy_slot(ex, body->args[1 + j], ins->out[j]);
@@ -428,6 +445,7 @@ static bool exec_while(rt_iexec *ex, const rt_ins *ins) {
   for (int j = 0; j < before->nargs; j++)
     copy_slot(ex, before->args[j], ins->in[j]);
   for (;;) {
+    if (!in_time(ex, ins->op)) return false;
     const rt_ins *cond = rt_iexec_block(ex, before);
     if (!cond) return false;
     if ((*(const uint8_t *)ex->v[cond->in[0]] & 1) == 0) {
@@ -667,6 +685,9 @@ ttc_status rt_interp_run(const rt_interp *ip, rt_heap *heap, const unsigned grid
   ex.errlen = errlen;
   ex.st = TTC_OK;
   memcpy(ex.grid, grid, sizeof ex.grid);
+  const char *t = getenv("TTC_INTERP_TIMEOUT");
+  ex.timeout_s = t && *t ? strtol(t, NULL, 10) : 0;
+  if (ex.timeout_s > 0) ex.deadline = monotonic_s() + (double)ex.timeout_s;
   unsigned char *storage = aligned_alloc(64, ip->storage_bytes);
   ex.v = malloc((size_t)(ip->nslots ? ip->nslots : 1) * sizeof *ex.v);
   size_t scratch_bytes = (ip->max_numel ? ip->max_numel : 1) * 8;
@@ -696,7 +717,7 @@ ttc_status rt_interp_run(const rt_interp *ip, rt_heap *heap, const unsigned grid
         ex.pid[0] = x;
         ex.pid[1] = y;
         ex.pid[2] = z;
-        if (!rt_iexec_block(&ex, &ip->body)) break;
+        if (!in_time(&ex, ip->func) || !rt_iexec_block(&ex, &ip->body)) break;
       }
 done:
   for (int i = 0; i < 4; i++)

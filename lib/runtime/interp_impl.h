@@ -75,6 +75,9 @@ typedef struct rt_iexec {
   char *err;
   size_t errlen;
   ttc_status st;
+  long timeout_s;  /* TTC_INTERP_TIMEOUT: 0, none */
+  double deadline; /* CLOCK_MONOTONIC seconds, when timeout_s > 0 */
+  unsigned ticks;  /* loop iterations and programs since the clock was read */
 } rt_iexec;
 
 /* Element count an instruction works on now (its lanes in a combine region). */

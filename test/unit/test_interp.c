@@ -550,6 +550,44 @@ static void test_values_bounded(void **state) {
   ir_sb_free(&sb);
 }
 
+/* TTC_INTERP_TIMEOUT stops a launch that runs past it (a loop of 2^40
+ * iterations would run for days inside the caller), with a located error;
+ * without it the same loop of 1000 iterations finishes. */
+static void test_timeout(void **state) {
+  (void)state;
+  static const char text[] =
+      "module {\n"
+      "  tt.func public @k(%y: !tt.ptr<i64>, %n: i64) {\n"
+      "    %s = arith.constant 0 : i64\n"
+      "    %c1 = arith.constant 1 : i64\n"
+      "    %r = scf.for %i = %s to %n step %c1 iter_args(%a = %s) -> (i64) : i64 {\n"
+      "      %b = arith.addi %a, %i : i64\n"
+      "      scf.yield %b : i64\n"
+      "    }\n"
+      "    tt.store %y, %r : !tt.ptr<i64>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  tb t;
+  char err[512];
+  rt_interp *ip = prepare_text(&t, text, err, sizeof err);
+  assert_non_null(ip);
+  rt_heap h;
+  rt_heap_init(&h);
+  uint64_t args[2] = {0, 1000};
+  rt_heap_alloc(&h, 8, &args[0]);
+  assert_int_equal(run1(ip, &h, 1, args, 2, NULL, err, sizeof err), TTC_OK);
+  assert_int_equal(*(int64_t *)(uintptr_t)args[0], 499500);
+  setenv("TTC_INTERP_TIMEOUT", "1", 1);
+  args[1] = (uint64_t)1 << 40;
+  assert_int_equal(run1(ip, &h, 1, args, 2, NULL, err, sizeof err), TTC_ERROR_INPUT);
+  unsetenv("TTC_INTERP_TIMEOUT");
+  assert_non_null(strstr(err, "k.ttir:5:"));
+  assert_non_null(strstr(err, "the launch ran past 1 s (TTC_INTERP_TIMEOUT) and was stopped"));
+  rt_heap_destroy(&h);
+  tb_free(&t, ip);
+}
+
 /* ---- the public API in interpreter mode ---------------------------------------------- */
 
 static void test_public_api(void **state) {
@@ -628,14 +666,23 @@ static void test_prepare_rejects_outer_values(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_heap_bounds),     cmocka_unit_test(test_heap_threads),
-      cmocka_unit_test(test_print_bounded),   cmocka_unit_test(test_values_bounded),
-      cmocka_unit_test(test_f16_rounding),    cmocka_unit_test(test_bf16_rounding),
-      cmocka_unit_test(test_dot_tf32),        cmocka_unit_test(test_atomics),
-      cmocka_unit_test(test_join_split),      cmocka_unit_test(test_assert_and_print),
-      cmocka_unit_test(test_integer_edges),   cmocka_unit_test(test_fptosi_saturates),
-      cmocka_unit_test(test_public_api),      cmocka_unit_test(test_prepare_rejects_outer_values),
-      cmocka_unit_test(test_if_without_else), cmocka_unit_test(test_for_near_int64_max),
+      cmocka_unit_test(test_heap_bounds),
+      cmocka_unit_test(test_heap_threads),
+      cmocka_unit_test(test_print_bounded),
+      cmocka_unit_test(test_values_bounded),
+      cmocka_unit_test(test_timeout),
+      cmocka_unit_test(test_f16_rounding),
+      cmocka_unit_test(test_bf16_rounding),
+      cmocka_unit_test(test_dot_tf32),
+      cmocka_unit_test(test_atomics),
+      cmocka_unit_test(test_join_split),
+      cmocka_unit_test(test_assert_and_print),
+      cmocka_unit_test(test_integer_edges),
+      cmocka_unit_test(test_fptosi_saturates),
+      cmocka_unit_test(test_public_api),
+      cmocka_unit_test(test_prepare_rejects_outer_values),
+      cmocka_unit_test(test_if_without_else),
+      cmocka_unit_test(test_for_near_int64_max),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
