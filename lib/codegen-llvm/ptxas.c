@@ -127,7 +127,7 @@ static char *read_file(const char *path, size_t *size, size_t max, bool *truncat
  * non-negative integer, 0 (none) when it is above most. */
 static long env_bound(const char *name, long dflt, unsigned long most) {
   const char *e = getenv(name);
-  if (!e || !*e) return dflt;
+  if (!e || !*e || *e == ' ' || *e == '\t') return dflt; /* strtol would skip them: "5 " does not */
   char *end;
   errno = 0;
   long v = strtol(e, &end, 10);
