@@ -633,6 +633,12 @@ static int verify_py(cli *c, const ttc_kernel *k) {
 /* --aot: every signature compiled to a cubin, then PREFIX.c and PREFIX.h. */
 static int run_aot(cli *c) {
   if (c->has_emit) usage_error("%s", "--aot writes C files: drop --emit");
+  const char *base = strrchr(c->aot, '/');
+  base = base ? base + 1 : c->aot;
+  if (!*base || strpbrk(base, "\"\\\n\r"))
+    usage_error("--aot '%s': the files' name must be non-empty, without '\"', '\\' or a line "
+                "break (the source #includes the header by it)",
+                c->aot);
   const ttc_kernel *kernels[MAX_SIGNATURES];
   ttc_kernel *owned[MAX_SIGNATURES] = {0};
   int rc = 0;
