@@ -20,9 +20,11 @@ extern "C" {
 typedef struct ttc_aot_options {
   size_t size; /* sizeof(ttc_aot_options) as the caller knows it (the init sets it) */
   /* The launcher's name (a C identifier of at most 128 characters that
-   * starts with a letter, is no C or C++ keyword and does not start with
-   * cu, CU, ttc_ or end in _t); NULL: the kernel's. The loader and
-   * unloader are load_NAME and unload_NAME. */
+   * starts with a letter, is no C or C++ keyword, and is none of cuda.h's
+   * (cu + a capital, CU...), <stdint.h>'s (int32_t, INT32_MAX, ...) or the
+   * generated code's (ttc_...)); NULL: the kernel's. Parameters follow the
+   * same rules and may not start with NAME_. The loader and unloader are
+   * load_NAME and unload_NAME. */
   const char *name;
   /* The grid as up to three expressions over the runtime parameters, the
    * numeric constexprs and cdiv(a, b): "cdiv(n_elements, BLOCK_SIZE)".

@@ -132,9 +132,18 @@ static const char *bad_c_name(const char *s, const char *launcher) {
     return "it must be letters, digits and '_'";
   for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
     if (strcmp(s, kw[i]) == 0) return "it is a C or C++ keyword or a name the files use";
-  if (strncmp(s, "cu", 2) == 0 || strncmp(s, "CU", 2) == 0) return "cuda.h's names start so";
-  if ((n > 2 && strcmp(s + n - 2, "_t") == 0) || (strncmp(s, "INT", 3) == 0) ||
-      strncmp(s, "UINT", 4) == 0)
+  /* cuLaunchKernel, CUdeviceptr, CUDA_SUCCESS, CU_...; not cu_seqlens */
+  if ((strncmp(s, "cu", 2) == 0 && s[2] >= 'A' && s[2] <= 'Z') || strncmp(s, "CU", 2) == 0)
+    return "cuda.h's names start so";
+  static const char *const std_types[] = {
+      "int8_t",   "int16_t",  "int32_t",   "int64_t",  "uint8_t",   "uint16_t", "uint32_t",
+      "uint64_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "size_t",   "ptrdiff_t"};
+  for (size_t i = 0; i < sizeof std_types / sizeof std_types[0]; i++)
+    if (strcmp(s, std_types[i]) == 0) return "<stdint.h>'s names look so";
+  if (strncmp(s, "int_", 4) == 0 || strncmp(s, "uint_", 5) == 0 ||
+      ((strncmp(s, "INT", 3) == 0 || strncmp(s, "UINT", 4) == 0 || strncmp(s, "SIZE_", 5) == 0 ||
+        strncmp(s, "PTRDIFF_", 8) == 0) &&
+       (strstr(s, "_MAX") || strstr(s, "_MIN") || strstr(s, "_C"))))
     return "<stdint.h>'s names look so";
   size_t ln = launcher ? strlen(launcher) : 0;
   if (strncmp(s, "ttc_", 4) == 0 || (ln && strncmp(s, launcher, ln) == 0 && s[ln] == '_'))
@@ -161,6 +170,8 @@ static bool c_literal(const aot_param *p) {
   if (p->const_kind != FE_CONST_INT && p->const_kind != FE_CONST_FLOAT) return false;
   const char *v = p->value;
   if (*v == '-' || *v == '+') v++;
+  if (p->const_kind == FE_CONST_INT && v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+    return v[2] && strspn(v + 2, "0123456789abcdefABCDEF") == strlen(v + 2);
   if (!(*v >= '0' && *v <= '9') && *v != '.') return false; /* inf, nan */
   return strspn(v, "0123456789.eE+-") == strlen(v);
 }
@@ -442,6 +453,7 @@ typedef struct grid_parser {
   const char *p;
   ir_strbuf *out;
   int depth;
+  bool zero; /* what was just parsed is a literal 0 (in parentheses, signed) */
 } grid_parser;
 
 static bool gp_fail(grid_parser *x, const char *what) {
@@ -496,6 +508,7 @@ static bool gp_number(grid_parser *x) {
     if (nd > 18) return gp_fail(x, "a decimal literal has at most 18 digits");
   }
   if (is_ident_char(*q) || *q == '.') return gp_fail(x, "not an integer literal");
+  x->zero = strspn(x->p + (hex ? 2 : 0), "0") == (size_t)(q - x->p) - (hex ? 2 : 0);
   ir_sb_printf(x->out, "(int64_t)%.*s", (int)(q - x->p), x->p);
   x->p = q;
   return true;
@@ -552,12 +565,18 @@ static bool gp_primary(grid_parser *x) {
 }
 
 static bool gp_unary(grid_parser *x) {
+  bool keeps_zero = true; /* - and + keep a zero zero; ! and ~ do not */
   for (gp_skip(x); strchr("-+!~", *x->p) && *x->p; gp_skip(x)) {
     if ((x->p[0] == '-' || x->p[0] == '+') && x->p[1] == x->p[0])
       return gp_fail(x, "'++' and '--' have no place in a grid expression");
+    if (*x->p == '!' || *x->p == '~') keeps_zero = false;
     ir_sb_putc(x->out, *x->p++);
+    ir_sb_putc(x->out, ' '); /* "- -n" must not become "--n" */
   }
-  return gp_primary(x);
+  x->zero = false;
+  if (!gp_primary(x)) return false;
+  x->zero = x->zero && keeps_zero;
+  return true;
 }
 
 static bool gp_binary(grid_parser *x) {
@@ -579,14 +598,14 @@ static bool gp_binary(grid_parser *x) {
     if ((op[0] == '+' || op[0] == '-') && x->p[1] == op[0])
       return gp_fail(x, "'++' and '--' have no place in a grid expression");
     x->p += n;
-    if (op[0] == '/' || op[0] == '%') {
-      const char *q = x->p;
-      while (*q == ' ' || *q == '\t' || *q == '(')
-        q++;
-      if (q[0] == '0' && !is_ident_char(q[1])) return gp_fail(x, "a division by zero");
-    }
+    const char *rhs = x->p;
     ir_sb_printf(x->out, " %s ", op);
     if (!gp_unary(x)) return false;
+    if ((op[0] == '/' || op[0] == '%') && x->zero) {
+      x->p = rhs;
+      return gp_fail(x, "a division by zero");
+    }
+    x->zero = false;
   }
 }
 
@@ -595,20 +614,23 @@ static bool gp_expr(grid_parser *x) {
   gp_skip(x);
   if (*x->p != '?') return true;
   x->p++;
+  x->zero = false;
   ir_sb_puts(x->out, " ? ");
   if (!gp_expr(x)) return false;
   gp_skip(x);
   if (*x->p != ':') return gp_fail(x, "expected ':'");
   x->p++;
   ir_sb_puts(x->out, " : ");
-  return gp_expr(x);
+  bool ok = gp_expr(x);
+  x->zero = false; /* a choice is no literal */
+  return ok;
 }
 
 /* One grid dimension, checked and written again into *out (malloc'd). */
 static bool parse_grid_expr(aot_gen *g, const char *e, const char *grid, char **out) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  grid_parser x = {g, grid, e, &sb, 0};
+  grid_parser x = {g, grid, e, &sb, 0, false};
   bool ok = gp_expr(&x);
   gp_skip(&x);
   if (ok && *x.p) ok = gp_fail(&x, "unexpected text");

@@ -42,7 +42,7 @@ static double now_ms(void) {
 /* Parses "sm_90" / "sm_90a" into 90; 0 if malformed. */
 int drv_arch_cc(const char *arch) {
   /* 'a' (architecture-specific) from sm_90 on, 'f' (family) from sm_100 on */
-  if (!arch || strncmp(arch, "sm_", 3) != 0) return 0;
+  if (!arch || strncmp(arch, "sm_", 3) != 0 || arch[3] == '0') return 0; /* not sm_090 */
   int cc = 0, n = 3;
   while (arch[n] >= '0' && arch[n] <= '9' && n < 6)
     cc = cc * 10 + (arch[n++] - '0');
@@ -371,6 +371,9 @@ ttc_status drv_compile_now(const char *source, size_t source_len, const char *fi
     st = TTC_ERROR_ARGUMENT;
   } else if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1))) {
     ir_error(ctx, none, "num_warps must be a power of two in 1..32, got %d", o.num_warps);
+    st = TTC_ERROR_ARGUMENT;
+  } else if (o.opt_level < 0 || o.opt_level > 3) {
+    ir_error(ctx, none, "opt_level must be in 0..3, got %d", o.opt_level);
     st = TTC_ERROR_ARGUMENT;
   } else if (o.num_stages < 0 || o.num_stages > TTC_MAX_NUM_STAGES) {
     ir_error(ctx, none, "num_stages must be in 0..%d, got %d", TTC_MAX_NUM_STAGES, o.num_stages);

@@ -158,7 +158,7 @@ void drv_compile_key(const uint8_t src_digest[DRV_DIGEST_LEN], const char *name,
 bool drv_level_cached(ttc_level level);
 
 /* The compute capability of a target name ("sm_90a" -> 90), or 0 when it
- * is not one LLVM's NVPTX and ptxas know (DRV_ARCH_LIST). */
+ * is not one LLVM's NVPTX knows (DRV_ARCH_LIST; ptxas 13 lacks sm_101). */
 int drv_arch_cc(const char *arch);
 #define DRV_ARCH_LIST                                                                              \
   "sm_80, sm_86, sm_87, sm_88, sm_89, sm_90, sm_90a, sm_100, sm_101, sm_103, sm_110, sm_120 "      \

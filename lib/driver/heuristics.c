@@ -191,13 +191,15 @@ static bool call(ttc_function *f, const fe_hexpr *e, const fe_cval *a, fe_cval *
   if (strcmp(fn, "cdiv") == 0) {
     if (a[0].kind == FE_CVAL_FLOAT || a[1].kind == FE_CVAL_FLOAT || a[1].i == 0)
       return hx_fail(f, e, "triton.cdiv needs integers, the divisor nonzero");
-    int64_t n = a[0].i, d = a[1].i, t;
-    if (d > 0) /* (n + d - 1) // d without the sum, which may not fit */
-      *out = cval_int(floordiv(n, d) + (floormod(n, d) != 0));
-    else if (__builtin_add_overflow(n, d - 1, &t) || (t == INT64_MIN && d == -1))
-      return too_big(f, e);
-    else
-      *out = cval_int(floordiv(t, d));
+    /* (n + d - 1) // d without the sum, which may not fit: with n = q d + r
+     * (Python's q and r), it is q + (r + d - 1) // d, which is 1 (or 0 when
+     * r = 0) for d > 0, and 1 (or 2 when r = d + 1) for d < 0 */
+    int64_t n = a[0].i, d = a[1].i, r;
+    if (n == INT64_MIN && d == -1) return too_big(f, e);
+    int64_t q = floordiv(n, d), m = floormod(n, d);
+    int64_t add = d > 0 ? (m != 0) : (m == d + 1 ? 2 : 1);
+    if (__builtin_add_overflow(q, add, &r)) return too_big(f, e);
+    *out = cval_int(r);
   } else if (strcmp(fn, "next_power_of_2") == 0) {
     if (a[0].kind == FE_CVAL_FLOAT) return hx_fail(f, e, "triton.next_power_of_2 needs an int");
     if (a[0].i > (INT64_C(1) << 62)) return too_big(f, e);

@@ -656,6 +656,10 @@ typedef struct ir_pass_args {
  * as 90): false when absent or not a number. */
 const char *ir_pass_arg(const ir_pass_args *a, const char *key);
 bool ir_pass_arg_int(const ir_pass_args *a, const char *key, int64_t *out);
+/* An integer option in [lo, hi]: dflt when absent; a value that is no such
+ * integer is an error at the module naming the option and pass (false). */
+bool ir_pass_int_option(ir_module *m, const ir_pass_args *a, const char *pass, const char *key,
+                        int64_t lo, int64_t hi, int64_t dflt, int64_t *out);
 
 /* false: failed, and the pass has emitted a diagnostic. */
 typedef bool (*ir_pass_fn)(ir_module *m, ir_arena *scratch, const ir_pass_args *args);

@@ -58,6 +58,17 @@ bool ir_pass_arg_int(const ir_pass_args *a, const char *key, int64_t *out) {
   return false;
 }
 
+bool ir_pass_int_option(ir_module *m, const ir_pass_args *a, const char *pass, const char *key,
+                        int64_t lo, int64_t hi, int64_t dflt, int64_t *out) {
+  *out = dflt;
+  const char *v = ir_pass_arg(a, key);
+  if (!v) return true;
+  if (ir_pass_arg_int(a, key, out) && *out >= lo && *out <= hi) return true;
+  ir_error(m->ctx, m->op->loc, "bad value '%s' for option '%s' of '%s' (expected %lld..%lld)", v,
+           key, pass, (long long)lo, (long long)hi);
+  return false;
+}
+
 const char *ir_pass_arg(const ir_pass_args *a, const char *key) {
   for (int i = 0; a && i < a->n; i++)
     if (strcmp(a->key[i], key) == 0) return a->value[i];

@@ -491,7 +491,8 @@ static void collect_flatten(ir_op *op, void *user) {
 
 bool ttg_pass_fuse_nested_loops(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   int64_t remarks = 0;
-  if (!ir_pass_arg_int(args, "remarks", &remarks)) remarks = 0;
+  if (!ir_pass_int_option(m, args, "tritongpu-fuse-nested-loops", "remarks", 0, 1, 0, &remarks))
+    return false;
   fn_loops *loops = ir_arena_alloc(scratch, sizeof *loops);
   if (!loops) {
     ir_error(m->ctx, m->op->loc, "out of memory in pass 'tritongpu-fuse-nested-loops'");

@@ -777,8 +777,9 @@ static bool pipeline_one(ir_module *m, pl_loop *pl, ir_op *loop, int64_t dflt, i
 
 bool ttg_pass_pipeline(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   int64_t dflt = 3, remarks = 0;
-  if (!ir_pass_arg_int(args, "num-stages", &dflt)) dflt = 3;
-  if (!ir_pass_arg_int(args, "remarks", &remarks)) remarks = 0;
+  if (!ir_pass_int_option(m, args, "tritongpu-pipeline", "num-stages", 0, 16, 3, &dflt) ||
+      !ir_pass_int_option(m, args, "tritongpu-pipeline", "remarks", 0, 1, 0, &remarks))
+    return false;
   int cc = ttg_module_options(m).compute_capability;
   pl_state *st = ir_arena_alloc(scratch, sizeof *st);
   pl_loop *pl = ir_arena_alloc(scratch, sizeof *pl);

@@ -123,7 +123,8 @@ ttg_options ttg_module_options(const ir_module *m);
  * reports an error at the module's location and returns false. */
 bool ttg_options_check(const ir_module *m, const ttg_options *opts);
 /* Whether ttc compiles for compute capability cc: 80, 86, 87, 88, 89, 90,
- * 100, 101, 103, 110, 120, 121 (what LLVM 22's NVPTX and ptxas 13 know). */
+ * 100, 101, 103, 110, 120, 121 (what LLVM 22's NVPTX knows; ptxas 13 has
+ * no sm_101, which CUDA 13 calls sm_110, so its cubins fail in ptxas). */
 bool ttg_cc_known(int cc);
 
 /* ---- fixup.c: keeping operand layouts consistent ------------------------------ */

@@ -446,6 +446,36 @@ static void test_heuristic_overflow(void **state) {
   ttc_function_destroy(f);
 }
 
+/* triton.cdiv(n, d) is (n + d - 1) // d as Python computes it, for every
+ * sign and up to the ends of 64 bits, without the sum that may not fit
+ * (d = INT64_MIN gave -1 for n = 0 and an error for n = 5). */
+static void test_heuristic_cdiv(void **state) {
+  (void)state;
+  static const char src[] =
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.heuristics({'B': lambda args: triton.cdiv(args['n'], args['d'])})\n"
+      "@triton.jit\n"
+      "def h(x_ptr, n, d, B: tl.constexpr):\n"
+      "    tl.store(x_ptr, B)\n";
+  ttc_function *f = make(src, "h", NULL);
+  struct {
+    int64_t n, d;
+    const char *sig;
+  } cases[] = {{0, INT64_MIN, "*i64:16,i64:16,i64:16,1"},
+               {5, INT64_MIN, "*i64:16,i64,i64:16,0"},
+               {INT64_MIN, -2, "*i64:16,i64:16,i64,4611686018427387905"},
+               {7, -2, "*i64:16,i64,i64,-2"},
+               {-7, 2, "*i64:16,i64,i64,-3"},
+               {INT64_MAX, 1, "*i64:16,i64,1,9223372036854775807"},
+               {-1, INT64_MIN, "*i64:16,i64,i64:16,1"}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    ttc_arg a[3] = {ttc_arg_ptr_to(TTC_TYPE_I64, 4096), ttc_arg_i64(cases[c].n),
+                    ttc_arg_i64(cases[c].d)};
+    check_sig(f, a, 3, cases[c].sig);
+  }
+  ttc_function_destroy(f);
+}
+
 /* Repeated keys of a heuristics dict and of an autotune key list: as in
  * Python, a repeated dict key keeps its place and takes the last value; the
  * launch keys are sized for one entry a parameter (300 repeats overflowed
@@ -751,6 +781,7 @@ int main(void) {
       cmocka_unit_test(test_unsupported_decorators),
       cmocka_unit_test(test_heuristics),
       cmocka_unit_test(test_heuristic_overflow),
+      cmocka_unit_test(test_heuristic_cdiv),
       cmocka_unit_test(test_repeated_keys),
       cmocka_unit_test(test_device_outlives_functions),
       cmocka_unit_test(test_autotune),

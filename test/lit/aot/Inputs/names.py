@@ -27,3 +27,9 @@ def act(x_ptr, n, ACT: tl.constexpr, DT: tl.constexpr, NONE: tl.constexpr, BLOCK
     if ACT == "relu":
         x = tl.maximum(x, 0.0)
     tl.store(x_ptr + offs, x.to(DT).to(tl.float32), mask=offs < n)
+
+
+@triton.jit
+def varlen(x_ptr, cu_seqlens, stride_t, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + o, cu_seqlens + stride_t, mask=o < n)
