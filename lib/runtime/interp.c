@@ -70,6 +70,21 @@ static int map_get(const slot_map *m, const ir_value *v) {
 
 /* ---- preparing: compiling blocks ------------------------------------------ */
 
+/* Live ranges, for sharing storage between values that are never live at
+ * once. Ops are numbered in program order (nested regions inside their
+ * op); a value lives from the op that defines it to the last that reads
+ * it, and through the whole of any loop (or other region op) that reads it
+ * from inside but began after it; a region op's results and its regions'
+ * arguments live through the whole op, which writes them as it runs. */
+typedef struct live_ranges {
+  int now;              /* the op being prepared */
+  int *def, *use, *ext; /* per slot: defining op, last reader, region op to outlive (-1) */
+  int *start, *end;     /* per region op */
+  int nregion_ops, region_cap;
+  int *open; /* region ops being prepared, outermost first */
+  int nopen, open_cap;
+} live_ranges;
+
 typedef struct prep {
   rt_interp *ip;
   slot_map map;
@@ -77,7 +92,35 @@ typedef struct prep {
   char *err;
   size_t errlen;
   bool failed;
+  live_ranges lr;
 } prep;
+
+static bool grow_ints(int **a, int n) {
+  int *g = realloc(*a, (size_t)n * sizeof **a);
+  if (!g) return false;
+  *a = g;
+  return true;
+}
+
+/* A read of slot s by the op being prepared. */
+static void live_use(live_ranges *lr, int s) {
+  if (lr->use[s] < lr->now) lr->use[s] = lr->now;
+  for (int i = 0; i < lr->nopen; i++) { /* the outermost open region op after its definition */
+    int r = lr->open[i];
+    if (lr->start[r] <= lr->def[s]) continue;
+    if (lr->ext[s] < 0 || lr->start[r] > lr->start[lr->ext[s]]) lr->ext[s] = r;
+    break;
+  }
+}
+
+static void live_free(live_ranges *lr) {
+  free(lr->def);
+  free(lr->use);
+  free(lr->ext);
+  free(lr->start);
+  free(lr->end);
+  free(lr->open);
+}
 
 void rt_interp_loc(const ir_op *op, char *out, size_t cap) {
   if (op && op->loc.src)
@@ -106,9 +149,14 @@ static int prep_slot(prep *p, const ir_value *v, size_t cap) {
     rt_islot *ns = realloc(ip->slots, (size_t)ncap * sizeof *ns);
     if (!ns) return -1;
     ip->slots = ns;
+    if (!grow_ints(&p->lr.def, ncap) || !grow_ints(&p->lr.use, ncap) ||
+        !grow_ints(&p->lr.ext, ncap))
+      return -1;
     p->slot_cap = ncap;
   }
   int s = ip->nslots++;
+  p->lr.def[s] = p->lr.use[s] = p->lr.now;
+  p->lr.ext[s] = -1;
   rt_islot *sl = &ip->slots[s];
   memset(sl, 0, sizeof *sl);
   sl->type = v->type;
@@ -163,6 +211,8 @@ static const ir_value *pointer_origin(const ir_value *v) {
 static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
   ins->op = op;
   ins->origin = -1;
+  live_ranges *lr = &p->lr;
+  lr->now++;
   if ((op->kind == IR_OP_TT_LOAD || op->kind == IR_OP_TT_STORE || op->kind == IR_OP_TT_ATOMIC_RMW ||
        op->kind == IR_OP_TT_ATOMIC_CAS) &&
       op->noperands) {
@@ -195,6 +245,7 @@ static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
       return false;
     }
     ins->in[i] = s;
+    live_use(lr, s);
   }
   for (int i = 0; i < op->nresults; i++) {
     int s = prep_slot(p, &op->results[i], lanes);
@@ -214,6 +265,20 @@ static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
   ins->regions =
       op->nregions ? ir_arena_alloc(&p->ip->arena, (size_t)op->nregions * sizeof(rt_iblock)) : NULL;
   if (op->nregions && !ins->regions) return false;
+  if (!op->nregions) return true;
+  /* a region op: open while its regions are prepared */
+  if (lr->nregion_ops == lr->region_cap) {
+    lr->region_cap = lr->region_cap ? 2 * lr->region_cap : 64;
+    if (!grow_ints(&lr->start, lr->region_cap) || !grow_ints(&lr->end, lr->region_cap))
+      return false;
+  }
+  if (lr->nopen == lr->open_cap) {
+    lr->open_cap = lr->open_cap ? 2 * lr->open_cap : 16;
+    if (!grow_ints(&lr->open, lr->open_cap)) return false;
+  }
+  int rid = lr->nregion_ops++;
+  lr->start[rid] = lr->now;
+  lr->open[lr->nopen++] = rid;
   for (int r = 0; r < op->nregions; r++) {
     const ir_block *entry = ir_region_entry(&op->regions[r]);
     if (!entry) continue;
@@ -223,6 +288,18 @@ static bool prep_op(prep *p, const ir_op *op, rt_ins *ins, size_t lanes) {
     }
     if (!prep_block(p, entry, &ins->regions[r], inner)) return false;
   }
+  lr->nopen--;
+  lr->end[rid] = lr->now;
+  /* read or written while the op runs (a reduce reads its input between
+   * runs of its combine region): its operands, results and its regions'
+   * arguments */
+  for (int i = 0; i < ins->nin; i++)
+    if (lr->use[ins->in[i]] < lr->now) lr->use[ins->in[i]] = lr->now;
+  for (int i = 0; i < ins->nout; i++)
+    lr->use[ins->out[i]] = lr->now;
+  for (int r = 0; r < ins->nregions; r++)
+    for (int a = 0; a < ins->regions[r].nargs; a++)
+      lr->use[ins->regions[r].args[a]] = lr->now;
   return true;
 }
 
@@ -273,27 +350,111 @@ static bool prep_constants(prep *p, const rt_iblock *b) {
   return true;
 }
 
-/* The most the interpreter holds for a kernel's values (every SSA value has
- * its own slot): 400 statements on a 2^20-element tile took 3.6 GB. */
+/* The most the interpreter holds for a kernel's values, after values that
+ * are never live at once share storage (before, 400 statements on a
+ * 2^20-element tile took 3.6 GB). */
 #define INTERP_MAX_VALUE_BYTES ((size_t)2 << 30)
+
+static size_t slot_bytes(const rt_islot *sl) {
+  size_t bytes = (sl->cap * sl->esize + 63) / 64 * 64;
+  return bytes ? bytes : 64;
+}
+
+/* The active slots of the layout scan: a binary heap on the last op that
+ * reads them. */
+static void heap_push(int *h, int *n, const int *key, int s) {
+  int i = (*n)++;
+  while (i > 0 && key[h[(i - 1) / 2]] > key[s]) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = s;
+}
+
+static int heap_pop(int *h, int *n, const int *key) {
+  int top = h[0], last = h[--(*n)], i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && key[h[c + 1]] < key[h[c]]) c++;
+    if (key[h[c]] >= key[last]) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (*n > 0) h[i] = last;
+  return top;
+}
+
+/* Storage offsets from the live ranges: a slot takes the place of one of
+ * the same size that is no longer live, else a new one (a scan in the order
+ * of definition). Returns the storage's size, or 0 when out of memory. */
+static size_t share_storage(prep *p) {
+  rt_interp *ip = p->ip;
+  live_ranges *lr = &p->lr;
+  int n = ip->nslots;
+  for (int i = 0; i < ip->body.nargs; i++) /* the kernel's parameters: the whole launch */
+    lr->use[ip->body.args[i]] = lr->now;
+  for (int s = 0; s < n; s++)
+    if (lr->ext[s] >= 0 && lr->use[s] < lr->end[lr->ext[s]]) lr->use[s] = lr->end[lr->ext[s]];
+  /* free places by size: an open-addressing table of sizes to a list of
+   * slots whose places are free (linked through `next`) */
+  size_t cap = 64;
+  while (cap < 2 * (size_t)n)
+    cap *= 2;
+  size_t *keys = calloc(cap, sizeof *keys);
+  int *heads = malloc(cap * sizeof *heads), *next = malloc(((size_t)n + 1) * sizeof *next);
+  int *active = malloc(((size_t)n + 1) * sizeof *active);
+  size_t storage = 0;
+  if (keys && heads && next && active) {
+    int nactive = 0;
+    for (int s = 0; s < n; s++) {
+      rt_islot *sl = &ip->slots[s];
+      if (sl->is_const) continue;
+      while (nactive > 0 && lr->use[active[0]] < lr->def[s]) { /* dead before s: free */
+        int d = heap_pop(active, &nactive, lr->use);
+        size_t b = slot_bytes(&ip->slots[d]), h = (b / 64 * 0x9E3779B97F4A7C15ull) & (cap - 1);
+        while (keys[h] && keys[h] != b)
+          h = (h + 1) & (cap - 1);
+        if (!keys[h]) keys[h] = b, heads[h] = -1;
+        next[d] = heads[h];
+        heads[h] = d;
+      }
+      size_t b = slot_bytes(sl), h = (b / 64 * 0x9E3779B97F4A7C15ull) & (cap - 1);
+      while (keys[h] && keys[h] != b)
+        h = (h + 1) & (cap - 1);
+      if (keys[h] && heads[h] >= 0) {
+        sl->offset = ip->slots[heads[h]].offset;
+        heads[h] = next[heads[h]];
+      } else {
+        sl->offset = storage;
+        storage += b;
+      }
+      heap_push(active, &nactive, lr->use, s);
+    }
+  }
+  free(keys);
+  free(heads);
+  free(next);
+  free(active);
+  return keys && heads && next && active ? (storage ? storage : 64) : 0;
+}
 
 /* Lays out storage (launch block) and pool (constants), 64-byte aligned. */
 static bool prep_layout(prep *p) {
   rt_interp *ip = p->ip;
-  size_t storage = 0, pool = 0;
+  size_t storage = share_storage(p), pool = 0;
+  if (!storage) return false;
   for (int s = 0; s < ip->nslots; s++) {
     rt_islot *sl = &ip->slots[s];
-    size_t bytes = (sl->cap * sl->esize + 63) / 64 * 64;
-    if (bytes == 0) bytes = 64;
-    size_t *at = sl->is_const ? &pool : &storage;
-    sl->offset = *at;
-    *at += bytes;
+    if (!sl->is_const) continue;
+    sl->offset = pool;
+    pool += slot_bytes(sl);
   }
   if (storage + pool > INTERP_MAX_VALUE_BYTES) {
     prep_fail(p, ip->func,
               "the kernel's values need %zu MiB, above the interpreter's limit of %zu MiB (each "
-              "value of each statement holds its whole tile): use smaller tiles or fewer "
-              "statements",
+              "value holds its whole tile, and these are live at once): use smaller tiles or "
+              "fewer values live together",
               (storage + pool) >> 20, INTERP_MAX_VALUE_BYTES >> 20);
     return false;
   }
@@ -313,7 +474,7 @@ rt_interp *rt_interp_prepare(const ir_op *func, char *err, size_t errlen) {
   }
   ir_arena_init(&ip->arena);
   ip->func = func;
-  prep p = {ip, {0}, 0, err, errlen, false};
+  prep p = {ip, {0}, 0, err, errlen, false, {0}};
   const ir_block *entry = func && func->nregions ? ir_region_entry(&func->regions[0]) : NULL;
   bool ok = entry != NULL;
   if (!ok) prep_fail(&p, func, "the kernel has no body");
@@ -324,6 +485,7 @@ rt_interp *rt_interp_prepare(const ir_op *func, char *err, size_t errlen) {
   }
   free(p.map.keys);
   free(p.map.vals);
+  live_free(&p.lr);
   if (!ok) {
     if (!p.failed) snprintf(err, errlen, "out of memory");
     rt_interp_destroy(ip);

@@ -4,9 +4,10 @@
  * per-launch execution state the op handlers work on.
  *
  * Every SSA value of the function gets a slot with a fixed byte size (ttir
- * shapes are static). A launch allocates one block for all slots and reuses
- * it for every program: each op overwrites its result slots, so nothing
- * needs resetting between programs. Constants and make_range are computed
+ * shapes are static); slots whose values are never live at once share an
+ * offset (interp.c, share_storage). A launch allocates one block for all
+ * slots and reuses it for every program: each op overwrites its result
+ * slots, so nothing needs resetting between programs. Constants and make_range are computed
  * once at prepare time into a pool shared by all launches. */
 #ifndef TTC_INTERP_IMPL_H
 #define TTC_INTERP_IMPL_H
