@@ -30,8 +30,11 @@ typedef struct ttc_aot_options {
    * numeric constexprs and cdiv(a, b): "cdiv(n_elements, BLOCK_SIZE)".
    * Allowed: decimal and 0x integer literals, unary - + ! ~, binary
    * arithmetic, shift, comparison, bitwise and logical operators, ?: and
-   * parentheses; integers are evaluated as int64_t. Missing dimensions are
-   * 1. NULL: the launcher takes the grid as its arguments gx, gy, gz. */
+   * parentheses; integers are evaluated as int64_t, every operation is
+   * written in parentheses as parsed (C's precedence), and a constant
+   * division by zero, shift out of 0..63 or overflow is refused. Missing
+   * dimensions are 1. NULL: the launcher takes the grid as its arguments
+   * gx, gy, gz. */
   const char *grid;
   /* How the C source includes the header (no '"', '\\' or line break);
    * NULL: "NAME.h". */

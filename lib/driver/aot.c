@@ -453,7 +453,11 @@ typedef struct grid_parser {
   const char *p;
   ir_strbuf *out;
   int depth;
-  bool zero; /* what was just parsed is a literal 0 (in parentheses, signed) */
+  /* what was just parsed is an integer constant expression, and its value:
+   * C compilers refuse (under -Werror) a constant division by zero, a
+   * shift out of range and overflow, so they are refused here first */
+  bool is_const;
+  int64_t value;
 } grid_parser;
 
 static bool gp_fail(grid_parser *x, const char *what) {
@@ -508,7 +512,8 @@ static bool gp_number(grid_parser *x) {
     if (nd > 18) return gp_fail(x, "a decimal literal has at most 18 digits");
   }
   if (is_ident_char(*q) || *q == '.') return gp_fail(x, "not an integer literal");
-  x->zero = strspn(x->p + (hex ? 2 : 0), "0") == (size_t)(q - x->p) - (hex ? 2 : 0);
+  x->is_const = true;
+  x->value = strtoll(x->p, NULL, hex ? 16 : 10); /* at most 18 or 15 digits: it fits */
   ir_sb_printf(x->out, "(int64_t)%.*s", (int)(q - x->p), x->p);
   x->p = q;
   return true;
@@ -540,15 +545,28 @@ static bool gp_primary(grid_parser *x) {
       ok = *x->p == '(' || gp_fail(x, "cdiv needs '(a, b)'");
       if (ok) x->p++, ir_sb_puts(x->out, "cdiv(");
       ok = ok && gp_expr(x);
+      bool a_const = x->is_const;
+      int64_t a = x->value;
       gp_skip(x);
       if (ok && *x->p != ',') ok = gp_fail(x, "cdiv takes two arguments");
       if (ok) x->p++, ir_sb_puts(x->out, ", ");
+      const char *at = x->p;
       ok = ok && gp_expr(x);
+      if (ok && x->is_const && x->value == 0) {
+        x->p = at;
+        ok = gp_fail(x, "a division by zero");
+      }
+      int64_t t; /* the launcher's cdiv: (a + b - 1) / b */
+      bool folds = ok && a_const && x->is_const && !__builtin_add_overflow(a, x->value - 1, &t) &&
+                   !(t == INT64_MIN && x->value == -1);
+      x->is_const = folds;
+      if (folds) x->value = t / x->value;
       gp_skip(x);
       if (ok && *x->p != ')') ok = gp_fail(x, "cdiv takes two arguments");
       if (ok) x->p++, ir_sb_putc(x->out, ')');
     } else if (grid_name(x->g, x->p, n, &is_int)) {
       ir_sb_printf(x->out, is_int ? "(int64_t)%.*s" : "%.*s", (int)n, x->p);
+      x->is_const = false;
       x->p = q;
       ok = true;
     } else {
@@ -564,31 +582,62 @@ static bool gp_primary(grid_parser *x) {
   return ok;
 }
 
+/* Unary operators, each written in parentheses with its operand ("- -n"
+ * must not become "--n", and "!n == 1" draws a warning). */
 static bool gp_unary(grid_parser *x) {
-  bool keeps_zero = true; /* - and + keep a zero zero; ! and ~ do not */
+  char ops[64];
+  int n = 0;
   for (gp_skip(x); strchr("-+!~", *x->p) && *x->p; gp_skip(x)) {
     if ((x->p[0] == '-' || x->p[0] == '+') && x->p[1] == x->p[0])
       return gp_fail(x, "'++' and '--' have no place in a grid expression");
-    if (*x->p == '!' || *x->p == '~') keeps_zero = false;
-    ir_sb_putc(x->out, *x->p++);
-    ir_sb_putc(x->out, ' '); /* "- -n" must not become "--n" */
+    if (n == (int)sizeof ops) return gp_fail(x, "more than 64 unary operators in a row");
+    ops[n++] = *x->p;
+    ir_sb_printf(x->out, "(%c ", *x->p++);
   }
-  x->zero = false;
+  x->is_const = false;
   if (!gp_primary(x)) return false;
-  x->zero = x->zero && keeps_zero;
+  for (int i = n - 1; i >= 0; i--) {
+    ir_sb_putc(x->out, ')');
+    if (!x->is_const) continue;
+    if (ops[i] == '-' && x->value == INT64_MIN)
+      return gp_fail(x, "a constant that overflows 64 bits");
+    x->value = ops[i] == '-'   ? -x->value
+               : ops[i] == '!' ? !x->value
+               : ops[i] == '~' ? ~x->value
+                               : x->value;
+  }
   return true;
 }
 
-static bool gp_binary(grid_parser *x) {
-  static const char *const ops[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+",
-                                    "-",  "*",  "/",  "%",  "<",  ">",  "&",  "|",  "^"};
+/* Inserts c at `at` in sb. */
+static void sb_insert(ir_strbuf *sb, size_t at, char c) {
+  ir_sb_putc(sb, c);
+  if (sb->failed) return;
+  memmove(sb->data + at + 1, sb->data + at, sb->len - 1 - at);
+  sb->data[at] = c;
+}
+
+/* Binary operators at C's precedence levels (lower binds tighter), each
+ * written in parentheses, so that the C reads as parsed and compilers do
+ * not ask for parentheses. Operators above level `max` end the operand. */
+static bool gp_binary(grid_parser *x, int max) {
+  static const struct {
+    const char *op;
+    int level;
+  } ops[] = {{"<<", 5},  {">>", 5},  {"<=", 6}, {">=", 6}, {"==", 7}, {"!=", 7},
+             {"&&", 11}, {"||", 12}, {"+", 4},  {"-", 4},  {"*", 3},  {"/", 3},
+             {"%", 3},   {"<", 6},   {">", 6},  {"&", 8},  {"|", 10}, {"^", 9}};
+  size_t lhs_at = x->out->len;
   if (!gp_unary(x)) return false;
   for (;;) {
+    bool l_const = x->is_const;
+    int64_t l = x->value;
     gp_skip(x);
     const char *op = NULL;
+    int level = 0;
     for (size_t i = 0; !op && i < sizeof ops / sizeof ops[0]; i++)
-      if (strncmp(x->p, ops[i], strlen(ops[i])) == 0) op = ops[i];
-    if (!op) return true;
+      if (strncmp(x->p, ops[i].op, strlen(ops[i].op)) == 0) op = ops[i].op, level = ops[i].level;
+    if (!op || level > max) return true;
     size_t n = strlen(op);
     bool compares = op[1] == '=';
     if (x->p[n] == '=' && !compares)
@@ -599,30 +648,82 @@ static bool gp_binary(grid_parser *x) {
       return gp_fail(x, "'++' and '--' have no place in a grid expression");
     x->p += n;
     const char *rhs = x->p;
+    sb_insert(x->out, lhs_at, '(');
     ir_sb_printf(x->out, " %s ", op);
-    if (!gp_unary(x)) return false;
-    if ((op[0] == '/' || op[0] == '%') && x->zero) {
+    if (!gp_binary(x, level - 1)) return false; /* left-associative */
+    ir_sb_putc(x->out, ')');
+    bool r_const = x->is_const;
+    int64_t r = x->value, v = 0;
+    x->is_const = false;
+    bool shift = op[0] == op[1] && (op[0] == '<' || op[0] == '>');
+    if (r_const && (op[0] == '/' || op[0] == '%') && r == 0) {
       x->p = rhs;
       return gp_fail(x, "a division by zero");
     }
-    x->zero = false;
+    if (r_const && shift && (r < 0 || r > 63)) {
+      x->p = rhs;
+      return gp_fail(x, "a shift count out of 0..63");
+    }
+    if (l_const && shift && op[0] == '<' && l < 0) {
+      x->p = rhs;
+      return gp_fail(x, "a left shift of a negative constant");
+    }
+    if (!l_const || !r_const) continue;
+    bool over = false;
+    switch (op[0]) {
+    case '+': over = __builtin_add_overflow(l, r, &v); break;
+    case '-': over = __builtin_sub_overflow(l, r, &v); break;
+    case '*': over = __builtin_mul_overflow(l, r, &v); break;
+    case '/':
+    case '%':
+      over = l == INT64_MIN && r == -1;
+      if (!over) v = op[0] == '/' ? l / r : l % r;
+      break;
+    case '<':
+    case '>':
+      if (shift && op[0] == '<') {
+        over = l < 0 || (r > 0 && l > (INT64_MAX >> r));
+        if (!over) v = l << r;
+      } else if (shift) {
+        v = l >> r;
+      } else {
+        v = op[0] == '<' ? (op[1] == '=' ? l <= r : l < r) : (op[1] == '=' ? l >= r : l > r);
+      }
+      break;
+    case '=': v = l == r; break;
+    case '!': v = l != r; break;
+    case '&': v = op[1] == '&' ? (l && r) : (l & r); break;
+    case '|': v = op[1] == '|' ? (l || r) : (l | r); break;
+    default: v = l ^ r; break;
+    }
+    if (over) {
+      x->p = rhs;
+      return gp_fail(x, "a constant that overflows 64 bits (or shifts a negative one)");
+    }
+    x->is_const = true;
+    x->value = v;
   }
 }
 
 static bool gp_expr(grid_parser *x) {
-  if (!gp_binary(x)) return false;
+  if (!gp_binary(x, 12)) return false;
   gp_skip(x);
   if (*x->p != '?') return true;
   x->p++;
-  x->zero = false;
+  bool c_const = x->is_const;
+  int64_t c = x->value;
   ir_sb_puts(x->out, " ? ");
   if (!gp_expr(x)) return false;
   gp_skip(x);
   if (*x->p != ':') return gp_fail(x, "expected ':'");
   x->p++;
   ir_sb_puts(x->out, " : ");
+  bool t_const = x->is_const;
+  int64_t t = x->value;
   bool ok = gp_expr(x);
-  x->zero = false; /* a choice is no literal */
+  if (c_const && c && t_const) /* the choice of a constant condition */
+    x->value = t;
+  x->is_const = c_const && (c ? t_const : x->is_const);
   return ok;
 }
 
@@ -630,7 +731,7 @@ static bool gp_expr(grid_parser *x) {
 static bool parse_grid_expr(aot_gen *g, const char *e, const char *grid, char **out) {
   ir_strbuf sb;
   ir_sb_init(&sb);
-  grid_parser x = {g, grid, e, &sb, 0, false};
+  grid_parser x = {g, grid, e, &sb, 0, false, 0};
   bool ok = gp_expr(&x);
   gp_skip(&x);
   if (ok && *x.p) ok = gp_fail(&x, "unexpected text");
