@@ -160,12 +160,6 @@ static bool bound_address_space(pid_t pid, long *max_mb) {
  * years). */
 static long ptxas_timeout_s(void) { return env_bound("TTC_PTXAS_TIMEOUT", 120, 1000000000UL); }
 
-static double monotonic_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Waits for child pid until deadline (CLOCK_MONOTONIC seconds); true when
  * it exited (not yet reaped), false when the deadline passed. A pidfd wakes
  * the wait the moment the child exits; where the kernel has none (before
@@ -176,7 +170,7 @@ static bool wait_exit_until(pid_t pid, double deadline) {
   if (fd >= 0) {
     bool exited = false;
     for (;;) {
-      double left = deadline - monotonic_s();
+      double left = deadline - ir_now_seconds();
       if (left <= 0) break;
       struct pollfd p = {fd, POLLIN, 0};
       int ms = left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1;
@@ -188,7 +182,7 @@ static bool wait_exit_until(pid_t pid, double deadline) {
       if (n < 0 && errno != EINTR) break; /* fall back to polling below */
     }
     close(fd);
-    if (exited || monotonic_s() >= deadline) return exited;
+    if (exited || ir_now_seconds() >= deadline) return exited;
   }
 #endif
   siginfo_t info;
@@ -197,7 +191,7 @@ static bool wait_exit_until(pid_t pid, double deadline) {
     info.si_pid = 0;
     if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
       return true;
-    if (monotonic_s() >= deadline) return false;
+    if (ir_now_seconds() >= deadline) return false;
     nanosleep(&nap, NULL);
   }
 }
@@ -218,7 +212,7 @@ static int spawn_wait(char *const argv[], const char *log_path, long *max_mb, lo
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  double start = monotonic_s();
+  double start = ir_now_seconds();
   int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {

@@ -106,30 +106,7 @@ static uint64_t get_u64(const uint8_t *p) {
 
 /* The largest entry read: far above any kernel's (a 100k-statement kernel's
  * PTX and cubin take about 15 MB); a larger file is not one ttc wrote. */
-#define ENTRY_MAX_BYTES ((off_t)1 << 30)
-
-/* Reads a whole regular file of at most ENTRY_MAX_BYTES into a malloc'd
- * buffer; NULL when it cannot be read or is anything else (a FIFO would
- * block the open without O_NONBLOCK, a device would read forever). */
-static uint8_t *slurp(const char *path, size_t *size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return NULL;
-  struct stat st;
-  uint8_t *buf = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-      st.st_size <= ENTRY_MAX_BYTES && (buf = malloc((size_t)st.st_size + 1))) {
-    size_t n = 0, want = (size_t)st.st_size;
-    while (n < want) {
-      ssize_t got = read(fd, buf + n, want - n);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) break;
-      n += (size_t)got;
-    }
-    *size = n;
-  }
-  close(fd);
-  return buf;
-}
+#define ENTRY_MAX_BYTES ((size_t)1 << 30)
 
 /* Checks the layout and checksum of an entry's bytes; fills sec. NULL when
  * it is fine, else why not. */
@@ -162,7 +139,9 @@ void *drv_cache_read(const drv_cache *c, const char *key, drv_section *sec, int 
   char path[ENTRY_PATH_MAX];
   entry_path(c, key, false, path, sizeof path);
   size_t size = 0;
-  uint8_t *buf = slurp(path, &size);
+  char unread[DRV_PATH_MAX + 64]; /* a miss either way: the entry is compiled again */
+  uint8_t *buf =
+      (uint8_t *)drv_read_file(path, ENTRY_MAX_BYTES, "cache entry", &size, unread, sizeof unread);
   if (!buf) return NULL;
   const char *why = parse_entry(buf, size, sec, n);
   if (!why) return buf;

@@ -527,9 +527,14 @@ ttc_status ttc_compile(const char *source, size_t source_len, const char *filena
 }
 
 char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen) {
+  return drv_read_file(path, DRV_MAX_SOURCE_BYTES, "source", len, why, whylen);
+}
+
+char *drv_read_file(const char *path, size_t max, const char *what, size_t *len, char *why,
+                    size_t whylen) {
   *len = 0;
   why[0] = '\0';
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     snprintf(why, whylen, "cannot read '%s': %s", path, strerror(errno));
     return NULL;
@@ -554,9 +559,9 @@ char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen) {
       continue;
     }
     ir_sb_append(&sb, buf, (size_t)n);
-    if (sb.len > DRV_MAX_SOURCE_BYTES) {
-      snprintf(why, whylen, "'%s' is larger than the source limit of %d MiB", path,
-               (int)(DRV_MAX_SOURCE_BYTES >> 20));
+    if (sb.len > max) {
+      snprintf(why, whylen, "'%s' is larger than the %s limit of %d MiB", path, what,
+               (int)(max >> 20));
       bad = true;
     }
   }

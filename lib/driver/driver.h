@@ -22,10 +22,14 @@ ttc_kernel *drv_kernel_failed(const char *name, ttc_status st, const char *fmt, 
 
 /* The largest kernel file or IR text the library takes (docs/api.md). */
 #define DRV_MAX_SOURCE_BYTES ((size_t)64 << 20)
-/* Reads a regular file of at most DRV_MAX_SOURCE_BYTES into a malloc'd,
+/* Reads a regular file of at most `max` bytes into a malloc'd,
  * NUL-terminated buffer (caller frees); NULL with the reason in `why` for a
- * missing or unreadable file, a non-regular file (/dev/zero, a pipe) or one
- * past the limit. */
+ * missing or unreadable file, a non-regular file (/dev/zero, a FIFO: opened
+ * without blocking, never read) or one past the limit, which `what` names
+ * ("source": "the source limit"). */
+char *drv_read_file(const char *path, size_t max, const char *what, size_t *len, char *why,
+                    size_t whylen);
+/* drv_read_file with DRV_MAX_SOURCE_BYTES, for kernel files and IR text. */
 char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen);
 
 struct ttc_kernel {

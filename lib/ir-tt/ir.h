@@ -656,6 +656,8 @@ typedef struct ir_pass_args {
  * as 90): false when absent or not a number. */
 const char *ir_pass_arg(const ir_pass_args *a, const char *key);
 bool ir_pass_arg_int(const ir_pass_args *a, const char *key, int64_t *out);
+/* CLOCK_MONOTONIC in seconds (pass timings, time bounds). */
+double ir_now_seconds(void);
 /* An integer option in [lo, hi]: dflt when absent; a value that is no such
  * integer is an error at the module naming the option and pass (false). */
 bool ir_pass_int_option(ir_module *m, const ir_pass_args *a, const char *pass, const char *key,

@@ -197,7 +197,7 @@ static void dump_ir(const ir_pass_options *o, const char *when, const char *name
   ir_sb_putc(o->dump, '\n');
 }
 
-static double now_seconds(void) {
+double ir_now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -237,10 +237,10 @@ bool ir_run_pipeline(ir_module *m, const ir_pipeline *pl, const ir_pass_options 
     const char *name = s->pass->name;
     char *before = opts->reproducer && !*opts->reproducer ? print_for_reproducer(m) : NULL;
     if (name_matches(opts->print_before, name)) dump_ir(opts, "Before", name, m);
-    double t0 = now_seconds();
+    double t0 = ir_now_seconds();
     ok = s->pass->run(m, &scratch, &s->args);
     if (tm && tm->n < 64) {
-      tm->times[tm->n] = now_seconds() - t0;
+      tm->times[tm->n] = ir_now_seconds() - t0;
       snprintf(tm->names[tm->n++], sizeof tm->names[0], "%s", s->spec);
     }
     ir_arena_free(&scratch);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runtime/interp_impl.h"
 
@@ -549,16 +548,10 @@ static void scalar_set_int(rt_iexec *ex, int slot, int64_t x) {
   }
 }
 
-static double monotonic_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Whether the launch is still inside its time (TTC_INTERP_TIMEOUT): the
  * clock is read every 4096 loop iterations and programs. */
 static bool in_time(rt_iexec *ex, const ir_op *op) {
-  if (ex->timeout_s <= 0 || ++ex->ticks % 4096 != 0 || monotonic_s() < ex->deadline) return true;
+  if (ex->timeout_s <= 0 || ++ex->ticks % 4096 != 0 || ir_now_seconds() < ex->deadline) return true;
   return rt_iexec_fail(ex, op, TTC_ERROR_INPUT, "timeout",
                        "the launch ran past %ld s (TTC_INTERP_TIMEOUT) and was stopped",
                        ex->timeout_s);
@@ -849,7 +842,7 @@ ttc_status rt_interp_run(const rt_interp *ip, rt_heap *heap, const unsigned grid
   memcpy(ex.grid, grid, sizeof ex.grid);
   const char *t = getenv("TTC_INTERP_TIMEOUT");
   ex.timeout_s = t && *t ? strtol(t, NULL, 10) : 0;
-  if (ex.timeout_s > 0) ex.deadline = monotonic_s() + (double)ex.timeout_s;
+  if (ex.timeout_s > 0) ex.deadline = ir_now_seconds() + (double)ex.timeout_s;
   unsigned char *storage = aligned_alloc(64, ip->storage_bytes);
   ex.v = malloc((size_t)(ip->nslots ? ip->nslots : 1) * sizeof *ex.v);
   size_t scratch_bytes = (ip->max_numel ? ip->max_numel : 1) * 8;

@@ -525,10 +525,10 @@ static void test_print_bounded(void **state) {
   tb_free(&t, ip);
 }
 
-/* A kernel of 600 statements on a 2^20-element tile, each value either
- * used by the next statement only (a chain) or by the last one too (all
- * live at the end). */
-static rt_interp *prepare_statements(tb *t, bool all_live, char *err, size_t cap) {
+/* The text of a kernel of 600 statements on a 2^20-element tile, each value
+ * either used by the next statement only (a chain) or by the last ones too
+ * (all live at the end); caller frees. */
+static char *statements_text(bool all_live) {
   ir_strbuf sb;
   ir_sb_init(&sb);
   ir_sb_puts(&sb, "module {\n  tt.func public @k(%p: !tt.ptr<f32>) {\n"
@@ -545,13 +545,7 @@ static rt_interp *prepare_statements(tb *t, bool all_live, char *err, size_t cap
     ir_sb_puts(&sb, "    %s = arith.addf %x599, %x599 : tensor<1048576xf32>\n");
   }
   ir_sb_puts(&sb, "    tt.return\n  }\n}\n");
-  memset(t, 0, sizeof *t);
-  t->ctx = ir_context_create();
-  const ir_source *src = ir_context_add_source(t->ctx, "k.ttir", sb.data, sb.len);
-  t->m = ir_parse_module(t->ctx, src);
-  ir_sb_free(&sb);
-  assert_non_null(t->m);
-  return rt_interp_prepare(ir_module_body(t->m)->first, err, cap);
+  return ir_sb_take(&sb);
 }
 
 /* Values share storage when they are never live at once: 600 chained
@@ -562,16 +556,19 @@ static void test_values_bounded(void **state) {
   (void)state;
   tb t;
   char err[512];
-  rt_interp *ip = prepare_statements(&t, false, err, sizeof err);
+  char *text = statements_text(false);
+  rt_interp *ip = prepare_text(&t, text, err, sizeof err);
   if (!ip) fprintf(stderr, "%s\n", err);
   assert_non_null(ip);
   assert_true(ip->storage_bytes <= 4 * ((size_t)4 << 20)); /* a few 4 MiB tiles */
   tb_free(&t, ip);
-  ip = prepare_statements(&t, true, err, sizeof err);
+  free(text);
+  text = statements_text(true);
+  ip = prepare_text(&t, text, err, sizeof err);
   assert_null(ip);
   assert_non_null(strstr(err, "above the interpreter's limit of 2048 MiB"));
-  ir_module_destroy(t.m);
-  ir_context_destroy(t.ctx);
+  tb_free(&t, ip);
+  free(text);
 }
 
 /* TTC_INTERP_TIMEOUT stops a launch that runs past it (a loop of 2^40
