@@ -17,11 +17,14 @@
  *   base); REPS defaults to 3. --cubin also times vector add to the cubin
  *   (ptxas: about 20 minutes at 2^20 on a 2-core machine, so run it with
  *   TTC_PTXAS_TIMEOUT=0: by default ptxas is stopped after 120 s).
- * prints: "kernel statements=N level=L s=T cpu_s=C ratio_to_10k=R",
+ * prints: "kernel statements=N level=L s=T cpu_s=C ratio_to_10k=R" (at
+ *   ptx also ttc_s/ttc_ratio and llvm_s/llvm_ratio: the time inside LLVM,
+ *   ttc_kernel_stats.llvm_ms, and the rest),
  *   "ttir ops=N s=T cpu_s=C ratio_to_10k=R", "ttir_chain ops=N ..." (a chain of
  *   commutative ops: canonicalize and cse),
- *   "vector_add block=N level=L s=T cpu_s=C", then "check ..." lines with
- *   the ratios and their targets. No GPU needed. */
+ *   "vector_add block=N level=L s=T cpu_s=C ttc_s=T1 llvm_s=T2", then "check
+ *   ..." lines with the ratios and their targets, and "split ..." lines with
+ *   the ratios of ttc's own time and LLVM's. No GPU needed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
@@ -97,9 +100,12 @@ static double cpu_now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Medians of REPS measurements, in seconds; negative when a run failed. */
+/* Medians of REPS measurements, in seconds; negative when a run failed.
+ * llvm: the part of wall spent inside LLVM (ttc_kernel_stats.llvm_ms), own:
+ * the rest (ttc's frontend, passes and LLVM IR building); both negative for
+ * the ttir jobs, which never reach LLVM. */
 typedef struct timing {
-  double wall, cpu;
+  double wall, cpu, llvm, own;
 } timing;
 
 /* What one measurement compiles. */
@@ -111,8 +117,10 @@ typedef struct job {
   ttc_level level;
 } job;
 
-/* One compile; false (with a message) when it fails. */
-static bool run_job(const job *j, const text *src) {
+/* One compile; false (with a message) when it fails. *llvm_ms: the
+ * milliseconds inside LLVM, -1 when the job does not reach it. */
+static bool run_job(const job *j, const text *src, double *llvm_ms) {
+  *llvm_ms = -1;
   if (j->kind == JOB_TTIR || j->kind == JOB_TTIR_CHAIN) {
     ttc_ir_options o;
     ttc_ir_options_init(&o);
@@ -140,33 +148,42 @@ static bool run_job(const job *j, const text *src) {
   }
   if (st != TTC_OK)
     fprintf(stderr, "compile (%ld) failed: %s\n", j->n, k ? ttc_kernel_diagnostics(k) : "");
+  ttc_kernel_stats stats = TTC_KERNEL_STATS_INIT;
+  if (st == TTC_OK && ttc_kernel_get_stats(k, &stats) == TTC_OK) *llvm_ms = stats.llvm_ms;
   ttc_kernel_destroy(k);
   return st == TTC_OK;
 }
 
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+  return v[n / 2];
+}
+
 static timing measure(const job *j, int reps) {
-  timing t = {-1, -1};
+  timing t = {-1, -1, -1, -1};
   text src = {0};
   if (j->kind == JOB_STATEMENTS) src = kernel_source(j->n);
   if (j->kind == JOB_TTIR) src = ttir_source(j->n);
   if (j->kind == JOB_TTIR_CHAIN) src = ttir_chain_source(j->n);
-  double *wall = calloc((size_t)reps, sizeof *wall), *cpu = calloc((size_t)reps, sizeof *cpu);
-  if (!wall || !cpu) exit(1);
+  double *v = calloc(4 * (size_t)reps, sizeof *v);
+  if (!v) exit(1);
+  double *wall = v, *cpu = v + reps, *llvm = v + 2 * reps, *own = v + 3 * reps;
   int i = 0;
   for (; i < reps; i++) {
-    double w0 = bench_now_ms(), c0 = cpu_now_ms();
-    if (!run_job(j, &src)) break;
+    double w0 = bench_now_ms(), c0 = cpu_now_ms(), llvm_ms;
+    if (!run_job(j, &src, &llvm_ms)) break;
     wall[i] = (bench_now_ms() - w0) / 1e3;
     cpu[i] = (cpu_now_ms() - c0) / 1e3;
+    llvm[i] = llvm_ms / 1e3;
+    own[i] = llvm_ms < 0 ? -1 : wall[i] - llvm[i];
   }
   if (i == reps) {
-    qsort(wall, (size_t)reps, sizeof *wall, bench_cmp_double);
-    qsort(cpu, (size_t)reps, sizeof *cpu, bench_cmp_double);
-    t.wall = wall[reps / 2];
-    t.cpu = cpu[reps / 2];
+    t.wall = median(wall, reps);
+    t.cpu = median(cpu, reps);
+    t.llvm = median(llvm, reps);
+    t.own = median(own, reps);
   }
-  free(wall);
-  free(cpu);
+  free(v);
   free(src.s);
   return t;
 }
@@ -181,7 +198,7 @@ static void series(job_kind kind, ttc_level level, const long *sizes, int nsizes
                    timing *base, timing *big) {
   job base_job = {kind, 10000, level};
   *base = measure(&base_job, reps);
-  *big = (timing){-1, -1};
+  *big = (timing){-1, -1, -1, -1};
   for (int i = 0; i < nsizes; i++) {
     job j = {kind, sizes[i], level};
     timing t = sizes[i] == 10000 ? *base : measure(&j, reps);
@@ -190,7 +207,11 @@ static void series(job_kind kind, ttc_level level, const long *sizes, int nsizes
       printf("kernel statements=%ld level=%s", sizes[i], ttc_level_name(level));
     else
       printf("%s ops=%ld", kind == JOB_TTIR ? "ttir" : "ttir_chain", sizes[i]);
-    printf(" s=%.3f cpu_s=%.3f ratio_to_10k=%.2f\n", t.wall, t.cpu, ratio(t.wall, base->wall));
+    printf(" s=%.3f cpu_s=%.3f ratio_to_10k=%.2f", t.wall, t.cpu, ratio(t.wall, base->wall));
+    if (t.llvm >= 0)
+      printf(" ttc_s=%.3f ttc_ratio=%.2f llvm_s=%.3f llvm_ratio=%.2f", t.own,
+             ratio(t.own, base->own), t.llvm, ratio(t.llvm, base->llvm));
+    printf("\n");
     fflush(stdout);
   }
 }
@@ -203,6 +224,15 @@ static bool check_ratio(const char *name, timing num, timing den, double target)
   printf("check %s: ratio wall %.2f cpu %.2f (target <= %g) %s\n", name, rw, rc, target,
          ok ? "ok" : "FAIL");
   return ok;
+}
+
+/* "split NAME: ttc R1, llvm R2": the same ratio for ttc's own stages and
+ * for the time inside LLVM, to tell which side grows (no target: the
+ * issue's target is on the whole compile). */
+static void print_split(const char *name, timing num, timing den) {
+  if (num.llvm < 0 || den.llvm < 0) return;
+  printf("split %s: ttc's own stages %.2f, inside LLVM %.2f\n", name, ratio(num.own, den.own),
+         ratio(num.llvm, den.llvm));
 }
 
 int main(int argc, char **argv) {
@@ -246,14 +276,17 @@ int main(int argc, char **argv) {
   series(JOB_TTIR, TTC_LEVEL_TTIR, sizes, nsizes, reps, &tbase, &tbig);
   series(JOB_TTIR_CHAIN, TTC_LEVEL_TTIR, sizes, nsizes, reps, &cbase, &cbig);
 
-  timing va[2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}}; /* [level][2^17, 2^20] */
+  timing va[2][2]; /* [level][2^17, 2^20] */
+  for (int l = 0; l < 2; l++)
+    va[l][0] = va[l][1] = (timing){-1, -1, -1, -1};
   const ttc_level va_levels[2] = {TTC_LEVEL_PTX, TTC_LEVEL_CUBIN};
   for (int l = 0; vector_add && l < (cubin ? 2 : 1); l++) {
     for (int b = 0; b < 2; b++) {
       job j = {JOB_VECTOR_ADD, b ? 1L << 20 : 1L << 17, va_levels[l]};
       va[l][b] = measure(&j, reps);
-      printf("vector_add block=%ld level=%s s=%.3f cpu_s=%.3f\n", j.n, ttc_level_name(va_levels[l]),
-             va[l][b].wall, va[l][b].cpu);
+      printf("vector_add block=%ld level=%s s=%.3f cpu_s=%.3f ttc_s=%.3f llvm_s=%.3f\n", j.n,
+             ttc_level_name(va_levels[l]), va[l][b].wall, va[l][b].cpu, va[l][b].own,
+             va[l][b].llvm);
       fflush(stdout);
     }
   }
@@ -266,6 +299,7 @@ int main(int argc, char **argv) {
            fast ? "ok" : "FAIL");
     ok = fast && ok;
     ok = check_ratio("statements 100k/10k", big, base, 12) && ok;
+    print_split("statements 100k/10k", big, base);
   }
   if (tbig.wall > 0) ok = check_ratio("ttir ops 100k/10k", tbig, tbase, 12) && ok;
   if (cbig.wall > 0) ok = check_ratio("ttir chain ops 100k/10k", cbig, cbase, 12) && ok;
@@ -273,6 +307,7 @@ int main(int argc, char **argv) {
     char name[64];
     snprintf(name, sizeof name, "vector_add 2^20/2^17 to %s", ttc_level_name(va_levels[l]));
     ok = check_ratio(name, va[l][1], va[l][0], 10) && ok;
+    print_split(name, va[l][1], va[l][0]);
   }
   return ok ? 0 : 1;
 }

@@ -179,12 +179,14 @@ typedef struct ttc_kernel_stats {
    * allocation and LLVM's optimizer, cubin ptxas. -1 for a level this call
    * did not produce, and for every level of a kernel from the cache. */
   double time_ms[TTC_NUM_LEVELS];
+  /* Of time_ms's llir and ptx, the wall milliseconds spent inside LLVM
+   * (linking libdevice, the verifier, the optimizer, the NVPTX backend);
+   * the rest is ttc's own work. -1 when this call did not reach PTX. */
+  double llvm_ms;
 } ttc_kernel_stats;
 
 #define TTC_KERNEL_STATS_INIT                                                                      \
-  {                                                                                                \
-    sizeof(ttc_kernel_stats), 0, 0, 0, 0, 0, 0, { 0 }                                              \
-  }
+  { sizeof(ttc_kernel_stats), 0, 0, 0, 0, 0, 0, {0}, -1 }
 
 /* Fills *stats (its first stats->size bytes; the size field is kept).
  * TTC_ERROR_ARGUMENT for NULL pointers or a size smaller than the first

@@ -35,8 +35,9 @@ typedef struct cg_options {
   const char *libdevice; /* libdevice.10.bc; NULL: $TTC_LIBDEVICE, then the CUDA home's */
   /* Outputs, when non-NULL: set true when the module needed libdevice and
    * it could not be read (a missing tool, not the input's fault); the wall
-   * milliseconds of building and optimizing the LLVM IR ([0]) and of NVPTX
-   * code generation ([1]). */
+   * milliseconds of building the LLVM IR and of ttc's own fixups ([0]),
+   * of LLVM's work on it (libdevice link, verifier, optimizer, printing
+   * the IR: [1]) and of NVPTX code generation ([2]). */
   bool *libdevice_missing;
   double *stage_ms;
   bool line_info; /* .file/.loc line tables from the ops' source positions */

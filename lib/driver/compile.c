@@ -259,7 +259,7 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
     goto done;
   }
   k->shared_bytes = (int)ir_op_get_int(m->op, "ttg.shared", 0);
-  double prep_ms = now_ms() - t, cg_ms[2] = {0, 0};
+  double prep_ms = now_ms() - t, cg_ms[3] = {0, 0, 0};
   bool libdevice_missing = false;
   int opt_level = o->opt_level < 0 ? 0 : o->opt_level > 3 ? 3 : o->opt_level;
   cg_options co = {.arch = k->arch,
@@ -274,10 +274,12 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
                                       : TTC_ERROR_LLVM;
     goto done;
   }
-  k->time_ms[TTC_LEVEL_LLIR] = prep_ms + cg_ms[0];
-  k->time_ms[TTC_LEVEL_PTX] = cg_ms[1];
-  time_stage(rep, "codegen-llvm (ttgir to LLVM IR, optimization)", cg_ms[0]);
-  time_stage(rep, "llvm-nvptx (LLVM IR to PTX)", cg_ms[1]);
+  k->time_ms[TTC_LEVEL_LLIR] = prep_ms + cg_ms[0] + cg_ms[1];
+  k->time_ms[TTC_LEVEL_PTX] = cg_ms[2];
+  k->llvm_ms = cg_ms[1] + cg_ms[2];
+  time_stage(rep, "codegen-llvm (ttgir to LLVM IR)", cg_ms[0]);
+  time_stage(rep, "llvm-opt (libdevice, verifier, optimizer, printer)", cg_ms[1]);
+  time_stage(rep, "llvm-nvptx (LLVM IR to PTX)", cg_ms[2]);
   keep_text(k, TTC_LEVEL_LLIR, llir);
   keep_text(k, TTC_LEVEL_PTX, ptx);
   llir = ptx = NULL;
@@ -618,6 +620,7 @@ ttc_kernel *drv_kernel_new(void) {
     free(k);
     return NULL;
   }
+  if (k) k->llvm_ms = -1; /* set when a compile reaches PTX */
   return k;
 }
 
@@ -690,7 +693,8 @@ ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {
   if (!live(k) || !stats || stats->size < v1_size) return TTC_ERROR_ARGUMENT;
   ttc_kernel_stats s = {
       sizeof s,        k->num_regs,      k->spill_store_bytes, k->spill_load_bytes,
-      k->shared_bytes, k->shared_static, k->local_bytes,       {0}};
+      k->shared_bytes, k->shared_static, k->local_bytes,       {0},
+      k->llvm_ms};
   memcpy(s.time_ms, k->time_ms, sizeof s.time_ms);
   size_t n = stats->size;
   memcpy(stats, &s, n < sizeof s ? n : sizeof s);

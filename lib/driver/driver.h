@@ -70,6 +70,7 @@ struct ttc_kernel {
    * produced by this compile). */
   int num_regs, spill_store_bytes, spill_load_bytes, shared_static, local_bytes;
   double time_ms[TTC_NUM_LEVELS];
+  double llvm_ms; /* inside LLVM (part of time_ms's llir and ptx); -1: not compiled here */
 };
 
 /* ---- hash.c: SHA-256 for cache keys, XXH64 for entry checksums ------------ */

@@ -199,6 +199,8 @@ static void test_hit_and_outputs(void **state) {
   assert_int_equal(ttc_kernel_get_stats(b, &sb), TTC_OK);
   assert_true(sa.time_ms[TTC_LEVEL_PTX] >= 0);
   assert_true(sb.time_ms[TTC_LEVEL_PTX] < 0);
+  assert_true(sa.llvm_ms >= 0);
+  assert_true(sb.llvm_ms < 0);
   assert_int_equal(ttc_kernel_num_warps(b), 4);
   assert_string_equal(ttc_kernel_name(b), "k");
   ttc_kernel_destroy(a);

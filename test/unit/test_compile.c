@@ -3,6 +3,7 @@
  * metadata, diagnostics on bad input, argument checks; kernels made from
  * ttir text and run on the interpreter. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ static void test_stop_after_ttir(void **state) {
   assert_int_equal(stats.num_regs, -1);
   assert_true(stats.time_ms[TTC_LEVEL_TTIR] >= 0);
   assert_true(stats.time_ms[TTC_LEVEL_TTGIR] < 0);
+  assert_true(stats.llvm_ms < 0); /* LLVM never ran */
   ttc_kernel_destroy(k);
 }
 
@@ -119,6 +121,21 @@ static void test_stats_with_cubin(void **state) {
   assert_int_equal(big.s.shared, ttc_kernel_shared_bytes(k));
   for (int l = 0; l < TTC_NUM_LEVELS; l++)
     assert_true(big.s.time_ms[l] >= 0);
+  /* LLVM's share is part of the llir and ptx levels' time, and NVPTX's
+   * code generation alone is inside it */
+  assert_true(big.s.llvm_ms >= big.s.time_ms[TTC_LEVEL_PTX]);
+  assert_true(big.s.llvm_ms <= big.s.time_ms[TTC_LEVEL_LLIR] + big.s.time_ms[TTC_LEVEL_PTX]);
+  /* a caller built before llvm_ms existed gets the fields it knows */
+  struct {
+    ttc_kernel_stats s;
+  } v1;
+  memset(&v1, 0x5a, sizeof v1);
+  v1.s.size = offsetof(ttc_kernel_stats, llvm_ms);
+  assert_int_equal(ttc_kernel_get_stats(k, &v1.s), TTC_OK);
+  assert_int_equal(v1.s.num_regs, big.s.num_regs);
+  unsigned char tail[sizeof v1.s.llvm_ms];
+  memset(tail, 0x5a, sizeof tail);
+  assert_memory_equal(&v1.s.llvm_ms, tail, sizeof tail); /* untouched */
   char want[64];
   snprintf(want, sizeof want, "\"num_regs\": %d, ", big.s.num_regs);
   assert_non_null(strstr(ttc_kernel_metadata_json(k), want));
