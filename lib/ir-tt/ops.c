@@ -44,6 +44,7 @@ ir_module *ir_module_create(ir_context *ctx, ir_loc loc) {
   if (!m) return NULL;
   m->ctx = ctx;
   ir_arena_init(&m->arena);
+  ir_arena_init(&m->side);
   m->op = ir_op_create(m, IR_OP_MODULE, loc, 0, NULL, 0, NULL, 1);
   ir_region_append_block(&m->op->regions[0], ir_block_create(m, 0, NULL));
   return m;
@@ -52,6 +53,7 @@ ir_module *ir_module_create(ir_context *ctx, ir_loc loc) {
 void ir_module_destroy(ir_module *m) {
   if (!m) return;
   ir_arena_free(&m->arena);
+  ir_arena_free(&m->side);
   free(m);
 }
 
@@ -362,6 +364,7 @@ static void clone_region(ir_module *m, const ir_region *from, ir_region *to, ir_
     ir_block *nb = ir_block_create(m, b->nargs, tys);
     for (int i = 0; i < b->nargs; i++) {
       nb->args[i]->name = b->args[i]->name;
+      nb->args[i]->divisibility = b->args[i]->divisibility;
       ir_subst_add(map, b->args[i], nb->args[i]);
     }
     ir_region_append_block(to, nb);
@@ -387,6 +390,28 @@ ir_op *ir_op_clone(ir_module *m, const ir_op *op, ir_subst *map) {
   for (int r = 0; r < op->nregions; r++)
     clone_region(m, &op->regions[r], &n->regions[r], map);
   return n;
+}
+
+bool ir_module_compact(ir_module *m) {
+  ir_arena old = m->arena;
+  int64_t nops = m->nops;
+  ir_arena_init(&m->arena);
+  ir_subst map = {0};
+  ir_op *copy = ir_op_clone(m, m->op, &map);
+  /* an operand defined after its use in walk order (which the verifier
+   * refuses, but a pass may be handed anything) was copied unmapped */
+  ir_subst_apply(&map, copy);
+  bool ok = !map.oom;
+  ir_subst_free(&map);
+  if (!ok) {
+    ir_arena_free(&m->arena);
+    m->arena = old;
+    return false;
+  }
+  m->op = copy;
+  m->nops = nops; /* the copy is not new work: the bound counts what the input made */
+  ir_arena_free(&old);
+  return true;
 }
 
 void ir_subst_free(ir_subst *s) {

@@ -388,6 +388,52 @@ static void test_print_vector_add(void **state) {
   ir_context_destroy(ctx);
 }
 
+/* ir_module_compact: the copy prints as the original (names, attributes,
+ * the arguments' divisibility), takes less memory once ops were erased,
+ * keeps the op bound's count, and maps an operand used before its
+ * definition (which the verifier refuses) to the copy of that definition. */
+static void test_compact(void **state) {
+  (void)state;
+  ir_context *ctx = ir_context_create();
+  ir_module *m = build_vector_add(ctx);
+  char *before = print_module(m, false);
+  ir_op *f = ir_module_lookup_func(m, "add_kernel");
+  ir_block *e = ir_region_entry(&f->regions[0]);
+  ir_builder b;
+  ir_builder_init(&b, m);
+  ir_builder_set_before(&b, e->first);
+  for (int i = 0; i < 1000; i++)
+    ir_op_erase(ir_build_const_int(&b, ir_type_i32(ctx), i)->def);
+  size_t bytes = m->arena.total;
+  int64_t nops = m->nops;
+  assert_true(ir_module_compact(m));
+  assert_true(m->arena.total < bytes / 4);
+  assert_int_equal(m->nops, nops);
+  char *after = print_module(m, false);
+  assert_string_equal(after, before);
+  free(before);
+  free(after);
+
+  /* a use before its definition: the copy's operand is the copy's value */
+  f = ir_module_lookup_func(m, "add_kernel");
+  e = ir_region_entry(&f->regions[0]);
+  ir_builder_set_before(&b, e->first);
+  ir_value *c = ir_build_const_int(&b, ir_type_i32(ctx), 5);
+  ir_value *sum = ir_build_binary(&b, IR_OP_ARITH_ADDI, c, c);
+  ir_op_unlink(c->def);
+  ir_op_insert_after(sum->def, c->def); /* now: sum = c + c; c = 5 */
+  assert_true(ir_module_compact(m));
+  f = ir_module_lookup_func(m, "add_kernel");
+  e = ir_region_entry(&f->regions[0]);
+  ir_op *add = e->first, *cst = add->next;
+  assert_int_equal(add->kind, IR_OP_ARITH_ADDI);
+  assert_int_equal(cst->kind, IR_OP_ARITH_CONSTANT);
+  assert_ptr_equal(add->operands[0], &cst->results[0]);
+  assert_ptr_equal(add->operands[1], &cst->results[0]);
+  ir_module_destroy(m);
+  ir_context_destroy(ctx);
+}
+
 /* ttgir: the same kernel with a blocked layout and module attributes. */
 static void test_print_layouts_and_module_attrs(void **state) {
   (void)state;
@@ -539,6 +585,7 @@ int main(void) {
       cmocka_unit_test(test_op_info),
       cmocka_unit_test(test_ops_link_walk_replace),
       cmocka_unit_test(test_print_vector_add),
+      cmocka_unit_test(test_compact),
       cmocka_unit_test(test_print_layouts_and_module_attrs),
       cmocka_unit_test(test_print_regions_and_locs),
   };
