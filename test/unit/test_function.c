@@ -397,16 +397,18 @@ static void test_heuristics(void **state) {
   ttc_function_destroy(f);
 }
 
-/* Python's ints have no bound: a heuristic's integer result that does not
- * fit in 64 bits is a located error, never a wrapped value; cdiv near the
- * top still works. One heuristic, its case picked by s. */
+/* Python's ints have no bound: heuristics evaluate in 128 bits, and an
+ * operation whose result does not fit there is a located error at its
+ * operator, never a wrapped value; cdiv near the top still works. One
+ * heuristic, its case picked by s. */
 static const char heur_overflow_src[] =
     "import triton\nimport triton.language as tl\n\n"
-    "@triton.heuristics({'B': lambda args: args['n'] * args['n'] if args['s'] == 0 else\n"
-    "    args['n'] ** 100 if args['s'] == 1 else triton.cdiv(args['n'], 64) if args['s'] == 2 else\n"
-    "    abs(args['n']) if args['s'] == 3 else triton.next_power_of_2(args['n']) if args['s'] == 4\n"
-    "    else -args['n'] if args['s'] == 5 else args['n'] << 2 if args['s'] == 6 else\n"
-    "    int(args['n'] * 1e300) if args['s'] == 7 else args['n'] // -1})\n"
+    "@triton.heuristics({'B': lambda args: args['n'] * args['n'] * args['n'] * args['n'] if\n"
+    "    args['s'] == 0 else args['n'] ** 100 if args['s'] == 1 else\n"
+    "    triton.cdiv(args['n'], 64) if args['s'] == 2 else abs(args['n'] * 2**64) if args['s'] == 3\n"
+    "    else triton.next_power_of_2(args['n'] * 2**64) if args['s'] == 4 else\n"
+    "    -(args['n'] * 2**64) if args['s'] == 5 else args['n'] << 66 if args['s'] == 6 else\n"
+    "    int(args['n'] * 1e300) if args['s'] == 7 else args['n'] * 2**64 // -1})\n"
     "@triton.jit\n"
     "def h(x_ptr, n, s, B: tl.constexpr):\n"
     "    tl.store(x_ptr, B)\n";
@@ -421,28 +423,67 @@ static void test_heuristic_overflow(void **state) {
   } bad[] = {{0, INT64_C(1) << 32, "k.py:4:"},
              {1, 3, "k.py:5:"},
              {3, INT64_MIN, "k.py:6:"},
-             {4, (INT64_C(1) << 62) + 1, "k.py:6:"},
-             {5, INT64_MIN, "k.py:7:"},
-             {6, INT64_C(1) << 62, "k.py:7:"},
-             {7, 1, "k.py:8:"},
-             {8, INT64_MIN, "k.py:8:"}};
+             {4, (INT64_C(1) << 62) + 1, "k.py:7:"},
+             {5, INT64_MIN, "k.py:8:"},
+             {6, INT64_C(1) << 62, "k.py:8:"},
+             {7, 1, "k.py:9:"},
+             {8, INT64_MIN, "k.py:9:"}};
   for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
     ttc_arg a[3] = {ttc_arg_ptr_to(TTC_TYPE_I64, 4096), ttc_arg_i64(bad[c].n),
                     ttc_arg_i32(bad[c].s)};
     char *sig = NULL;
     assert_int_not_equal(ttc_function_signature(f, a, 3, &sig), TTC_OK);
     char *e = ttc_function_error(f);
-    if (!strstr(e, bad[c].at) || !strstr(e, "does not fit in 64 bits"))
+    if (!strstr(e, bad[c].at) || !strstr(e, "does not fit in 128 bits"))
       fprintf(stderr, "case %d: %s\n", bad[c].s, e);
     assert_non_null(strstr(e, bad[c].at));
-    assert_non_null(strstr(e, "the integer result does not fit in 64 bits"));
+    assert_non_null(strstr(e, "the integer result does not fit in 128 bits"));
     free(e);
   }
   ttc_arg a[3] = {ttc_arg_ptr_to(TTC_TYPE_I64, 4096), ttc_arg_i64(INT64_MAX), ttc_arg_i32(2)};
   check_sig(f, a, 3, "*i64:16,i64,i32,144115188075855872"); /* cdiv(2^63 - 1, 64) */
   a[1] = ttc_arg_i64(INT64_C(1) << 62);
+  a[2] = ttc_arg_i32(0); /* (2^62)^4 = 2^248: the first product past 2^127 fails */
+  char *sig = NULL;
+  assert_int_not_equal(ttc_function_signature(f, a, 3, &sig), TTC_OK);
+  ttc_function_destroy(f);
+}
+
+/* Values past 2^63 in between, as Python computes them: a u64 argument
+ * above 2^63 - 1, and a product that only a later division brings back; a
+ * heuristic's value outside 64 bits (ttc's constexprs) is a located error
+ * that prints the value. */
+static void test_heuristic_wide(void **state) {
+  (void)state;
+  static const char src[] =
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.heuristics({'B': lambda args: args['n'] // 4 if args['s'] == 0 else\n"
+      "    args['n'] * 2 // 4 if args['s'] == 1 else\n"
+      "    args['n'] - 2**64 if args['s'] == 2 else args['n'] > 2**63 if args['s'] == 3 else\n"
+      "    args['n']})\n"
+      "@triton.jit\n"
+      "def h(x_ptr, n, s, B: tl.constexpr):\n"
+      "    tl.store(x_ptr, B)\n";
+  ttc_function *f = make(src, "h", NULL);
+  ttc_arg a[3] = {ttc_arg_ptr_to(TTC_TYPE_I64, 4096), ttc_arg_u64(UINT64_MAX), ttc_arg_i32(0)};
+  check_sig(f, a, 3, "*i64:16,u64,i32:16,4611686018427387903");
+  a[2] = ttc_arg_i32(1);
+  check_sig(f, a, 3, "*i64:16,u64,1,9223372036854775807");
+  a[2] = ttc_arg_i32(2);
+  check_sig(f, a, 3, "*i64:16,u64,i32,-1");
+  a[2] = ttc_arg_i32(3);
+  check_sig(f, a, 3, "*i64:16,u64,i32,True");
   a[2] = ttc_arg_i32(4);
-  check_sig(f, a, 3, "*i64:16,i64:16,i32,4611686018427387904");
+  char *sig = NULL;
+  assert_int_not_equal(ttc_function_signature(f, a, 3, &sig), TTC_OK);
+  char *e = ttc_function_error(f);
+  assert_non_null(strstr(e, "k.py:4:"));
+  assert_non_null(strstr(e, "the value 18446744073709551615 does not fit in a 64-bit constexpr"));
+  free(e);
+  /* a signed argument at the bottom: -2^64 fits in between */
+  a[1] = ttc_arg_i64(INT64_MIN);
+  a[2] = ttc_arg_i32(1); /* -2^63 * 2 // 4 = -2^62 */
+  check_sig(f, a, 3, "*i64:16,i64:16,1,-4611686018427387904");
   ttc_function_destroy(f);
 }
 
@@ -781,6 +822,7 @@ int main(void) {
       cmocka_unit_test(test_unsupported_decorators),
       cmocka_unit_test(test_heuristics),
       cmocka_unit_test(test_heuristic_overflow),
+      cmocka_unit_test(test_heuristic_wide),
       cmocka_unit_test(test_heuristic_cdiv),
       cmocka_unit_test(test_repeated_keys),
       cmocka_unit_test(test_device_outlives_functions),
