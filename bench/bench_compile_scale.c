@@ -102,8 +102,8 @@ static double cpu_now_ms(void) {
 
 /* Medians of REPS measurements, in seconds; negative when a run failed.
  * llvm: the part of wall spent inside LLVM (ttc_kernel_stats.llvm_ms), own:
- * the rest (ttc's frontend, passes and LLVM IR building); both negative for
- * the ttir jobs, which never reach LLVM. */
+ * the rest but ptxas (ttc's frontend, passes and LLVM IR building); both
+ * negative for the ttir jobs, which never reach LLVM. */
 typedef struct timing {
   double wall, cpu, llvm, own;
 } timing;
@@ -118,9 +118,11 @@ typedef struct job {
 } job;
 
 /* One compile; false (with a message) when it fails. *llvm_ms: the
- * milliseconds inside LLVM, -1 when the job does not reach it. */
-static bool run_job(const job *j, const text *src, double *llvm_ms) {
+ * milliseconds inside LLVM, -1 when the job does not reach it; *ptxas_ms:
+ * ptxas's, 0 below the cubin level. */
+static bool run_job(const job *j, const text *src, double *llvm_ms, double *ptxas_ms) {
   *llvm_ms = -1;
+  *ptxas_ms = 0;
   if (j->kind == JOB_TTIR || j->kind == JOB_TTIR_CHAIN) {
     ttc_ir_options o;
     ttc_ir_options_init(&o);
@@ -149,7 +151,10 @@ static bool run_job(const job *j, const text *src, double *llvm_ms) {
   if (st != TTC_OK)
     fprintf(stderr, "compile (%ld) failed: %s\n", j->n, k ? ttc_kernel_diagnostics(k) : "");
   ttc_kernel_stats stats = TTC_KERNEL_STATS_INIT;
-  if (st == TTC_OK && ttc_kernel_get_stats(k, &stats) == TTC_OK) *llvm_ms = stats.llvm_ms;
+  if (st == TTC_OK && ttc_kernel_get_stats(k, &stats) == TTC_OK) {
+    *llvm_ms = stats.llvm_ms;
+    if (stats.time_ms[TTC_LEVEL_CUBIN] > 0) *ptxas_ms = stats.time_ms[TTC_LEVEL_CUBIN];
+  }
   ttc_kernel_destroy(k);
   return st == TTC_OK;
 }
@@ -170,12 +175,12 @@ static timing measure(const job *j, int reps) {
   double *wall = v, *cpu = v + reps, *llvm = v + 2 * reps, *own = v + 3 * reps;
   int i = 0;
   for (; i < reps; i++) {
-    double w0 = bench_now_ms(), c0 = cpu_now_ms(), llvm_ms;
-    if (!run_job(j, &src, &llvm_ms)) break;
+    double w0 = bench_now_ms(), c0 = cpu_now_ms(), llvm_ms, ptxas_ms;
+    if (!run_job(j, &src, &llvm_ms, &ptxas_ms)) break;
     wall[i] = (bench_now_ms() - w0) / 1e3;
     cpu[i] = (cpu_now_ms() - c0) / 1e3;
     llvm[i] = llvm_ms / 1e3;
-    own[i] = llvm_ms < 0 ? -1 : wall[i] - llvm[i];
+    own[i] = llvm_ms < 0 ? -1 : wall[i] - llvm[i] - ptxas_ms / 1e3;
   }
   if (i == reps) {
     t.wall = median(wall, reps);

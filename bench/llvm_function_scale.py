@@ -7,13 +7,20 @@ The kernels are bench_compile_scale's straight-line statements
 (x{i} = x{i-1} * 2.0 + i.0 on a 128-element tile). ttc lowers each to LLVM IR
 without optimizing it (-O0 --emit llir --no-line-info); then LLVM's own tools
 run the two stages ttc runs in process: `opt -passes='default<O3>'` and
-`llc -O3 -mcpu=sm_90`, on
+`llc -O3 -mcpu=sm_90a -mattr=+ptx87` with the two NVPTX options ttc sets
+(-nvptx-short-ptr, -nvptx-mad-wide-opt), on
   - one function of N statements (N = 10k, the base),
   - one module of R copies of that function (R = 10: as many instructions as
     the big kernel, in functions of the base's size),
   - one function of R * N statements.
 If LLVM's time grew with the number of instructions alone, the last two
 would take the same time.
+
+It is a control, not the in-process pipeline: ttc's own rewrites of the
+optimized IR (splitting GEP offsets, ptxas fix-ups) run here before `opt`
+rather than after it, and each tool parses its input and starts a process,
+which the base's ratio absorbs. In process, `ttc_kernel_stats.llvm_ms`
+(bench_compile_scale's llvm_s) is the measure.
 
 usage: python3 bench/llvm_function_scale.py [--ttc PATH] [--llvm-bin DIR] [-n N] [-r R] [--reps K]
 prints: "llvm-scale CASE instrs=I opt_s=T llc_s=T ratio_opt=X ratio_llc=Y" per
@@ -97,7 +104,8 @@ def main():
                 f.write(ir)
             instrs = sum(1 for line in ir.splitlines() if line.startswith("  ") and "=" in line)
             t_opt = timed([opt, "-passes=default<O3>", ll, "-o", bc], a.reps)
-            t_llc = timed([llc, "-O3", "-mcpu=sm_90", bc, "-o", os.devnull], a.reps)
+            t_llc = timed([llc, "-O3", "-mcpu=sm_90a", "-mattr=+ptx87", "-nvptx-short-ptr",
+                           "-nvptx-mad-wide-opt", bc, "-o", os.devnull], a.reps)
             rows.append((name, instrs, t_opt, t_llc))
         b_opt, b_llc = rows[0][2], rows[0][3]
         for name, instrs, t_opt, t_llc in rows:

@@ -276,8 +276,8 @@ bool cg_emit_ptx(const ir_module *m, const cg_options *opts, char **llir, char *
   if (opts && opts->line_info) cg_debug_begin(&c, module_file(m));
   bool ok = check_budget(&c, m);
   ok = ok && cg_build_module(&c, m);
+  double t_llvm = now_ms(); /* from here LLVM's: debug info, libdevice, verifier, optimizer */
   cg_debug_finish(&c);
-  double t_llvm = now_ms();
   /* cg_link_libdevice reports why; the caller learns that the setup, not
    * the kernel, failed (a missing, unreadable or damaged file) */
   if (ok && !cg_link_libdevice(&c, opts ? opts->libdevice : NULL)) {

@@ -249,7 +249,10 @@ static ttc_status compile_pipeline(ttc_kernel *k, ir_context *ctx, const ir_sour
   t = now_ms();
   /* the frontend's and the ttir passes' leftovers go before the ttgir passes */
   double tc = now_ms();
-  if (!ir_module_compact(m)) goto oom;
+  if (!ir_module_compact(m)) {
+    st = ir_context_num_errors(ctx) ? TTC_ERROR_INTERNAL : TTC_ERROR_OUT_OF_MEMORY;
+    goto done;
+  }
   time_stage(rep, "compact (live ops into fresh memory)", now_ms() - tc);
   if ((st = run_ttgir(m, o, cc, rep)) != TTC_OK) goto done;
   if (!print_level(k, TTC_LEVEL_TTGIR, m, o)) goto oom;

@@ -372,7 +372,7 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
     pa->const_kind = e->const_kind;
     pa->ival = e->ival;
     pa->fval = e->fval;
-    pa->sval = e->sval;
+    pa->sval = e->sval ? ir_arena_strdup(arena, e->sval, strlen(e->sval)) : NULL;
     pa->dtype = e->dtype;
     if (!pa->is_constexpr) pa->value_text[0] = '\0';
     if (e->desc_rank && pa->is_constexpr) {

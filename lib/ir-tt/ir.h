@@ -520,7 +520,11 @@ void ir_module_destroy(ir_module *m);
  * 3 to 10 times faster on the copy. Every pointer into the module's ops,
  * blocks and values is invalid afterwards (m->op is the copy); names,
  * types, attributes and locations live in the context and are shared.
- * False, with the module unchanged, when memory runs out. */
+ * False, with the module unchanged, when the value map cannot grow, and
+ * with an internal error on the context when an operand is no value of the
+ * module (an erased op's result that a pass left in use): the copy would
+ * point into freed memory. Running out of arena memory aborts, as any
+ * allocation of an op does. */
 bool ir_module_compact(ir_module *m);
 ir_block *ir_module_body(const ir_module *m);
 /* The tt.func named `name` in the module, or NULL. */
@@ -583,17 +587,20 @@ typedef struct ir_subst {
   ir_value **to;
   size_t cap, n;
   bool oom;
+  size_t unmapped; /* ir_op_clone: operands copied as they were (not in the map yet) */
 } ir_subst;
 void ir_subst_add(ir_subst *s, const ir_value *from, ir_value *to);
 /* v's replacement (after chains), or v itself. */
 ir_value *ir_subst_get(const ir_subst *s, ir_value *v);
-/* Rewrites op's operands; true if any changed. */
-bool ir_subst_apply_op(const ir_subst *s, ir_op *op);
+/* Rewrites op's operands; the number that changed. */
+int ir_subst_apply_op(const ir_subst *s, ir_op *op);
 /* Rewrites every operand under root, in one walk. */
 void ir_subst_apply(const ir_subst *s, ir_op *root);
 void ir_subst_free(ir_subst *s);
 /* A detached copy of op and its regions, operands renamed through map;
- * the copy's results (and its blocks' arguments) are added to map. */
+ * the copy's results (and its blocks' arguments) are added to map, and an
+ * operand the map does not hold yet is copied as it is and counted in
+ * map->unmapped. */
 ir_op *ir_op_clone(ir_module *m, const ir_op *op, ir_subst *map);
 
 /* ---- builder.c: insertion point and op constructors ------------------- */

@@ -158,8 +158,17 @@ void ir_op_remove_attr(ir_op *op, const char *name) {
 
 ir_block *ir_block_create(ir_module *m, int nargs, const ir_type *const *arg_types) {
   ir_block *b = must_alloc(m, sizeof *b);
-  for (int i = 0; i < nargs; i++)
-    ir_block_add_arg(m, b, arg_types[i]);
+  if (nargs <= 0) return b;
+  /* one array and one run of values, not an array per argument */
+  b->args = must_alloc(m, (size_t)nargs * sizeof *b->args);
+  ir_value *vals = must_alloc(m, (size_t)nargs * sizeof *vals);
+  for (int i = 0; i < nargs; i++) {
+    vals[i].type = arg_types[i];
+    vals[i].owner = b;
+    vals[i].index = i;
+    b->args[i] = &vals[i];
+  }
+  b->nargs = nargs;
   return b;
 }
 
@@ -340,11 +349,11 @@ ir_value *ir_subst_get(const ir_subst *s, ir_value *v) {
   return v;
 }
 
-bool ir_subst_apply_op(const ir_subst *s, ir_op *op) {
-  bool changed = false;
+int ir_subst_apply_op(const ir_subst *s, ir_op *op) {
+  int changed = 0;
   for (int i = 0; s->n && i < op->noperands; i++) {
     ir_value *v = ir_subst_get(s, op->operands[i]);
-    changed |= v != op->operands[i];
+    changed += v != op->operands[i];
     op->operands[i] = v;
   }
   return changed;
@@ -374,22 +383,44 @@ static void clone_region(ir_module *m, const ir_region *from, ir_region *to, ir_
 }
 
 ir_op *ir_op_clone(ir_module *m, const ir_op *op, ir_subst *map) {
-  const ir_type **rt = must_alloc(m, sizeof *rt * (size_t)(op->nresults + 1));
-  ir_value **ops = must_alloc(m, sizeof *ops * (size_t)(op->noperands + 1));
-  for (int i = 0; i < op->nresults; i++)
-    rt[i] = op->results[i].type;
-  for (int i = 0; i < op->noperands; i++)
-    ops[i] = ir_subst_get(map, op->operands[i]);
-  ir_op *n = ir_op_create(m, op->kind, op->loc, op->nresults, rt, op->noperands, ops, op->nregions);
-  for (int i = 0; i < op->nattrs; i++)
-    ir_op_set_attr(m, n, op->attrs[i].name, op->attrs[i].value);
-  for (int i = 0; i < op->nresults; i++) {
-    n->results[i].name = op->results[i].name;
-    ir_subst_add(map, &op->results[i], &n->results[i]);
+  ir_op *n = ir_op_create(m, op->kind, op->loc, 0, NULL, 0, NULL, op->nregions);
+  n->nresults = op->nresults;
+  if (op->nresults > 0) {
+    n->results = must_alloc(m, (size_t)op->nresults * sizeof *n->results);
+    for (int i = 0; i < op->nresults; i++) {
+      n->results[i] = op->results[i]; /* type, name, divisibility */
+      n->results[i].def = n;
+      n->results[i].owner = NULL;
+      ir_subst_add(map, &op->results[i], &n->results[i]);
+    }
+  }
+  n->noperands = op->noperands;
+  if (op->noperands > 0) {
+    n->operands = must_alloc(m, (size_t)op->noperands * sizeof *n->operands);
+    for (int i = 0; i < op->noperands; i++) {
+      ir_value *v = op->operands[i];
+      n->operands[i] = ir_subst_get(map, v);
+      map->unmapped += v && n->operands[i] == v; /* defined later, or nowhere */
+    }
+  }
+  if (op->nattrs > 0) { /* names interned, values uniqued: one copy of the array */
+    n->attrs = must_alloc(m, (size_t)op->nattrs * sizeof *n->attrs);
+    memcpy(n->attrs, op->attrs, (size_t)op->nattrs * sizeof *n->attrs);
+    n->nattrs = op->nattrs;
   }
   for (int r = 0; r < op->nregions; r++)
     clone_region(m, &op->regions[r], &n->regions[r], map);
   return n;
+}
+
+typedef struct remap_state {
+  const ir_subst *map;
+  size_t fixed;
+} remap_state;
+
+static void remap_one(ir_op *op, void *user) {
+  remap_state *st = user;
+  st->fixed += (size_t)ir_subst_apply_op(st->map, op);
 }
 
 bool ir_module_compact(ir_module *m) {
@@ -398,10 +429,18 @@ bool ir_module_compact(ir_module *m) {
   ir_arena_init(&m->arena);
   ir_subst map = {0};
   ir_op *copy = ir_op_clone(m, m->op, &map);
+  m->nops = nops; /* the copy is not new work: the bound counts what the input made */
   /* an operand defined after its use in walk order (which the verifier
-   * refuses, but a pass may be handed anything) was copied unmapped */
-  ir_subst_apply(&map, copy);
-  bool ok = !map.oom;
+   * refuses, but a pass may be handed anything) was copied unmapped and is
+   * mapped now; one that stays unmapped is no value of the module */
+  remap_state st = {&map, 0};
+  if (map.unmapped && !map.oom) ir_walk(copy, remap_one, &st);
+  bool ok = !map.oom && st.fixed == map.unmapped;
+  if (!map.oom && !ok)
+    ir_error(m->ctx, m->op->loc,
+             "internal error: %zu operand(s) use a value that is not in the module "
+             "(an erased op's result?)",
+             map.unmapped - st.fixed);
   ir_subst_free(&map);
   if (!ok) {
     ir_arena_free(&m->arena);
@@ -409,7 +448,6 @@ bool ir_module_compact(ir_module *m) {
     return false;
   }
   m->op = copy;
-  m->nops = nops; /* the copy is not new work: the bound counts what the input made */
   ir_arena_free(&old);
   return true;
 }
