@@ -669,10 +669,12 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
     t.items = items;
     return t;
   }
-  if (op == FE_OP_MUL && (is_seq(&a) || a.kind == FE_V_STR) && b.kind == FE_V_INT) {
+  if (op == FE_OP_MUL && (is_seq(&a) || a.kind == FE_V_STR) &&
+      (b.kind == FE_V_INT || b.kind == FE_V_BOOL)) {
     int64_t k = b.ival < 0 ? 0 : b.ival;
     if (a.kind == FE_V_STR) {
       size_t len = strlen(a.path);
+      if (!len) k = 0; /* '' * 2**40 is '' at once */
       if (len && (uint64_t)k > FE_MAX_STR_BYTES / len)
         return fe_error(l, loc, "string longer than %zu bytes", FE_MAX_STR_BYTES);
       ir_strbuf sb;
@@ -684,7 +686,8 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
       return r;
     }
     int n = seq_len(&a);
-    if (k * n > MAX_HOST_ITERATIONS) return fe_error(l, loc, "sequence too long");
+    if (!n) k = 0; /* () * 2**40 is () */
+    if (n && k > MAX_HOST_ITERATIONS / n) return fe_error(l, loc, "sequence too long");
     fe_val *items = ir_arena_alloc(l->arena, sizeof(fe_val) * (size_t)(k * n + 1));
     for (int64_t i = 0; i < k; i++)
       memcpy(items + i * n, seq_items(&a), sizeof(fe_val) * (size_t)n);
@@ -695,7 +698,8 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
     t.items = items;
     return t;
   }
-  if (op == FE_OP_MUL && a.kind == FE_V_INT && (is_seq(&b) || b.kind == FE_V_STR))
+  if (op == FE_OP_MUL && (a.kind == FE_V_INT || a.kind == FE_V_BOOL) &&
+      (is_seq(&b) || b.kind == FE_V_STR))
     return fe_host_binary(l, op, b, a, loc, handled);
   if (op == FE_OP_MOD && a.kind == FE_V_STR) { /* "%d" % x: printf-style, one value */
     ir_strbuf sb;

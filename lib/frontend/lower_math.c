@@ -3,6 +3,7 @@
  * tl.clamp, the math functions (exp, log, sqrt, sin, erf, ...), tl.abs,
  * tl.fma, tl.div_rn / fdiv, tl.umulhi. Integer operands of float math
  * convert to fp32, as in Triton; results keep the operand's shape. */
+#include <math.h>
 #include <string.h>
 
 #include "frontend/lower_impl.h"
@@ -104,7 +105,7 @@ static fe_val b_math1(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, co
 static fe_val b_abs(fe_lower *l, const char *name, fe_val *a, ir_loc *locs, const fe_args *args) {
   fe_val x = a[0];
   if (fe_is_const(&x)) {
-    if (x.kind == FE_V_FLOAT) return fe_val_float(x.fval < 0 ? -x.fval : x.fval);
+    if (x.kind == FE_V_FLOAT) return fe_val_float(fabs(x.fval)); /* abs(-0.0) is 0.0 */
     if (x.ival == INT64_MIN)
       return fe_error(l, locs[0],
                       "integer overflow in constant expression: 'abs' does not fit "

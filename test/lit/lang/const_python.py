@@ -1,4 +1,10 @@
 # Compile-time values follow Python: int/float comparisons are exact, round()
+# (to negative digits too), float // and % (CPython's divmod: 1 // 0.1 is 9.0,
+# zeros signed), int / int correctly rounded, the math module's integer
+# functions exact or an overflow error and its float functions an error where
+# Python raises (no NaN or inf from numbers), int() of a string as Python
+# parses it, sequence repetition without a loop for empty ones (the checks
+# of test/fuzz/constexpr_diff.py against CPython), and
 # rounds the exact binary value (and keeps ints ints), float repr is Python's,
 # int() of a too-large literal is an error rather than a clamp, and a string
 # past 1 MiB is an error rather than cut. The expected lines are what CPython
@@ -10,7 +16,11 @@
 # RUN: %ttc %s -k rnd2 -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND2 %s
 # RUN: %ttc %s -k srt -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=SRT %s
 # RUN: not %ttc %s -k bigint -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGINT %s
+# RUN: %ttc %s -k num -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=NUM %s
+# RUN: not %ttc %s -k numerr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=NUMERR %s
 # RUN: not %ttc %s -k bigstr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGSTR %s
+import math
+
 import triton
 import triton.language as tl
 
@@ -78,3 +88,42 @@ def bigstr(y_ptr):
     tl.static_print(len("a" * (1 << 40)))
     # BIGSTR: const_python.py:[[@LINE-1]]:29: error: string longer than 1048576 bytes
 # SPDX-License-Identifier: MIT
+
+
+# NUM: static_print: 9.0 3999.0 nan -1.0 0.0 -0.0 (-4.0, 0.0) (-4.0, -0.5)
+# NUM: static_print: 3002399751580331.0 1.5372286728091292e+18 2.0 -3.5 -0.0 0.0 inf 8.345878170483788e+20 -0.0 20.0
+# NUM: static_print: 9007199254740993 1 2432902008176640000 12103014 0 12 6 -31 15 1000 12 () () ab
+@triton.jit
+def num(y_ptr):
+    tl.static_print(1 // 0.1, 10 // 0.0025, float('inf') // 1, -1 // float('inf'), -4.0 % 1.0, 0.0 % -1.0,
+                    divmod(-4.0, 1.0), divmod(7.5, -2))
+    tl.static_print(9007199254740993 / 3, 2**62 / 3, (2**62 + (2**62 - 1)) / (2**62 + 1), -7 / 2, 0 / -5,
+                    abs(-0.0), 0.0 ** float('-inf'), round(8.345878170483788e+20, -1), round(-4.0, -1),
+                    round(15.0, -1))
+    tl.static_print(math.floor(9007199254740993), math.ceil(True), math.factorial(20), math.comb(70, 5),
+                    math.comb(5, 7), math.lcm(4, 6), math.gcd(-12, 18), int(' -0x_1f ', 0), int('0o17', 0),
+                    int('1_000'), int('012'), (1, 2) * 0, () * 2**40, 'ab' * True)
+
+
+# NUMERR: error: a negative number to a fractional power is complex
+# NUMERR: error: math.sqrt: math domain error
+# NUMERR: error: math.exp: math range error
+# NUMERR: error: math.log: math domain error
+# NUMERR: error: integer overflow in constant expression: 'math.factorial' does not fit in 64 bits
+# NUMERR: error: integer overflow in constant expression: 'math.comb' does not fit in 64 bits
+# NUMERR: error: integer overflow in constant expression: 'math.lcm' does not fit in 64 bits
+# NUMERR: error: math.gcd: 'float' object cannot be interpreted as an integer
+# NUMERR: error: invalid literal for int() with base 0: '012'
+# NUMERR: error: sequence too long
+@triton.jit
+def numerr(y_ptr):
+    tl.static_print((-8.0) ** 0.5)
+    tl.static_print(math.sqrt(-1))
+    tl.static_print(math.exp(1000))
+    tl.static_print(math.log(0))
+    tl.static_print(math.factorial(21))
+    tl.static_print(math.comb(70, 35))
+    tl.static_print(math.lcm(2**62, 3))
+    tl.static_print(math.gcd(2.5, 1))
+    tl.static_print(int('012', 0))
+    tl.static_print((1, 2) * 2**62)
