@@ -352,6 +352,29 @@ static void put_float(ir_strbuf *sb, double x) {
   }
 }
 
+/* Python's repr of a str: single quotes unless the text holds a single
+ * quote and no double one; backslash, the quote, \t \n \r and the other
+ * control characters escaped (characters past ASCII are kept, as Python
+ * keeps the printable ones). */
+static void put_str_repr(ir_strbuf *sb, const char *s) {
+  char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+  ir_sb_putc(sb, q);
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    if (*c == q || *c == '\\') {
+      ir_sb_putc(sb, '\\');
+      ir_sb_putc(sb, (char)*c);
+    } else if (*c == '\t' || *c == '\n' || *c == '\r') {
+      ir_sb_putc(sb, '\\');
+      ir_sb_putc(sb, *c == '\t' ? 't' : *c == '\n' ? 'n' : 'r');
+    } else if (*c < 0x20 || *c == 0x7f) {
+      ir_sb_printf(sb, "\\x%02x", *c);
+    } else {
+      ir_sb_putc(sb, (char)*c);
+    }
+  }
+  ir_sb_putc(sb, q);
+}
+
 bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
   switch (v->kind) {
   case FE_V_INT: ir_sb_printf(sb, "%lld", (long long)v->ival); return true;
@@ -360,7 +383,7 @@ bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
   case FE_V_NONE: ir_sb_puts(sb, "None"); return true;
   case FE_V_STR:
     if (repr)
-      ir_sb_printf(sb, "'%s'", v->path);
+      put_str_repr(sb, v->path);
     else
       ir_sb_puts(sb, v->path);
     return true;

@@ -3,7 +3,7 @@
 # zeros signed), int / int correctly rounded, the math module's integer
 # functions exact or an overflow error and its float functions an error where
 # Python raises (no NaN or inf from numbers), int() of a string as Python
-# parses it, sequence repetition without a loop for empty ones (the checks
+# parses it, repr of strings (quotes, escapes), sequence repetition without a loop for empty ones (the checks
 # of test/fuzz/constexpr_diff.py against CPython), and
 # rounds the exact binary value (and keeps ints ints), float repr is Python's,
 # int() of a too-large literal is an error rather than a clamp, and a string
@@ -93,6 +93,7 @@ def bigstr(y_ptr):
 # NUM: static_print: 9.0 3999.0 nan -1.0 0.0 -0.0 (-4.0, 0.0) (-4.0, -0.5)
 # NUM: static_print: 3002399751580331.0 1.5372286728091292e+18 2.0 -3.5 -0.0 0.0 inf 8.345878170483788e+20 -0.0 20.0
 # NUM: static_print: 9007199254740993 1 2432902008176640000 12103014 0 12 6 -31 15 1000 12 () () ab
+# NUM: static_print: "a'b" 'a"b' 'a\nb\\c\t' 'both\'"' ('x', "y'z") '\x01\x7f' 6
 @triton.jit
 def num(y_ptr):
     tl.static_print(1 // 0.1, 10 // 0.0025, float('inf') // 1, -1 // float('inf'), -4.0 % 1.0, 0.0 % -1.0,
@@ -103,6 +104,8 @@ def num(y_ptr):
     tl.static_print(math.floor(9007199254740993), math.ceil(True), math.factorial(20), math.comb(70, 5),
                     math.comb(5, 7), math.lcm(4, 6), math.gcd(-12, 18), int(' -0x_1f ', 0), int('0o17', 0),
                     int('1_000'), int('012'), (1, 2) * 0, () * 2**40, 'ab' * True)
+    tl.static_print(repr("a'b"), repr('a"b'), repr('a\nb\\c\t'), repr("both'\""), ("x", 'y\'z'),
+                    repr('\x01\x7f'), len(repr("a\nb")))
 
 
 # NUMERR: error: a negative number to a fractional power is complex
