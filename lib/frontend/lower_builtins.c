@@ -459,6 +459,8 @@ static fe_val b_py_minmax(fe_lower *l, const char *name, fe_val *a, ir_loc *locs
 
 static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
                         const fe_args *args) {
+  if (strcmp(name, "py.bool") == 0 && a[0].kind != FE_V_TENSOR && fe_const_truth(&a[0]) >= 0)
+    return fe_val_bool(fe_const_truth(&a[0]) > 0); /* bool('') and bool(()) are False */
   if (!fe_is_const(&a[0]))
     return fe_error(l, locs[0], "'%s' needs a constexpr argument, found '%s' (use .to())", name + 3,
                     fe_val_type_str(l, &a[0]));

@@ -500,7 +500,7 @@ static fe_val lower_compare(fe_lower *l, const fe_expr *e) {
     fe_val r = fe_binary(l, e->cmpops[i], prev, next, e->loc);
     if (e->n == 2) return r;
     if (r.kind == FE_V_ERROR) return r;
-    if (!fe_const_truth(&r)) result = fe_val_bool(false);
+    if (!fe_const_truth(&r)) return fe_val_bool(false); /* Python stops at the first false link */
     prev = next;
   }
   return result;

@@ -410,6 +410,21 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
   }
   if (!strcmp(name, "pow") && a->n == 2)
     return fe_binary(l, FE_OP_POW, a->pos[0], a->pos[1], a->loc);
+  if (!strcmp(name, "pow") && a->n == 3) { /* pow(b, e, m): modular, on ints */
+    for (int i = 0; i < 3; i++)
+      if (a->pos[i].kind != FE_V_INT && a->pos[i].kind != FE_V_BOOL)
+        return fe_error(l, a->pos_loc[i],
+                        "pow() 3rd argument not allowed unless all arguments are integers");
+    int64_t b = a->pos[0].ival, e = a->pos[1].ival, m = a->pos[2].ival;
+    if (m == 0) return fe_error(l, a->loc, "pow() 3rd argument cannot be 0");
+    if (e < 0)
+      return fe_error(l, a->loc, "unsupported: pow() with a negative exponent and a modulus");
+    __extension__ __int128 mm = m, r = 1 % mm, base = ((__int128)b % mm + mm) % mm;
+    for (; e; e >>= 1, base = base * base % mm)
+      if (e & 1) r = r * base % mm;
+    if (r != 0 && (r < 0) != (mm < 0)) r += mm; /* the result takes the modulus's sign */
+    return fe_val_int((int64_t)r);
+  }
   if (!strcmp(name, "divmod") && a->n == 2) {
     fe_val r[2] = {fe_binary(l, FE_OP_FLOORDIV, a->pos[0], a->pos[1], a->loc),
                    fe_binary(l, FE_OP_MOD, a->pos[0], a->pos[1], a->loc)};

@@ -1,14 +1,15 @@
 # Compile-time values follow Python: int/float comparisons are exact, round()
-# (to negative digits too), float // and % (CPython's divmod: 1 // 0.1 is 9.0,
-# zeros signed), int / int correctly rounded, the math module's integer
-# functions exact or an overflow error and its float functions an error where
-# Python raises (no NaN or inf from numbers), int() of a string as Python
-# parses it, repr of strings (quotes, escapes), sequence repetition without a loop for empty ones (the checks
-# of test/fuzz/constexpr_diff.py against CPython), and
-# rounds the exact binary value (and keeps ints ints), float repr is Python's,
-# int() of a too-large literal is an error rather than a clamp, and a string
-# past 1 MiB is an error rather than cut. The expected lines are what CPython
-# prints for the same expressions.
+# rounds the exact binary value (to negative digits too, and keeps ints ints),
+# float repr is Python's, int() of a too-large literal is an error rather than
+# a clamp, and a string past 1 MiB is an error rather than cut. Also (the
+# checks of test/fuzz/constexpr_diff.py against CPython): float // and % as
+# CPython's divmod (1 // 0.1 is 9.0, zeros signed), int / int correctly
+# rounded, the math module's integer functions exact or an overflow error and
+# its float functions an error where Python raises (no NaN or inf from
+# numbers), int() of a string as Python parses it, repr of strings (quotes,
+# escapes), chains that stop at the first false link, bool() of empty values,
+# pow(b, e, m), and sequence repetition without a loop for empty ones. The
+# expected lines are what CPython prints for the same expressions.
 # RUN: %ttc %s -k cmp -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=CMP %s
 # RUN: %ttc %s -k rnd -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=RND %s
 # RUN: %ttc %s -k rep -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=REP %s
@@ -94,6 +95,7 @@ def bigstr(y_ptr):
 # NUM: static_print: 3002399751580331.0 1.5372286728091292e+18 2.0 -3.5 -0.0 0.0 inf 8.345878170483788e+20 -0.0 20.0
 # NUM: static_print: 9007199254740993 1 2432902008176640000 12103014 0 12 6 -31 15 1000 12 () () ab
 # NUM: static_print: "a'b" 'a"b' 'a\nb\\c\t' 'both\'"' ('x', "y'z") '\x01\x7f' 6
+# NUM: static_print: False False False False True 2 2 -2 0 -9223372036854775683
 @triton.jit
 def num(y_ptr):
     tl.static_print(1 // 0.1, 10 // 0.0025, float('inf') // 1, -1 // float('inf'), -4.0 % 1.0, 0.0 % -1.0,
@@ -106,6 +108,8 @@ def num(y_ptr):
                     int('1_000'), int('012'), (1, 2) * 0, () * 2**40, 'ab' * True)
     tl.static_print(repr("a'b"), repr('a"b'), repr('a\nb\\c\t'), repr("both'\""), ("x", 'y\'z'),
                     repr('\x01\x7f'), len(repr("a\nb")))
+    tl.static_print(1 == 2 < 'a', bool(''), bool(()), bool(None), bool((0,)), pow(3, 200, 7), pow(-3, 5, 7),
+                    pow(3, 5, -7), pow(0, 0, 1), pow(5, 3, -2**62 - 2**62))
 
 
 # NUMERR: error: a negative number to a fractional power is complex
