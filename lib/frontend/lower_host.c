@@ -424,10 +424,49 @@ bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
 
 /* A format spec applied to a number or string: [[fill]align][sign][0][width]
  * [,_][.precision][type], through printf; anything else is an error. */
+/* Python's float format with a precision and no type: as 'g' with p
+ * significant digits, but fixed notation only while the exponent is below
+ * p - 1, and then with at least one digit past the point; x not NaN. */
+static void none_float(char *body, size_t n, double x, int prec, const char *sign) {
+  int p = prec > 0 ? prec : 1;
+  if (isinf(x)) {
+    snprintf(body, n, "%s", x < 0 ? "-inf" : sign[0] ? (sign[0] == '+' ? "+inf" : " inf") : "inf");
+    return;
+  }
+  char e[64];
+  snprintf(e, sizeof e, "%.*e", p - 1, x); /* the exponent after rounding to p digits */
+  const char *ep = strchr(e, 'e');
+  int exp = ep ? atoi(ep + 1) : 0;
+  char fmt[16];
+  if (exp >= -4 && exp < p - 1) {
+    snprintf(fmt, sizeof fmt, "%%%s.*f", sign);
+    snprintf(body, n, fmt, p - 1 - exp, x);
+    char *dot = strchr(body, '.');
+    if (dot) {
+      char *end = body + strlen(body);
+      while (end > dot + 2 && end[-1] == '0')
+        *--end = '\0';
+    } else {
+      strncat(body, ".0", n - strlen(body) - 1);
+    }
+    return;
+  }
+  snprintf(fmt, sizeof fmt, "%%%s.*e", sign);
+  snprintf(body, n, fmt, p - 1, x);
+  char *epos = strchr(body, 'e'), *dot = strchr(body, '.');
+  if (epos && dot) { /* trailing zeros of the mantissa go, and the point with them */
+    char *m = epos;
+    while (m > dot + 1 && m[-1] == '0')
+      m--;
+    if (m == dot + 1) m = dot;
+    memmove(m, epos, strlen(epos) + 1);
+  }
+}
+
 static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbuf *sb, ir_loc loc) {
   char fill = ' ', align = 0, sign = 0, type = 0, group = 0;
   int width = 0, prec = -1;
-  bool own_fill = false;
+  bool own_fill = false, zero_align = false; /* '=' that zero padding chose */
   const char *p = spec;
   if (p[0] && strchr("<>^=", p[1]) && p[1])
     fill = p[0], align = p[1], p += 2, own_fill = true;
@@ -435,7 +474,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     align = *p++;
   if (*p && strchr("+- ", *p)) sign = *p++;
   if (*p == '0') { /* zero padding, unless the spec names its own fill */
-    if (!own_fill) fill = '0', align = align ? align : '=';
+    if (!own_fill) fill = '0', zero_align = !align, align = align ? align : '=';
     p++;
   }
   while (*p >= '0' && *p <= '9' && width <= FORMAT_MAX)
@@ -457,6 +496,26 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   }
   char body[FORMAT_MAX + 400] = ""; /* %f of any double at the largest precision */
   bool num = fe_is_const(v);
+  if (!num && v->kind != FE_V_STR && *spec) { /* None, tuples: object.__format__ */
+    fe_error(l, loc, "unsupported format string passed to %s.__format__",
+             v->kind == FE_V_NONE ? "NoneType" : fe_val_type_str(l, v));
+    return false;
+  }
+  if (v->kind == FE_V_STR && (sign || group || (align == '=' && !zero_align))) {
+    fe_error(l, loc, "%s not allowed in string format specifier",
+             sign    ? "Sign"
+             : group ? "Grouping"
+                     : "'=' alignment");
+    return false;
+  }
+  if (num && v->kind != FE_V_FLOAT &&
+      (type == 's' || (prec >= 0 && (!type || strchr("dxXob", type))))) {
+    if (type == 's')
+      fe_error(l, loc, "Unknown format code 's' for object of type 'int'");
+    else
+      fe_error(l, loc, "Precision not allowed in integer format specifier");
+    return false;
+  }
   if (num && (type == 'f' || type == 'e' || type == 'g' || type == '%' || type == 'F' ||
               type == 'E' || type == 'G' || (v->kind == FE_V_FLOAT && prec >= 0 && !type))) {
     if (group) {
@@ -467,8 +526,14 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     char t = type == '%' ? 'f' : type ? type : 'g';
     if (type == '%') x *= 100;
     char fmt[16];
-    snprintf(fmt, sizeof fmt, "%%%s.*%c", sign == '+' ? "+" : sign == ' ' ? " " : "", t);
-    snprintf(body, sizeof body, fmt, prec < 0 ? 6 : prec, x);
+    const char *sg = sign == '+' ? "+" : sign == ' ' ? " " : "";
+    snprintf(fmt, sizeof fmt, "%%%s.*%c", sg, t);
+    if (isnan(x)) /* Python drops NaN's sign */
+      snprintf(body, sizeof body, "%s%s", sg, t >= 'A' && t <= 'Z' ? "NAN" : "nan");
+    else if (!type) /* a precision and no type: 'g' that keeps a digit past the point */
+      none_float(body, sizeof body, x, prec, sg);
+    else
+      snprintf(body, sizeof body, fmt, prec < 0 ? 6 : prec, x);
     if (type == '%') strncat(body, "%", sizeof body - strlen(body) - 1);
   } else if (num && v->kind == FE_V_FLOAT && type) { /* d, x, X, o, b, c, ... */
     fe_error(l, loc, "unknown format code '%c' for object of type 'float'", type);
@@ -523,7 +588,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     size_t len = t.data ? strlen(t.data) : 0;
     if (prec >= 0 && (size_t)prec < len) len = (size_t)prec;
     int spad = width > (int64_t)len ? width - (int)len : 0;
-    char a = align ? align : '<';
+    char a = align && !zero_align ? align : '<'; /* '05' pads a str on the right */
     int sl = a == '<' ? 0 : a == '^' ? spad / 2 : spad;
     for (int i = 0; i < sl; i++)
       ir_sb_putc(sb, fill);
@@ -555,6 +620,130 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   return true;
 }
 
+/* Python's printf-style `fmt % args` (C's flags, width and precision on
+ * numbers; %s %r %a through str/repr, truncated to the precision; %c); *k
+ * counts the arguments used. False after an error. */
+static bool percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nargs, int *k,
+                           ir_strbuf *sb, ir_loc loc) {
+  for (const char *p = fmt; *p; p++) {
+    if (*p != '%') {
+      ir_sb_putc(sb, *p);
+      continue;
+    }
+    const char *q = p + 1;
+    char flags[8];
+    int nf = 0, width = -1, prec = -1;
+    while (*q && strchr("-+ 0#", *q) && nf < 7)
+      flags[nf++] = *q++;
+    flags[nf] = '\0';
+    for (; *q >= '0' && *q <= '9'; q++)
+      width = (width < 0 ? 0 : width * 10) + (*q - '0');
+    if (*q == '.')
+      for (prec = 0, q++; *q >= '0' && *q <= '9'; q++)
+        prec = prec * 10 + (*q - '0');
+    if (width > FORMAT_MAX || prec > FORMAT_MAX) {
+      fe_error(l, loc, "'%%' format: width and precision go up to %d", FORMAT_MAX);
+      return false;
+    }
+    char c = *q;
+    if (c == '%') {
+      ir_sb_putc(sb, '%');
+      p = q;
+      continue;
+    }
+    if (!c || !strchr("diouxXeEfFgGcrsa", c)) {
+      fe_error(l, loc, c ? "unsupported format character '%c'" : "incomplete format", c);
+      return false;
+    }
+    if (*k >= nargs) {
+      fe_error(l, loc, "not enough arguments for format string");
+      return false;
+    }
+    const fe_val *v = &args[(*k)++];
+    bool left = strchr(flags, '-') != NULL;
+    char text[FORMAT_MAX + 400];
+    if (c == 's' || c == 'r' || c == 'a' || c == 'c') {
+      ir_strbuf t;
+      ir_sb_init(&t);
+      if (c == 'c' && (v->kind == FE_V_INT || v->kind == FE_V_BOOL) && v->ival >= 0 &&
+          v->ival < 128) {
+        ir_sb_putc(&t, (char)v->ival);
+      } else if (c == 'c' && !(v->kind == FE_V_STR && strlen(v->path) == 1)) {
+        ir_sb_free(&t);
+        fe_error(l, loc, "%%c requires an int in range(128) or a single character");
+        return false;
+      } else if (!fe_val_to_str(l, v, &t, c == 'r' || c == 'a')) {
+        ir_sb_free(&t);
+        fe_error(l, loc, "cannot format '%s' at compile time", fe_val_type_str(l, v));
+        return false;
+      }
+      size_t len = t.data ? strlen(t.data) : 0;
+      if (prec >= 0 && (size_t)prec < len && c != 'c') len = (size_t)prec;
+      int pad = width > (int)len ? width - (int)len : 0;
+      for (int i = 0; !left && i < pad; i++)
+        ir_sb_putc(sb, ' ');
+      ir_sb_append(sb, t.data ? t.data : "", len);
+      for (int i = 0; left && i < pad; i++)
+        ir_sb_putc(sb, ' ');
+      ir_sb_free(&t);
+      p = q;
+      continue;
+    }
+    if (!fe_is_const(v) || (v->kind == FE_V_FLOAT && strchr("oxXc", c))) {
+      fe_error(l, loc, "%%%c format: a real number is required, not %s", c, fe_val_type_str(l, v));
+      return false;
+    }
+    char cf[48];
+    bool is_int = strchr("diuoxX", c) != NULL;
+    if (c == 'o' && strchr(flags, '#')) { /* Python's prefix is 0o, C's 0 */
+      fe_error(l, loc, "unsupported: '%%#o' at compile time");
+      return false;
+    }
+    snprintf(cf, sizeof cf, "%%%s%s%s%s", flags, width >= 0 ? "*" : "", prec >= 0 ? ".*" : "",
+             is_int ? "ll" : "");
+    size_t n = strlen(cf);
+    cf[n++] = c == 'i' || c == 'u' ? 'd' : c;
+    cf[n] = '\0';
+    long long iv = 0;
+    double fv = v->kind == FE_V_FLOAT ? v->fval : (double)v->ival;
+    if (is_int) {
+      fe_val t = v->kind == FE_V_FLOAT ? fe_float_to_int(l, v->fval, loc, "%d") : *v;
+      if (t.kind == FE_V_ERROR) return false;
+      iv = t.ival;
+    }
+    if (!is_int && isnan(fv)) fv = fabs(fv); /* Python drops NaN's sign */
+    if (width >= 0 && prec >= 0)
+      is_int ? snprintf(text, sizeof text, cf, width, prec, iv)
+             : snprintf(text, sizeof text, cf, width, prec, fv);
+    else if (width >= 0)
+      is_int ? snprintf(text, sizeof text, cf, width, iv)
+             : snprintf(text, sizeof text, cf, width, fv);
+    else if (prec >= 0)
+      is_int ? snprintf(text, sizeof text, cf, prec, iv)
+             : snprintf(text, sizeof text, cf, prec, fv);
+    else
+      is_int ? snprintf(text, sizeof text, cf, iv) : snprintf(text, sizeof text, cf, fv);
+    ir_sb_puts(sb, text);
+    p = q;
+  }
+  return true;
+}
+
+bool fe_format_value(fe_lower *l, const fe_val *v, int conv, const char *spec, ir_strbuf *sb,
+                     ir_loc loc) {
+  if (conv != 'r' && conv != 's') return format_spec(l, v, spec, sb, loc);
+  ir_strbuf t; /* !s / !r: the text, then the spec on it */
+  ir_sb_init(&t);
+  bool ok = fe_val_to_str(l, v, &t, conv == 'r');
+  fe_val s = fe_val_error();
+  s.kind = FE_V_STR;
+  s.path = ir_intern_cstr(l->ctx, t.data ? t.data : "");
+  ir_sb_free(&t);
+  if (ok) return format_spec(l, &s, spec, sb, loc);
+  fe_error(l, loc, "cannot format '%s' at compile time", fe_val_type_str(l, v));
+  return false;
+}
+
 /* f"...": pieces concatenated, fields formatted at compile time (as Triton
  * does for constexprs in static_assert / static_print messages). */
 fe_val fe_lower_fstring(fe_lower *l, const fe_expr *e) {
@@ -581,21 +770,7 @@ fe_val fe_lower_fstring(fe_lower *l, const fe_expr *e) {
       }
       spec = s.path;
     }
-    if (piece->ival == 'r' || piece->ival == 'a') {
-      ir_strbuf t;
-      ir_sb_init(&t);
-      ok = fe_val_to_str(l, &v, &t, true);
-      fe_val s = fe_val_error();
-      s.kind = FE_V_STR;
-      s.path = ir_intern_cstr(l->ctx, t.data ? t.data : "");
-      ir_sb_free(&t);
-      if (ok)
-        ok = format_spec(l, &s, spec, &sb, piece->loc);
-      else
-        fe_error(l, piece->a->loc, "cannot format '%s' at compile time", fe_val_type_str(l, &v));
-    } else {
-      ok = format_spec(l, &v, spec, &sb, piece->loc);
-    }
+    ok = fe_format_value(l, &v, piece->ival == 'a' ? 'r' : (int)piece->ival, spec, &sb, piece->loc);
   }
   fe_val r = fe_val_error();
   if (ok) {
@@ -724,35 +899,21 @@ fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, boo
   if (op == FE_OP_MUL && (a.kind == FE_V_INT || a.kind == FE_V_BOOL) &&
       (is_seq(&b) || b.kind == FE_V_STR))
     return fe_host_binary(l, op, b, a, loc, handled);
-  if (op == FE_OP_MOD && a.kind == FE_V_STR) { /* "%d" % x: printf-style, one value */
+  if (op == FE_OP_MOD && a.kind == FE_V_STR) { /* "%5.2f" % x: printf-style, as Python */
     ir_strbuf sb;
     ir_sb_init(&sb);
     const fe_val *args = b.kind == FE_V_TUPLE ? b.items : &b;
     int nargs = b.kind == FE_V_TUPLE ? b.n : 1, k = 0;
-    for (const char *p = a.path; *p; p++) {
-      if (*p != '%') {
-        ir_sb_putc(&sb, *p);
-        continue;
-      }
-      const char *q = p + 1;
-      if (*q == '%') {
-        ir_sb_putc(&sb, '%');
-        p = q;
-        continue;
-      }
-      while (*q && !strchr("sdifgexXr", *q))
-        q++;
-      if (!*q || k >= nargs) break;
-      char spec[32];
-      char conv = *q == 'i' ? 'd' : *q == 'r' ? 's' : *q;
-      snprintf(spec, sizeof spec, "%.*s%c", (int)(q - p - 1 < 24 ? q - p - 1 : 24), p + 1, conv);
-      if (!format_spec(l, &args[k++], spec, &sb, loc)) break;
-      p = q;
+    bool ok = percent_format(l, a.path, args, nargs, &k, &sb, loc);
+    if (ok && k < nargs) {
+      fe_error(l, loc, "not all arguments converted during string formatting");
+      ok = false;
     }
-    fe_val r = str_of(l, sb.data ? sb.data : "", sb.len);
+    fe_val r = ok ? str_of(l, sb.data ? sb.data : "", sb.len) : fe_val_error();
     ir_sb_free(&sb);
     return r;
   }
+
   *handled = false;
   return fe_val_error();
 }

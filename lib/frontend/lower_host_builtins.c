@@ -603,6 +603,8 @@ static fe_val math_fn(fe_lower *l, const char *fn, const fe_args *a) {
              {"copysign", NULL, copysign}};
   double r;
   if (!strcmp(fn, "log")) {
+    if ((!isnan(x) && x <= 0) || (a->n > 1 && !isnan(y) && y <= 0)) /* each log raises */
+      return fe_error(l, a->loc, "math.log: math domain error");
     if (a->n > 1 && y == 1) return fe_error(l, a->loc, "math.log: float division by zero");
     r = a->n > 1 ? log(x) / log(y) : log(x);
   } else {
@@ -823,11 +825,12 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
     ir_sb_free(&sb);
     return r;
   }
-  if (!strcmp(m, "format")) { /* positional {} and {0} fields only */
+  if (!strcmp(m, "format")) { /* {}, {0}, {name}, each with !s/!r and a :spec */
     ir_strbuf sb;
     ir_sb_init(&sb);
     int next = 0;
-    for (const char *p = s; *p; p++) {
+    bool ok = true, manual = false;
+    for (const char *p = s; *p && ok; p++) {
       if (p[0] == '{' && p[1] == '{') {
         ir_sb_putc(&sb, '{');
         p++;
@@ -843,12 +846,60 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
         continue;
       }
       const char *q = strchr(p, '}');
-      if (!q) break;
-      int idx = p[1] >= '0' && p[1] <= '9' ? atoi(p + 1) : next++;
-      if (idx < a->n) fe_val_to_str(l, &a->pos[idx], &sb, false);
+      if (!q) {
+        ok = false;
+        fe_error(l, a->loc, "Single '{' encountered in format string");
+        break;
+      }
+      char field[256];
+      size_t flen = (size_t)(q - p - 1);
+      if (flen >= sizeof field || memchr(p + 1, '{', flen)) {
+        ok = false;
+        fe_error(l, a->loc, "unsupported: a nested or long replacement field in str.format");
+        break;
+      }
+      memcpy(field, p + 1, flen);
+      field[flen] = '\0';
+      char *spec = strchr(field, ':'), *conv = strchr(field, '!');
+      if (spec) *spec++ = '\0';
+      if (conv && (!spec || conv < spec))
+        *conv++ = '\0';
+      else
+        conv = NULL;
+      const fe_val *v = NULL;
+      bool numbered = field[0] >= '0' && field[0] <= '9';
+      if ((!field[0] && manual) || (numbered && next)) {
+        ok = false;
+        fe_error(l, a->loc,
+                 "cannot switch between automatic field numbering and manual field specification");
+        break;
+      }
+      if (!field[0]) {
+        if (next < a->n) v = &a->pos[next];
+        next++;
+      } else if (numbered) {
+        int idx = atoi(field);
+        manual = true;
+        if (idx < a->n) v = &a->pos[idx];
+      } else {
+        for (int k = 0; k < a->nkw && !v; k++)
+          if (!strcmp(a->kwnames[k], field)) v = &a->kw[k];
+      }
+      if (!v) {
+        ok = false;
+        fe_error(l, a->loc, "str.format: no argument for the field '{%s}'", field);
+        break;
+      }
+      if (conv && strcmp(conv, "s") && strcmp(conv, "r") && strcmp(conv, "a")) {
+        ok = false;
+        fe_error(l, a->loc, "Unknown conversion specifier %s", conv);
+        break;
+      }
+      ok = fe_format_value(l, v, conv ? (conv[0] == 'a' ? 'r' : conv[0]) : 0, spec ? spec : "", &sb,
+                           a->loc);
       p = q;
     }
-    fe_val r = fe_val_str(l, sb.data ? sb.data : "");
+    fe_val r = ok ? fe_val_str(l, sb.data ? sb.data : "") : fe_val_error();
     ir_sb_free(&sb);
     return r;
   }

@@ -299,6 +299,10 @@ fe_val fe_lower_comp(fe_lower *l, const fe_expr *e);
 fe_val fe_lower_fstring(fe_lower *l, const fe_expr *e);
 /* str() of a compile-time value into sb; false when it has no text. */
 bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr);
+/* format(v, spec) into sb, with Python's format-spec mini-language; conv
+ * 's' or 'r' converts first (as !s / !r); 0: none. False after an error. */
+bool fe_format_value(fe_lower *l, const fe_val *v, int conv, const char *spec, ir_strbuf *sb,
+                     ir_loc loc);
 /* `a op b` on host values (lists, strings, tuples, dicts, `in`); *handled
  * false (and nothing reported) when op does not apply to them. */
 fe_val fe_host_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc, bool *handled);

@@ -19,6 +19,8 @@
 # RUN: not %ttc %s -k bigint -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGINT %s
 # RUN: %ttc %s -k num -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=NUM %s
 # RUN: not %ttc %s -k numerr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=NUMERR %s
+# RUN: %ttc %s -k fmt2 -s '*i32' --emit ttir -o /dev/null 2>&1 | FileCheck --check-prefix=FMT2 %s
+# RUN: not %ttc %s -k fmterr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=FMTERR %s
 # RUN: not %ttc %s -k bigstr -s '*i32' --emit ttir 2>&1 > /dev/null | FileCheck --check-prefix=BIGSTR %s
 import math
 
@@ -134,3 +136,38 @@ def numerr(y_ptr):
     tl.static_print(math.gcd(2.5, 1))
     tl.static_print(int('012', 0))
     tl.static_print((1, 2) * 2**62)
+
+
+# FMT2: static_print:   True|1|1.0|1.23e+02|ab000|nan|0.00012|1.5e+10|2e+00|1e+02|-0.0|inf|1234.57|+0.5|
+# FMT2: static_print:     1|1.00|'a'|   q|0002.500|{}
+# FMT2: static_print: ab7ab True ff 1,234,567
+# FMT2: static_print:     a|1    |005|'a'|    'aBc'| -1e+300r|+2.50|ff|0xff|1.234568e+04|100.0%|A|(1, 2)
+@triton.jit
+def fmt2(y_ptr):
+    tl.static_print(f'{True!s:>6}|{12!s:.1}|{1.0:.3}|{123.0:.3}|{"ab":05}|{-math.nan:.2f}|{0.0001234:.2}|'
+                    f'{1.5e10:.3}|{2.5:.1}|{100.0:.3}|{-0.0:.2}|{math.inf:.3}|{1234.5678:.6}|{0.5:+.2}|')
+    tl.static_print('{:5}|{:.2f}|{!r}|{x:>4}|{:08.3f}|{{}}'.format(1, 1, 'a', 2.5, x='q'))
+    tl.static_print('{0}{1}{0}'.format('ab', 7), '{!s:>3}'.format(True), '{:x}'.format(255),
+                    '{:,}'.format(1234567))
+    tl.static_print('%5s|%-5d|%.3d|%r|%09.7r|%8sr|%+.2f|%x|%#x|%e|%5.1f%%|%c|%s' %
+                    ('a', 1, 5, 'a', 'aBc', repr(-1e300), 2.5, 255, 255, 12345.678, 99.95, 65, (1, 2)))
+
+
+# FMTERR: error: Unknown format code 's' for object of type 'int'
+# FMTERR: error: Precision not allowed in integer format specifier
+# FMTERR: error: Sign not allowed in string format specifier
+# FMTERR: error: unsupported format string passed to NoneType.__format__
+# FMTERR: error: str.format: no argument for the field '{}'
+# FMTERR: error: cannot switch between automatic field numbering and manual field specification
+# FMTERR: error: not all arguments converted during string formatting
+# FMTERR: error: not enough arguments for format string
+@triton.jit
+def fmterr(y_ptr):
+    tl.static_print(f'{5:s}')
+    tl.static_print(f'{5:.3}')
+    tl.static_print(f'{"x":+}')
+    tl.static_print(f'{None:5}')
+    tl.static_print('{}'.format())
+    tl.static_print('{}{0}'.format(1, 2))
+    tl.static_print('Hello' % 3)
+    tl.static_print('%d %d' % (1,))
