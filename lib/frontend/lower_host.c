@@ -712,6 +712,39 @@ static bool percent_format(fe_lower *l, const char *fmt, const fe_val *args, int
       iv = t.ival;
     }
     if (!is_int && isnan(fv)) fv = fabs(fv); /* Python drops NaN's sign */
+    if (is_int && iv < 0 && c != 'd' && c != 'i' && c != 'u') {
+      /* Python writes a negative number in base 8 or 16 as a sign and the
+       * magnitude (C would print the two's complement): C's flags on the
+       * magnitude, then the sign where C would put it */
+      char mag[FORMAT_MAX + 80], cf2[48];
+      bool zero = strchr(flags, '0') && !left && prec < 0;
+      snprintf(cf2, sizeof cf2, "%%%s%sll%c", strchr(flags, '#') ? "#" : "", prec >= 0 ? ".*" : "",
+               c);
+      unsigned long long um = 0ull - (unsigned long long)iv;
+      if (prec >= 0)
+        snprintf(mag, sizeof mag, cf2, prec, um);
+      else
+        snprintf(mag, sizeof mag, cf2, um);
+      int len = (int)strlen(mag) + 1, pad = width > len ? width - len : 0;
+      size_t o = 0;
+      for (int i = 0; !left && !zero && i < pad; i++)
+        text[o++] = ' ';
+      text[o++] = '-';
+      const char *m = mag;
+      if (zero && (m[0] == '0' && (m[1] == 'x' || m[1] == 'X'))) { /* zeros after the prefix */
+        text[o++] = *m++;
+        text[o++] = *m++;
+      }
+      for (int i = 0; zero && i < pad; i++)
+        text[o++] = '0';
+      o += (size_t)snprintf(text + o, sizeof text - o, "%s", m);
+      for (int i = 0; left && i < pad; i++)
+        text[o++] = ' ';
+      text[o] = '\0';
+      ir_sb_puts(sb, text);
+      p = q;
+      continue;
+    }
     if (width >= 0 && prec >= 0)
       is_int ? snprintf(text, sizeof text, cf, width, prec, iv)
              : snprintf(text, sizeof text, cf, width, prec, fv);

@@ -142,6 +142,7 @@ def numerr(y_ptr):
 # FMT2: static_print:     1|1.00|'a'|   q|0002.500|{}
 # FMT2: static_print: ab7ab True ff 1,234,567
 # FMT2: static_print:     a|1    |005|'a'|    'aBc'| -1e+300r|+2.50|ff|0xff|1.234568e+04|100.0%|A|(1, 2)
+# FMT2: static_print:            -001|-20000000000000|-4a|-0000000000330|-5B|-7c |-0xff|-00000ff|-0x000ff|-0XFF   |  -10|
 @triton.jit
 def fmt2(y_ptr):
     tl.static_print(f'{True!s:>6}|{12!s:.1}|{1.0:.3}|{123.0:.3}|{"ab":05}|{-math.nan:.2f}|{0.0001234:.2}|'
@@ -151,6 +152,8 @@ def fmt2(y_ptr):
                     '{:,}'.format(1234567))
     tl.static_print('%5s|%-5d|%.3d|%r|%09.7r|%8sr|%+.2f|%x|%#x|%e|%5.1f%%|%c|%s' %
                     ('a', 1, 5, 'a', 'aBc', repr(-1e300), 2.5, 255, 255, 12345.678, 99.95, 65, (1, 2)))
+    tl.static_print('%15.3x|%.6X|% 01x|%.13o|%+0X|%-4.0x|%#x|%08x|%#08x|%-#8X|%5o|' %
+                    (-1, -0x20000000000000, -74, -0o330, -91, -124, -255, -255, -255, -255, -8))
 
 
 # FMTERR: error: Unknown format code 's' for object of type 'int'
