@@ -422,8 +422,6 @@ bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr) {
 /* The largest width or precision a format spec may ask for. */
 #define FORMAT_MAX 1000
 
-/* A format spec applied to a number or string: [[fill]align][sign][0][width]
- * [,_][.precision][type], through printf; anything else is an error. */
 /* Python's float format with a precision and no type: as 'g' with p
  * significant digits, but fixed notation only while the exponent is below
  * p - 1, and then with at least one digit past the point; x not NaN. */
@@ -433,7 +431,7 @@ static void none_float(char *body, size_t n, double x, int prec, const char *sig
     snprintf(body, n, "%s", x < 0 ? "-inf" : sign[0] ? (sign[0] == '+' ? "+inf" : " inf") : "inf");
     return;
   }
-  char e[64];
+  char e[FORMAT_MAX + 64];
   snprintf(e, sizeof e, "%.*e", p - 1, x); /* the exponent after rounding to p digits */
   const char *ep = strchr(e, 'e');
   int exp = ep ? atoi(ep + 1) : 0;
@@ -463,6 +461,8 @@ static void none_float(char *body, size_t n, double x, int prec, const char *sig
   }
 }
 
+/* A format spec applied to a number or string: [[fill]align][sign][0][width]
+ * [,_][.precision][type], through printf; anything else is an error. */
 static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbuf *sb, ir_loc loc) {
   char fill = ' ', align = 0, sign = 0, type = 0, group = 0;
   int width = 0, prec = -1;
