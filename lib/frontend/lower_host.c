@@ -461,6 +461,39 @@ static void none_float(char *body, size_t n, double x, int prec, const char *sig
   }
 }
 
+/* Python's grouping of a formatted number in body: `group` every `every`
+ * digits of the integer part (the digits after a sign: all of them for an
+ * int, those before the point or exponent for a float), and with zero
+ * padding to `zero_width` (0: none) zeros first, as Python adds them: until
+ * the grouped text is that wide, so that it never starts with a separator. */
+static void group_body(char *body, size_t cap, char group, int every, bool is_float,
+                       int zero_width) {
+  char out[FORMAT_MAX + 800];
+  size_t sg = body[0] == '-' || body[0] == '+' || body[0] == ' ';
+  size_t n = 0;
+  while (body[sg + n] && (is_float ? (body[sg + n] >= '0' && body[sg + n] <= '9')
+                                   : strchr("0123456789abcdefABCDEF", body[sg + n]) != NULL))
+    n++;
+  if (!n) return; /* inf, nan */
+  const char *rest = body + sg + n;
+  size_t total = n, need = zero_width > 0 ? (size_t)zero_width : 0;
+  need = need > sg + strlen(rest) ? need - sg - strlen(rest) : 0;
+  while (total + (total - 1) / (size_t)every < need)
+    total++;
+  size_t o = 0;
+  memcpy(out, body, sg);
+  o = sg;
+  for (size_t i = 0; i < total && o + 2 < sizeof out; i++) {
+    out[o++] = i < total - n ? '0' : body[sg + i - (total - n)];
+    size_t left = total - 1 - i;
+    if (left && left % (size_t)every == 0) out[o++] = group;
+  }
+  snprintf(out + o, sizeof out - o, "%s", rest);
+  size_t len = strlen(out) < cap ? strlen(out) : cap - 1;
+  memcpy(body, out, len);
+  body[len] = '\0';
+}
+
 /* A format spec applied to a number or string: [[fill]align][sign][0][width]
  * [,_][.precision][type], through printf; anything else is an error. */
 static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbuf *sb, ir_loc loc) {
@@ -494,9 +527,9 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     fe_error(l, loc, "unsupported format spec '%s'", spec);
     return false;
   }
-  char body[FORMAT_MAX + 400] = ""; /* %f of any double at the largest precision */
-  bool num = fe_is_const(v);
-  if (!num && v->kind != FE_V_STR && *spec) { /* None, tuples: object.__format__ */
+  char body[FORMAT_MAX + 400] = "";              /* %f of any double at the largest precision */
+  bool num = fe_is_const(v), float_body = false; /* body holds a float's digits */
+  if (!num && v->kind != FE_V_STR && *spec) {    /* None, tuples: object.__format__ */
     fe_error(l, loc, "unsupported format string passed to %s.__format__",
              v->kind == FE_V_NONE ? "NoneType" : fe_val_type_str(l, v));
     return false;
@@ -518,11 +551,8 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   }
   if (num && (type == 'f' || type == 'e' || type == 'g' || type == '%' || type == 'F' ||
               type == 'E' || type == 'G' || (v->kind == FE_V_FLOAT && prec >= 0 && !type))) {
-    if (group) {
-      fe_error(l, loc, "unsupported format spec '%s': grouping of a float", spec);
-      return false;
-    }
     double x = v->kind == FE_V_FLOAT ? v->fval : (double)v->ival;
+    float_body = true;
     char t = type == '%' ? 'f' : type ? type : 'g';
     if (type == '%') x *= 100;
     char fmt[16];
@@ -541,6 +571,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   } else if (num && v->kind == FE_V_FLOAT) {
     ir_strbuf t;
     ir_sb_init(&t);
+    float_body = true;
     put_float(&t, v->fval);
     bool neg = t.data && t.data[0] == '-';
     snprintf(body, sizeof body, "%s%s",
@@ -571,11 +602,10 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
       fe_error(l, loc, "cannot use ',' with '%c'", type);
       return false;
     }
-    while (n) {
+    while (n)
       body[k++] = rev[--n];
-      if (group && n && n % every == 0) body[k++] = group;
-    }
     body[k] = '\0';
+    if (group) group_body(body, sizeof body, group, every, false, zero_align ? width : 0);
   } else if (!type || type == 's') {
     ir_strbuf t;
     ir_sb_init(&t);
@@ -601,6 +631,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     fe_error(l, loc, "unsupported format spec '%s' for '%s'", spec, fe_val_type_str(l, v));
     return false;
   }
+  if (group && float_body) group_body(body, sizeof body, group, 3, true, zero_align ? width : 0);
   int pad = width - (int)strlen(body);
   if (!align) align = '>';
   int left = pad <= 0 ? 0 : align == '<' ? 0 : align == '^' ? pad / 2 : pad;
