@@ -299,6 +299,19 @@ fe_val fe_lower_comp(fe_lower *l, const fe_expr *e);
 fe_val fe_lower_fstring(fe_lower *l, const fe_expr *e);
 /* str() of a compile-time value into sb; false when it has no text. */
 bool fe_val_to_str(fe_lower *l, const fe_val *v, ir_strbuf *sb, bool repr);
+/* lower_host_math.c: math.NAME(args) on compile-time numbers; Python's
+ * round(v, -k) of a finite v (k >= 1); int(s, base) of a string (1: ok,
+ * 0: invalid literal, -1: past 64 bits). */
+fe_val fe_math_fn(fe_lower *l, const char *fn, const fe_args *a);
+double fe_round_float_tens(double v, int k);
+int fe_parse_py_int(const char *s, int base, int64_t *out);
+/* Python's float divmod (wx != 0) and int / int, correctly rounded (b != 0). */
+void fe_py_float_divmod(double vx, double wx, double *floordiv, double *mod);
+double fe_py_int_truediv(int64_t a, int64_t b);
+/* Python's printf-style `fmt % args` into sb; *k counts the arguments
+ * used (the caller reports the ones left over). False after an error. */
+bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nargs, int *k,
+                       ir_strbuf *sb, ir_loc loc);
 /* format(v, spec) into sb, with Python's format-spec mini-language; conv
  * 's' or 'r' converts first (as !s / !r); 0: none. False after an error. */
 bool fe_format_value(fe_lower *l, const fe_val *v, int conv, const char *spec, ir_strbuf *sb,

@@ -412,72 +412,6 @@ fe_val fe_float_to_int(fe_lower *l, double x, ir_loc loc, const char *what) {
   return fe_val_int((int64_t)t);
 }
 
-/* Python's float divmod (CPython's float_divmod): the quotient rounded
- * down and a remainder with the divisor's sign, zeros signed as Python
- * signs them; wx != 0. */
-static void py_float_divmod(double vx, double wx, double *floordiv, double *mod) {
-  double m = fmod(vx, wx);
-  double div = (vx - m) / wx;
-  if (m != 0) {
-    if ((wx < 0) != (m < 0)) {
-      m += wx;
-      div -= 1.0;
-    }
-  } else {
-    m = copysign(0.0, wx);
-  }
-  double fd;
-  if (div != 0) {
-    fd = floor(div);
-    if (div - fd > 0.5) fd += 1.0;
-  } else {
-    fd = copysign(0.0, vx / wx);
-  }
-  *floordiv = fd;
-  *mod = m;
-}
-
-/* Bits in u (0 for 0). */
-static int bit_length(unsigned __int128 u) {
-  int n = 0;
-  for (; u; u >>= 1)
-    n++;
-  return n;
-}
-
-/* Python's int / int: the quotient correctly rounded (not the quotient of
- * the operands rounded to doubles first, which can be one ulp off past
- * 2^53); b != 0. */
-static double py_int_truediv(int64_t a, int64_t b) {
-  bool neg = (a < 0) != (b < 0);
-  uint64_t ua = a < 0 ? -(uint64_t)a : (uint64_t)a, ub = b < 0 ? -(uint64_t)b : (uint64_t)b;
-  if (ua == 0) return neg ? -0.0 : 0.0;
-  if (ua <= (UINT64_C(1) << 53) && ub <= (UINT64_C(1) << 53)) { /* both exact: one rounding */
-    double q = (double)ua / (double)ub;
-    return neg ? -q : q;
-  }
-  /* q = (ua << s) / ub with at least 55 bits, plus a sticky bit for the
-   * remainder, then rounded to 53 bits, half to even */
-  int la = bit_length(ua), lb = bit_length(ub);
-  int s = 55 + lb - la > 0 ? 55 + lb - la : 0;
-  unsigned __int128 n = (unsigned __int128)ua << s;
-  unsigned __int128 q = n / ub;
-  bool sticky = n % ub != 0;
-  int k = bit_length(q) - 53;
-  uint64_t mant;
-  if (k > 0) {
-    unsigned __int128 rest = q & (((unsigned __int128)1 << k) - 1),
-                      half = (unsigned __int128)1 << (k - 1);
-    mant = (uint64_t)(q >> k);
-    if (rest > half || (rest == half && (sticky || (mant & 1)))) mant++;
-  } else {
-    mant = (uint64_t)q; /* exact (no bits below) */
-    k = 0;
-  }
-  double r = ldexp((double)mant, k - s);
-  return neg ? -r : r;
-}
-
 /* Python's ints have no bound; a constexpr past 64 bits cannot be lowered. */
 static fe_val fold_overflow(fe_lower *l, ir_loc loc, fe_op op) {
   return fe_error(l, loc, "integer overflow in constant expression: '%s' does not fit in 64 bits",
@@ -529,7 +463,7 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
     return __builtin_mul_overflow(i, j, &r) ? fold_overflow(l, loc, op) : fe_val_int(r);
   case FE_OP_DIV:
     if (y == 0) return fe_error(l, loc, "division by zero in constant expression");
-    return fe_val_float(is_float ? x / y : py_int_truediv(i, j));
+    return fe_val_float(is_float ? x / y : fe_py_int_truediv(i, j));
   case FE_OP_FLOORDIV:
   case FE_OP_MOD:
     if (y == 0)
@@ -537,7 +471,7 @@ static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc)
                       op == FE_OP_MOD ? "modulo" : "division");
     if (is_float) {
       double fd, m;
-      py_float_divmod(x, y, &fd, &m);
+      fe_py_float_divmod(x, y, &fd, &m);
       return fe_val_float(op == FE_OP_MOD ? m : fd);
     }
     if (op == FE_OP_MOD) return fe_val_int(j == -1 ? 0 : py_mod(i, j)); /* INT64_MIN % -1 traps */

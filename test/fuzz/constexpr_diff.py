@@ -388,15 +388,15 @@ def write_batch(path, cases, mode, lines_of):
 
 def run_batch(ttc, path, cases, mode, lines_of):
     """Diagnostics per case: {case id: [(tag, kind, message)]}, or 'crash' entries."""
-    res, todo = {}, list(cases)
-    while todo:
-        where = write_batch(path, todo, mode, lines_of)
+    res, pending = {}, list(cases)
+    while pending:
+        where = write_batch(path, pending, mode, lines_of)
         crash, out = run_ttc(ttc, path)
         if crash:
-            if len(todo) == 1:
-                res[todo[0]["id"]] = [("c", "crash", crash + ": " + out.strip()[-300:])]
+            if len(pending) == 1:
+                res[pending[0]["id"]] = [("c", "crash", crash + ": " + out.strip()[-300:])]
                 return res
-            for c in todo:
+            for c in pending:
                 res.update(run_batch(ttc, path, [c], mode, lines_of))
             return res
         last = -1
@@ -404,15 +404,15 @@ def run_batch(ttc, path, cases, mode, lines_of):
             m = DIAG.match(line)
             if m and int(m.group(1)) in where and m.group(3) != "note":
                 i, tag = where[int(m.group(1))]
-                res.setdefault(todo[i]["id"], []).append((tag, m.group(3), m.group(4)))
+                res.setdefault(pending[i]["id"], []).append((tag, m.group(3), m.group(4)))
                 last = max(last, i)
         if "too many diagnostics" in out and last >= 0:
             last = max(last, 1)
-            for c in todo[last:]:
+            for c in pending[last:]:
                 res.pop(c["id"], None)
-            todo = todo[last:]
+            pending = pending[last:]
         else:
-            todo = []
+            pending = []
     return res
 
 
