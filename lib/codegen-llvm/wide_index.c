@@ -17,15 +17,30 @@
  * Triton's own PTX; in bench/compare_matmul.py, 0.92 to 0.96 of Triton
  * before, 1.017 to 1.019 after (bf16 0.995 to 1.001).
  *
- * How: an extension that indexes such an address becomes an inline-asm
- * `cvt`, which the DAG cannot fold into a wide multiply, for all its uses
- * (they take the same value; its other GEPs then lose their mad.wide too).
+ * How, for an extension whose GEPs' addresses leave their block:
+ * - When a loop needs the widened value (the extension indexes a GEP of
+ *   another block, as a loop's pointer increment widened before the loop
+ *   does, or a loop's body uses an address built on it, as attention's K
+ *   and V base pointers do), it becomes an inline-asm `cvt` for all its
+ *   uses, which the DAG cannot fold into a wide multiply.
+ * - When the addresses only start loops (phis' incoming values, or uses in
+ *   blocks on no cycle, such as a preheader), the GEPs stay as they are for
+ *   the uses in their block: a matmul's prologue copies, one mad.wide.s32
+ *   each (LEA + LEA.HI.X.SX32 in SASS). The uses that leave take a copy
+ *   built at the end of the block from an inline-asm `cvt`, with the chain
+ *   of GEPs between. Triton's PTX has the same split: mad.wide.s32 in its
+ *   prologue, and the loop's pointers recomputed from cvt.s64.s32 and
+ *   shl.b64 in the preheader by LLVM's loop strength reduction. The first
+ *   copy is issued earlier (128x128x64, 4 warps: SASS instruction 349
+ *   instead of 382; Triton's is 330) and the loop is unchanged.
  * "Leaves its block" stands in for "lives across a loop": a use in another
  * block or a phi, directly or through up to four GEPs built on the
  * address; selects, casts and phis are not looked through. An extension
  * whose addresses are all used where they are made is left to LLVM's
  * mul.wide / mad.wide. */
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
@@ -60,10 +75,185 @@ static bool feeds_live_address(LLVMTargetDataRef dl, LLVMValueRef e) {
   return false;
 }
 
+/* The blocks of a function that lie on a cycle of its control-flow graph:
+ * loop bodies. Found by a walk from each block's successors back to it;
+ * past MAX_CYCLE_BLOCKS blocks (or when memory runs out) every block
+ * counts as one, which keeps the whole-extension rewrite below. */
+enum { MAX_CYCLE_BLOCKS = 1024 };
+
+typedef struct {
+  LLVMBasicBlockRef *sorted; /* the cycles' blocks, by address */
+  int n;
+  bool all;
+} cycle_blocks;
+
+static int cmp_block(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (LLVMBasicBlockRef const *)a,
+            y = (uintptr_t) * (LLVMBasicBlockRef const *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int block_index(LLVMBasicBlockRef *by_addr, const int *index_of, int n,
+                       LLVMBasicBlockRef bb) {
+  LLVMBasicBlockRef *hit = bsearch(&bb, by_addr, (size_t)n, sizeof *by_addr, cmp_block);
+  return hit ? index_of[hit - by_addr] : -1;
+}
+
+static cycle_blocks find_cycle_blocks(LLVMValueRef fn) {
+  cycle_blocks cb = {NULL, 0, true};
+  int n = (int)LLVMCountBasicBlocks(fn);
+  if (n > MAX_CYCLE_BLOCKS) return cb;
+  LLVMBasicBlockRef *blocks = malloc((size_t)n * sizeof *blocks),
+                    *by_addr = malloc((size_t)n * sizeof *by_addr);
+  int *index_of = malloc((size_t)n * sizeof *index_of), *stamp = malloc((size_t)n * sizeof *stamp),
+      *stack = malloc((size_t)n * sizeof *stack);
+  LLVMBasicBlockRef *sorted = malloc((size_t)n * sizeof *sorted);
+  if (n > 0 && (!blocks || !by_addr || !index_of || !stamp || !stack || !sorted)) goto done;
+  LLVMGetBasicBlocks(fn, blocks);
+  for (int i = 0; i < n; i++)
+    by_addr[i] = blocks[i];
+  qsort(by_addr, (size_t)n, sizeof *by_addr, cmp_block);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) /* n is at most MAX_CYCLE_BLOCKS: a scan per block */
+      if (blocks[j] == by_addr[i]) index_of[i] = j;
+    stamp[i] = -1;
+  }
+  for (int i = 0; i < n; i++) {
+    int top = 0;
+    bool cyclic = false;
+    stack[top++] = i;
+    while (top > 0 && !cyclic) { /* blocks reachable from block i's successors */
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[stack[--top]]);
+      unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+      for (unsigned k = 0; k < ns && !cyclic; k++) {
+        int s = block_index(by_addr, index_of, n, LLVMGetSuccessor(term, k));
+        if (s == i)
+          cyclic = true;
+        else if (s >= 0 && stamp[s] != i) {
+          stamp[s] = i;
+          stack[top++] = s;
+        }
+      }
+    }
+    if (cyclic) sorted[cb.n++] = blocks[i];
+  }
+  qsort(sorted, (size_t)cb.n, sizeof *sorted, cmp_block);
+  cb.sorted = sorted;
+  sorted = NULL;
+  cb.all = false;
+done:
+  free(blocks);
+  free(by_addr);
+  free(index_of);
+  free(stamp);
+  free(stack);
+  free(sorted);
+  return cb;
+}
+
+static bool in_cycle(const cycle_blocks *cb, LLVMBasicBlockRef bb) {
+  return cb->all || bsearch(&bb, cb->sorted, (size_t)cb->n, sizeof *cb->sorted, cmp_block) != NULL;
+}
+
+/* Whether an address built on g (g itself, or through up to four GEPs of
+ * g's block) is used by a non-phi instruction of a loop's body other than
+ * g's block: needed in the loop, not only to start it. */
+static bool used_in_loop(const cycle_blocks *cb, LLVMValueRef g, int depth) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(g);
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || LLVMIsAPHINode(user)) continue;
+    LLVMBasicBlockRef ub = LLVMGetInstructionParent(user);
+    if (ub != bb && in_cycle(cb, ub)) return true;
+    if (ub == bb && depth < 4 && LLVMIsAGetElementPtrInst(user) &&
+        used_in_loop(cb, user, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/* Whether e's widened value is needed in a loop: as the index of a GEP of
+ * another block (a loop's pointer increment, widened before the loop), or
+ * through an address built on it that a loop's body uses. Such an
+ * extension is widened once, by the inline-asm cvt, for all its uses. */
+static bool widen_for_all_uses(const cycle_blocks *cb, LLVMValueRef e) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(e);
+  for (LLVMUseRef u = LLVMGetFirstUse(e); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef g = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(g)) continue;
+    if (LLVMGetInstructionParent(g) != bb || used_in_loop(cb, g, 0)) return true;
+  }
+  return false;
+}
+
+/* Replaces every operand of user equal to from by to. */
+static void replace_operand(LLVMValueRef user, LLVMValueRef from, LLVMValueRef to) {
+  int n = LLVMGetNumOperands(user);
+  for (int i = 0; i < n; i++)
+    if (LLVMGetOperand(user, i) == from) LLVMSetOperand(user, (unsigned)i, to);
+}
+
+enum { MAX_ROUTED_USERS = 64 };
+
+/* Hands the uses of g (a GEP) that leave its block to g2, an equal address
+ * built at the end of the block: users in other blocks and phis take g2,
+ * and a GEP of the block built on g whose address leaves gets a copy built
+ * on g2, in turn. Uses in the block stay on g. A GEP with more users than
+ * MAX_ROUTED_USERS keeps the rest on g. */
+static void route_leaving_uses(cg *c, LLVMValueRef g, LLVMValueRef g2, int depth) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(g);
+  LLVMValueRef users[MAX_ROUTED_USERS];
+  int n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u && n < MAX_ROUTED_USERS; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user)) continue;
+    bool seen = false; /* a user that takes g twice is listed once */
+    for (int i = 0; i < n && !seen; i++)
+      seen = users[i] == user;
+    if (!seen) users[n++] = user;
+  }
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef user = users[i];
+    if (LLVMGetInstructionParent(user) != bb || LLVMIsAPHINode(user)) {
+      replace_operand(user, g, g2);
+    } else if (depth < 4 && LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == g &&
+               leaves_block(user, depth + 1)) {
+      LLVMValueRef h2 = LLVMInstructionClone(user);
+      LLVMInsertIntoBuilder(c->b, h2);
+      LLVMSetOperand(h2, 0, g2);
+      route_leaving_uses(c, user, h2, depth + 1);
+    }
+  }
+}
+
+/* Gives the leaving uses of e's GEPs copies built from an inline-asm
+ * widening of x at the end of e's block (the positioned builder). */
+static void split_leaving_addresses(cg *c, LLVMTargetDataRef dl, LLVMValueRef e,
+                                    LLVMValueRef asm_e) {
+  LLVMValueRef geps[MAX_ROUTED_USERS];
+  int n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(e); u && n < MAX_ROUTED_USERS; u = LLVMGetNextUse(u)) {
+    LLVMValueRef g = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(g) || LLVMGetNumOperands(g) != 2 || LLVMGetOperand(g, 1) != e)
+      continue;
+    LLVMTypeRef ty = LLVMGetGEPSourceElementType(g);
+    if (!LLVMTypeIsSized(ty) || LLVMABISizeOfType(dl, ty) < 2 || !leaves_block(g, 0)) continue;
+    geps[n++] = g;
+  }
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef g2 = LLVMInstructionClone(geps[i]);
+    LLVMInsertIntoBuilder(c->b, g2);
+    LLVMSetOperand(g2, 1, asm_e);
+    route_leaving_uses(c, geps[i], g2, 0);
+  }
+}
+
 void cg_keep_wide_indices(cg *c) {
   LLVMTargetDataRef dl = LLVMGetModuleDataLayout(c->mod);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), i64 = LLVMInt64TypeInContext(c->lc);
   for (LLVMValueRef fn = LLVMGetFirstFunction(c->mod); fn; fn = LLVMGetNextFunction(fn)) {
+    if (!LLVMCountBasicBlocks(fn)) continue;
+    cycle_blocks cycles = find_cycle_blocks(fn);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;
       for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = next) {
@@ -72,14 +262,21 @@ void cg_keep_wide_indices(cg *c) {
         if ((op != LLVMSExt && op != LLVMZExt) || LLVMTypeOf(in) != i64) continue;
         LLVMValueRef x = LLVMGetOperand(in, 0);
         if (LLVMTypeOf(x) != i32 || !feeds_live_address(dl, in)) continue;
-        LLVMPositionBuilderBefore(c->b, in);
-        LLVMValueRef r =
-            cg_asm(c, i64, op == LLVMSExt ? "cvt.s64.s32 $0, $1;" : "cvt.u64.u32 $0, $1;", "=l,r",
-                   &x, 1, false);
-        LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(in));
-        LLVMReplaceAllUsesWith(in, r);
-        LLVMInstructionEraseFromParent(in);
+        const char *code = op == LLVMSExt ? "cvt.s64.s32 $0, $1;" : "cvt.u64.u32 $0, $1;";
+        if (widen_for_all_uses(&cycles, in)) {
+          LLVMPositionBuilderBefore(c->b, in);
+          LLVMValueRef r = cg_asm(c, i64, code, "=l,r", &x, 1, false);
+          LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(in));
+          LLVMReplaceAllUsesWith(in, r);
+          LLVMInstructionEraseFromParent(in);
+        } else {
+          LLVMPositionBuilderBefore(c->b, LLVMGetBasicBlockTerminator(bb));
+          LLVMValueRef r = cg_asm(c, i64, code, "=l,r", &x, 1, false);
+          LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(in));
+          split_leaving_addresses(c, dl, in, r);
+        }
       }
     }
+    free(cycles.sorted);
   }
 }
