@@ -3,7 +3,10 @@
  * used, repeatedly, so chains of dead ops go at once.
  *
  * Needs: nothing. Leaves: no pure op with all results unused (ops with side
- * effects, terminators and ops with regions are kept). */
+ * effects and terminators are kept; of the ops with regions, only an
+ * scf.if whose regions hold nothing but pure ops, yields and such ifs goes,
+ * as MLIR's dead-op check takes it: a pipeliner's or flattener's copy of a
+ * restart whose values nobody reads). */
 #include <string.h>
 
 #include "ir-tt/ir.h"
@@ -44,7 +47,37 @@ static void collect(ir_op *op, void *user) {
   }
 }
 
-static bool is_removable(const ir_op *op) { return ir_op_is_pure(op); }
+/* Whether every op in op's regions is pure, a yield, or such an scf.if. */
+static bool body_is_pure(const ir_op *op) {
+  for (int r = 0; r < op->nregions; r++)
+    for (ir_block *b = op->regions[r].first; b; b = b->next)
+      for (ir_op *in = b->first; in; in = in->next)
+        if (in->kind != IR_OP_SCF_YIELD && !ir_op_is_pure(in) &&
+            !(in->kind == IR_OP_SCF_IF && body_is_pure(in)))
+          return false;
+  return true;
+}
+
+static bool is_removable(const ir_op *op) {
+  return ir_op_is_pure(op) || (op->kind == IR_OP_SCF_IF && body_is_pure(op));
+}
+
+static bool is_inside(const ir_op *op, const ir_op *ancestor) {
+  for (;;) {
+    ir_block *b = op->parent;
+    if (!b || !b->parent || !b->parent->parent) return false;
+    op = b->parent->parent;
+    if (op == ancestor) return true;
+  }
+}
+
+static void drop_uses(use_table *uses, const ir_op *op) {
+  for (int i = 0; i < op->noperands; i++) {
+    if (!op->operands[i]) continue;
+    size_t j = slot_of(uses, op->operands[i]);
+    if (uses->keys[j]) uses->counts[j]--;
+  }
+}
 
 bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   (void)args;
@@ -80,10 +113,13 @@ bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
         used = st.uses.keys[j] && st.uses.counts[j] > 0;
       }
       if (used) continue;
-      for (int i = 0; i < op->noperands; i++) {
-        if (!op->operands[i]) continue;
-        size_t j = slot_of(&st.uses, op->operands[i]);
-        if (st.uses.keys[j]) st.uses.counts[j]--;
+      drop_uses(&st.uses, op);
+      /* An erased if takes its body along: walk order put it right after
+       * the if (some of it may be erased already). */
+      for (size_t j = k + 1; j < st.nops && (!st.ops[j] || is_inside(st.ops[j], op)); j++) {
+        if (!st.ops[j]) continue;
+        drop_uses(&st.uses, st.ops[j]);
+        st.ops[j] = NULL;
       }
       ir_op_erase(op);
       st.ops[k] = NULL;
