@@ -32,19 +32,26 @@ static void count_ops(ir_op *op, void *user) {
 
 typedef struct dce_state {
   use_table uses;
-  ir_op **ops; /* every op in walk order */
+  ir_op **ops; /* every op in walk order (pre-order) */
+  size_t *end; /* end[k]: one past the last op nested in ops[k] */
   size_t nops;
 } dce_state;
 
-static void collect(ir_op *op, void *user) {
-  dce_state *st = user;
-  st->ops[st->nops++] = op;
+/* op and the ops nested in it, in pre-order, with their extents. */
+static void collect(dce_state *st, ir_op *op) {
+  size_t k = st->nops++;
+  st->ops[k] = op;
   for (int i = 0; i < op->noperands; i++) {
     if (!op->operands[i]) continue;
     size_t j = slot_of(&st->uses, op->operands[i]);
     st->uses.keys[j] = op->operands[i];
     st->uses.counts[j]++;
   }
+  for (int r = 0; r < op->nregions; r++)
+    for (ir_block *b = op->regions[r].first; b; b = b->next)
+      for (ir_op *in = b->first; in; in = in->next)
+        collect(st, in);
+  st->end[k] = st->nops;
 }
 
 /* Whether every op in op's regions is pure, a yield, or such an scf.if. */
@@ -60,15 +67,6 @@ static bool body_is_pure(const ir_op *op) {
 
 static bool is_removable(const ir_op *op) {
   return ir_op_is_pure(op) || (op->kind == IR_OP_SCF_IF && body_is_pure(op));
-}
-
-static bool is_inside(const ir_op *op, const ir_op *ancestor) {
-  for (;;) {
-    ir_block *b = op->parent;
-    if (!b || !b->parent || !b->parent->parent) return false;
-    op = b->parent->parent;
-    if (op == ancestor) return true;
-  }
 }
 
 static void drop_uses(use_table *uses, const ir_op *op) {
@@ -92,12 +90,16 @@ bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
   st.uses.keys = ir_arena_alloc(scratch, cap * sizeof *st.uses.keys);
   st.uses.counts = ir_arena_alloc(scratch, cap * sizeof *st.uses.counts);
   st.ops = ir_arena_alloc(scratch, nops * sizeof *st.ops);
+  st.end = ir_arena_alloc(scratch, nops * sizeof *st.end);
   st.nops = 0;
-  if (!st.uses.keys || !st.uses.counts || !st.ops) {
+  if (!st.uses.keys || !st.uses.counts || !st.ops || !st.end) {
     ir_error(m->ctx, m->op->loc, "out of memory in pass 'dce'");
     return false;
   }
-  ir_walk(m->op, collect, &st);
+  for (int r = 0; r < m->op->nregions; r++)
+    for (ir_block *b = m->op->regions[r].first; b; b = b->next)
+      for (ir_op *in = b->first; in; in = in->next)
+        collect(&st, in);
   /* Reverse walk order visits users before their operands' definitions
    * (within a block), so one sweep removes whole dead chains; repeat for
    * chains that cross region boundaries. */
@@ -114,9 +116,9 @@ bool ir_pass_dce(ir_module *m, ir_arena *scratch, const ir_pass_args *args) {
       }
       if (used) continue;
       drop_uses(&st.uses, op);
-      /* An erased if takes its body along: walk order put it right after
-       * the if (some of it may be erased already). */
-      for (size_t j = k + 1; j < st.nops && (!st.ops[j] || is_inside(st.ops[j], op)); j++) {
+      /* An erased if takes its body along (some of it may be erased
+       * already). */
+      for (size_t j = k + 1; j < st.end[k]; j++) {
         if (!st.ops[j]) continue;
         drop_uses(&st.uses, st.ops[j]);
         st.ops[j] = NULL;
