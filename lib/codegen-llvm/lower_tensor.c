@@ -177,7 +177,7 @@ static bool lower_convert(cg *c, ir_op *op) {
     return true;
   }
   ttg_cvt_split sp;
-  ttg_convert_split(st, dt, &sp);
+  ttg_convert_split(st, dt, ttg_convert_pass_bytes(op), &sp);
   if (sp.n > 0) return convert_in_passes(c, op, s, &sl, &dl, &sp, nd);
   const ir_attr *enc = scratch_encoding(c, st);
   ttg_ll wmap, rmap;

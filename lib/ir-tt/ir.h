@@ -561,6 +561,8 @@ void ir_op_erase(ir_op *op);
 ir_block *ir_op_block(const ir_op *op);
 /* Nearest enclosing op of the given kind, or NULL. */
 ir_op *ir_op_parent_of_kind(const ir_op *op, ir_op_kind kind);
+/* Whether op is nested in a region of ancestor, at any depth. */
+bool ir_op_is_inside(const ir_op *op, const ir_op *ancestor);
 const ir_op_info *ir_op_info_of(const ir_op *op);
 /* No memory or other side effects, no regions, not a terminator: may be
  * merged (cse), erased when unused (dce) or recomputed. */

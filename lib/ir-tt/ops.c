@@ -263,6 +263,15 @@ ir_op *ir_op_parent_of_kind(const ir_op *op, ir_op_kind kind) {
   }
 }
 
+bool ir_op_is_inside(const ir_op *op, const ir_op *ancestor) {
+  for (;;) {
+    ir_block *b = op->parent;
+    if (!b || !b->parent || !b->parent->parent) return false;
+    op = b->parent->parent;
+    if (op == ancestor) return true;
+  }
+}
+
 const ir_op_info *ir_op_info_of(const ir_op *op) { return ir_op_kind_info(op->kind); }
 
 bool ir_op_is_pure(const ir_op *op) {

@@ -628,6 +628,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   int acc_slot = -1;
   ir_op *dot = async_dot(pl, &acc_slot);
   ir_op *y = yield_of(body);
+  ir_op *issue_at = y; /* where iteration i+S-1's copies go */
   if (dot) {
     ir_op_set_attr(m, dot, "isAsync", ir_attr_bool(ctx, true));
     ir_value *wops[3];
@@ -644,6 +645,10 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     ir_op_set_attr(m, wt, "pendings", ir_attr_int(ctx, i32, 1));
     wt->results[0].name = dot->results[0].name;
     ir_op_insert_after(dot, wt);
+    /* In a flattened loop the tile's epilogue follows the dot: the next
+     * copies go out before it, as Triton orders them, so that they fly
+     * while it runs (the copies read only carried values). */
+    if (ir_op_get_attr(loop, "ttg.fused")) issue_at = wt->next;
     ir_op_set_operand(y, acc_slot, &wt->results[0]);
     wait_in_regions(pl, wt, &dot->results[0]);
   } else if ((dot = deferred_dot(pl, &acc_slot)) != NULL) {
@@ -660,8 +665,9 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     ir_replace_all_uses(nl, arg, &wt->results[0]);
     ir_op_set_operand(wt, 0, arg);
   }
-  /* End of the body: issue iteration i+S-1 into the insert slot. */
-  ir_builder_set_before(&b, y);
+  /* End of the body (of a flattened loop: after the dot's wait): issue
+   * iteration i+S-1 into the insert slot. */
+  ir_builder_set_before(&b, issue_at);
   b.loc = nl->loc;
   map_reset(pl, mp);
   ir_value *ahead = ir_build_binary(

@@ -70,7 +70,33 @@ static int register_only_bit(const ttg_ll *l, int d, int bit) {
   return found;
 }
 
-void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *out) {
+/* Whether an op in the body of loop (at any depth) reads a buffer that a
+ * ttg.local_alloc made outside loop: such a buffer (a pipelined loop's
+ * ring) is live in every iteration. A ring allocated inside the body, as
+ * a persistent matmul's K loop's is in the tile loop, is not. */
+static bool reads_outer_buffer(const ir_op *scope, const ir_op *loop) {
+  for (int r = 0; r < scope->nregions; r++)
+    for (ir_block *b = scope->regions[r].first; b; b = b->next)
+      for (ir_op *in = b->first; in; in = in->next) {
+        for (int i = 0; i < in->noperands; i++) {
+          const ir_value *v = in->operands[i];
+          const ir_op *def = v ? v->def : NULL;
+          if (def && def->kind == IR_OP_TTG_LOCAL_ALLOC && !ir_op_is_inside(def, loop)) return true;
+        }
+        if (in->nregions > 0 && reads_outer_buffer(in, loop)) return true;
+      }
+  return false;
+}
+
+uint64_t ttg_convert_pass_bytes(const ir_op *op) {
+  for (const ir_op *p = ir_op_parent_of_kind(op, IR_OP_SCF_FOR); p;
+       p = ir_op_parent_of_kind(p, IR_OP_SCF_FOR))
+    if (reads_outer_buffer(p, p)) return TTG_CVT_PASS_BYTES_RINGS;
+  return TTG_CVT_PASS_BYTES;
+}
+
+void ttg_convert_split(const ir_type *src, const ir_type *dst, uint64_t max_bytes,
+                       ttg_cvt_split *out) {
   out->n = 0;
   ttg_ll sl, dl;
   if (!ir_type_is_tensor(src) || !ttg_ll_of_type(src, &sl) || !ttg_ll_of_type(dst, &dl) ||
@@ -80,8 +106,8 @@ void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *ou
   /* dims from the slowest (row-major: dim 0), each from its highest bit;
    * never the contiguous last dim, whose low register bits make the
    * vector accesses */
-  for (int d = 0; d < sl.nout - 1 && bytes > TTG_CVT_PASS_BYTES; d++)
-    for (int bit = 30; bit >= 0 && bytes > TTG_CVT_PASS_BYTES; bit--) {
+  for (int d = 0; d < sl.nout - 1 && bytes > max_bytes; d++)
+    for (int bit = 30; bit >= 0 && bytes > max_bytes; bit--) {
       if (sl.out_size[d] <= 1 << bit) continue;
       int rs = register_only_bit(&sl, d, bit), rd = register_only_bit(&dl, d, bit);
       if (rs < 0 || rd < 0 || out->n == TTG_LL_MAX_BITS) continue;
@@ -168,7 +194,7 @@ static uint64_t remap_bytes(const ir_op *op) {
   uint64_t bytes = (uint64_t)ir_type_numel(st) * elem_bytes(st);
   if (op->kind == IR_OP_TTG_CONVERT_LAYOUT) {
     ttg_cvt_split sp;
-    ttg_convert_split(st, dt, &sp);
+    ttg_convert_split(st, dt, ttg_convert_pass_bytes(op), &sp);
     bytes >>= sp.n;
   }
   return bytes;

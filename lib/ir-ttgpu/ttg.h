@@ -169,19 +169,30 @@ int ttg_shared_limit(int compute_capability);
  * given values at `n` tensor bits that registers alone select in both
  * layouts (no lane or warp touches them), so every thread takes part in
  * every pass and the buffer holds 1 / 2^n of the tensor. */
-enum { TTG_CVT_PASS_BYTES = 32 * 1024 }; /* split a conversion above this */
+enum {
+  TTG_CVT_PASS_BYTES = 32 * 1024,      /* split a conversion above this */
+  TTG_CVT_PASS_BYTES_RINGS = 16 * 1024 /* ... inside a loop that reads rings made before it */
+};
 typedef struct ttg_cvt_split {
   int n;                                                  /* split bits: 2^n passes (0: one pass) */
   int dim[TTG_LL_MAX_BITS];                               /* tensor dim of split bit i */
   int bit[TTG_LL_MAX_BITS];                               /* its bit within the dim's coordinate */
   int src_reg[TTG_LL_MAX_BITS], dst_reg[TTG_LL_MAX_BITS]; /* the register bases selecting it */
 } ttg_cvt_split;
+/* The bound on the buffer of the conversion op: TTG_CVT_PASS_BYTES, or
+ * TTG_CVT_PASS_BYTES_RINGS when op runs inside a loop that reads shared
+ * buffers allocated before it (a pipelined loop's rings; a flattened
+ * persistent matmul's epilogue): those are live there, so the conversion's
+ * buffer adds to them instead of reusing them, and a smaller one keeps two
+ * programs of a 128x128x64 tile on a multiprocessor (96 KB + 16 KB). */
+uint64_t ttg_convert_pass_bytes(const ir_op *op);
 /* The split of converting a tensor from type src to type dst (same shape)
- * whose buffer would exceed TTG_CVT_PASS_BYTES: qualifying bits taken
- * greedily, the slowest dims' highest bits first and never the last dim's,
- * until the buffer fits or none is left (it may stay above the bound;
- * n = 0 when it fits at once or no bit qualifies). */
-void ttg_convert_split(const ir_type *src, const ir_type *dst, ttg_cvt_split *out);
+ * whose buffer would exceed max_bytes: qualifying bits taken greedily, the
+ * slowest dims' highest bits first and never the last dim's, until the
+ * buffer fits or none is left (it may stay above the bound; n = 0 when it
+ * fits at once or no bit qualifies). */
+void ttg_convert_split(const ir_type *src, const ir_type *dst, uint64_t max_bytes,
+                       ttg_cvt_split *out);
 /* The maps of one pass, from (register, lane, warp) of src (wmap) and of
  * dst (rmap) to element offsets in the pass's buffer: the tensor without
  * the split bits, laid out by shared encoding enc. */

@@ -356,7 +356,7 @@ static ttg_cvt_split split_checked(ir_context *ctx, const int64_t *shape, const 
   const ir_type *st = ir_type_tensor(ctx, 2, shape, elem, src);
   const ir_type *dt = ir_type_tensor(ctx, 2, shape, elem, dst);
   ttg_cvt_split sp;
-  ttg_convert_split(st, dt, &sp);
+  ttg_convert_split(st, dt, TTG_CVT_PASS_BYTES, &sp);
   if (sp.n > 0) check_passes(ctx, st, dt, &sp, 256);
   return sp;
 }
