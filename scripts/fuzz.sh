@@ -33,9 +33,9 @@ for t in "${targets[@]}"; do
   build-fuzz/fuzz/fuzz_"$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$camp/artifacts/$t-" "${fork[@]}" \
     "$camp/$t" "build-fuzz/test/fuzz/seeds/$t" >"$log" 2>&1 || true
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
-  [ "$execs" -gt 0 ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
-  cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+  execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
+  [ "$execs" -gt 0 ] || execs=$(grep -ao '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+  cov=$(grep -ao 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
   corpus=$(ls "$camp/$t" | wc -l)
   after=$(ls "$camp/artifacts" | grep -c "^$t-" || true)
   crashes=$((after - before))
