@@ -76,89 +76,88 @@ static bool feeds_live_address(LLVMTargetDataRef dl, LLVMValueRef e) {
 }
 
 /* The blocks of a function that lie on a cycle of its control-flow graph:
- * loop bodies. Found by a walk from each block's successors back to it;
- * past MAX_CYCLE_BLOCKS blocks (or when memory runs out) every block
- * counts as one, which keeps the whole-extension rewrite below. */
+ * loop bodies. Found, at the first question about the function, by a walk
+ * from each block's successors back to it; past MAX_CYCLE_BLOCKS blocks
+ * (or when memory runs out) every block counts as one, which keeps the
+ * whole-extension rewrite below. */
 enum { MAX_CYCLE_BLOCKS = 1024 };
 
-typedef struct {
-  LLVMBasicBlockRef *sorted; /* the cycles' blocks, by address */
+typedef struct block_slot {
+  LLVMBasicBlockRef bb;
+  int index; /* in the function's block order */
+} block_slot;
+
+typedef struct cycle_blocks {
+  LLVMValueRef fn;
+  bool found; /* the fields below are computed */
+  bool all;   /* every block counts as on a cycle */
   int n;
-  bool all;
+  block_slot *slots; /* the blocks, sorted by address */
+  bool *cyclic;      /* by block order */
 } cycle_blocks;
 
-static int cmp_block(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (LLVMBasicBlockRef const *)a,
-            y = (uintptr_t) * (LLVMBasicBlockRef const *)b;
+static int cmp_slot(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const block_slot *)a)->bb, y = (uintptr_t)((const block_slot *)b)->bb;
   return x < y ? -1 : x > y;
 }
 
-static int block_index(LLVMBasicBlockRef *by_addr, const int *index_of, int n,
-                       LLVMBasicBlockRef bb) {
-  LLVMBasicBlockRef *hit = bsearch(&bb, by_addr, (size_t)n, sizeof *by_addr, cmp_block);
-  return hit ? index_of[hit - by_addr] : -1;
+static int block_index(const cycle_blocks *cb, LLVMBasicBlockRef bb) {
+  block_slot key = {bb, 0};
+  const block_slot *hit = bsearch(&key, cb->slots, (size_t)cb->n, sizeof key, cmp_slot);
+  return hit ? hit->index : -1;
 }
 
-static cycle_blocks find_cycle_blocks(LLVMValueRef fn) {
-  cycle_blocks cb = {NULL, 0, true};
-  int n = (int)LLVMCountBasicBlocks(fn);
-  if (n > MAX_CYCLE_BLOCKS) return cb;
-  LLVMBasicBlockRef *blocks = malloc((size_t)n * sizeof *blocks),
-                    *by_addr = malloc((size_t)n * sizeof *by_addr);
-  int *index_of = malloc((size_t)n * sizeof *index_of), *stamp = malloc((size_t)n * sizeof *stamp),
-      *stack = malloc((size_t)n * sizeof *stack);
-  LLVMBasicBlockRef *sorted = malloc((size_t)n * sizeof *sorted);
-  if (n > 0 && (!blocks || !by_addr || !index_of || !stamp || !stack || !sorted)) goto done;
-  LLVMGetBasicBlocks(fn, blocks);
-  for (int i = 0; i < n; i++)
-    by_addr[i] = blocks[i];
-  qsort(by_addr, (size_t)n, sizeof *by_addr, cmp_block);
+static void find_cycle_blocks(cycle_blocks *cb) {
+  cb->found = cb->all = true;
+  int n = (int)LLVMCountBasicBlocks(cb->fn);
+  if (n > MAX_CYCLE_BLOCKS) return;
+  LLVMBasicBlockRef *blocks = malloc((size_t)n * sizeof *blocks);
+  int *stamp = malloc((size_t)n * sizeof *stamp), *stack = malloc((size_t)n * sizeof *stack);
+  cb->slots = malloc((size_t)n * sizeof *cb->slots);
+  cb->cyclic = calloc((size_t)n, sizeof *cb->cyclic);
+  if (n > 0 && (!blocks || !stamp || !stack || !cb->slots || !cb->cyclic)) goto done;
+  LLVMGetBasicBlocks(cb->fn, blocks);
   for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) /* n is at most MAX_CYCLE_BLOCKS: a scan per block */
-      if (blocks[j] == by_addr[i]) index_of[i] = j;
+    cb->slots[i] = (block_slot){blocks[i], i};
     stamp[i] = -1;
   }
+  qsort(cb->slots, (size_t)n, sizeof *cb->slots, cmp_slot);
+  cb->n = n;
   for (int i = 0; i < n; i++) {
     int top = 0;
-    bool cyclic = false;
     stack[top++] = i;
-    while (top > 0 && !cyclic) { /* blocks reachable from block i's successors */
+    while (top > 0 && !cb->cyclic[i]) { /* blocks reachable from block i's successors */
       LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[stack[--top]]);
       unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-      for (unsigned k = 0; k < ns && !cyclic; k++) {
-        int s = block_index(by_addr, index_of, n, LLVMGetSuccessor(term, k));
-        if (s == i)
-          cyclic = true;
-        else if (s >= 0 && stamp[s] != i) {
+      for (unsigned k = 0; k < ns && !cb->cyclic[i]; k++) {
+        int s = block_index(cb, LLVMGetSuccessor(term, k));
+        if (s == i) {
+          cb->cyclic[i] = true;
+        } else if (s >= 0 && stamp[s] != i) {
           stamp[s] = i;
           stack[top++] = s;
         }
       }
     }
-    if (cyclic) sorted[cb.n++] = blocks[i];
   }
-  qsort(sorted, (size_t)cb.n, sizeof *sorted, cmp_block);
-  cb.sorted = sorted;
-  sorted = NULL;
-  cb.all = false;
+  cb->all = false;
 done:
   free(blocks);
-  free(by_addr);
-  free(index_of);
   free(stamp);
   free(stack);
-  free(sorted);
-  return cb;
 }
 
-static bool in_cycle(const cycle_blocks *cb, LLVMBasicBlockRef bb) {
-  return cb->all || bsearch(&bb, cb->sorted, (size_t)cb->n, sizeof *cb->sorted, cmp_block) != NULL;
+static bool in_cycle(cycle_blocks *cb, LLVMBasicBlockRef bb) {
+  if (!cb->found) find_cycle_blocks(cb);
+  if (cb->all) return true;
+  int i = block_index(cb, bb);
+  return i >= 0 && cb->cyclic[i];
 }
 
 /* Whether an address built on g (g itself, or through up to four GEPs of
  * g's block) is used by a non-phi instruction of a loop's body other than
  * g's block: needed in the loop, not only to start it. */
-static bool used_in_loop(const cycle_blocks *cb, LLVMValueRef g, int depth) {
+static bool used_in_loop(cycle_blocks *cb, LLVMValueRef g, int depth) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(g);
   for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
@@ -176,7 +175,7 @@ static bool used_in_loop(const cycle_blocks *cb, LLVMValueRef g, int depth) {
  * another block (a loop's pointer increment, widened before the loop), or
  * through an address built on it that a loop's body uses. Such an
  * extension is widened once, by the inline-asm cvt, for all its uses. */
-static bool widen_for_all_uses(const cycle_blocks *cb, LLVMValueRef e) {
+static bool widen_for_all_uses(cycle_blocks *cb, LLVMValueRef e) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(e);
   for (LLVMUseRef u = LLVMGetFirstUse(e); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef g = LLVMGetUser(u);
@@ -226,10 +225,9 @@ static void route_leaving_uses(cg *c, LLVMValueRef g, LLVMValueRef g2, int depth
   }
 }
 
-/* Gives the leaving uses of e's GEPs copies built from an inline-asm
- * widening of x at the end of e's block (the positioned builder). */
-static void split_leaving_addresses(cg *c, LLVMTargetDataRef dl, LLVMValueRef e,
-                                    LLVMValueRef asm_e) {
+/* Gives the leaving uses of e's GEPs copies built at the end of e's block
+ * from `code`, an inline-asm widening of e's operand. */
+static void split_leaving_addresses(cg *c, LLVMTargetDataRef dl, LLVMValueRef e, const char *code) {
   LLVMValueRef geps[MAX_ROUTED_USERS];
   int n = 0;
   for (LLVMUseRef u = LLVMGetFirstUse(e); u && n < MAX_ROUTED_USERS; u = LLVMGetNextUse(u)) {
@@ -240,6 +238,11 @@ static void split_leaving_addresses(cg *c, LLVMTargetDataRef dl, LLVMValueRef e,
     if (!LLVMTypeIsSized(ty) || LLVMABISizeOfType(dl, ty) < 2 || !leaves_block(g, 0)) continue;
     geps[n++] = g;
   }
+  if (n == 0) return;
+  LLVMValueRef x = LLVMGetOperand(e, 0);
+  LLVMPositionBuilderBefore(c->b, LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(e)));
+  LLVMValueRef asm_e = cg_asm(c, LLVMTypeOf(e), code, "=l,r", &x, 1, false);
+  LLVMInstructionSetDebugLoc(asm_e, LLVMInstructionGetDebugLoc(e));
   for (int i = 0; i < n; i++) {
     LLVMValueRef g2 = LLVMInstructionClone(geps[i]);
     LLVMInsertIntoBuilder(c->b, g2);
@@ -253,7 +256,7 @@ void cg_keep_wide_indices(cg *c) {
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c->lc), i64 = LLVMInt64TypeInContext(c->lc);
   for (LLVMValueRef fn = LLVMGetFirstFunction(c->mod); fn; fn = LLVMGetNextFunction(fn)) {
     if (!LLVMCountBasicBlocks(fn)) continue;
-    cycle_blocks cycles = find_cycle_blocks(fn);
+    cycle_blocks cycles = {.fn = fn};
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
       LLVMValueRef next;
       for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = next) {
@@ -270,13 +273,11 @@ void cg_keep_wide_indices(cg *c) {
           LLVMReplaceAllUsesWith(in, r);
           LLVMInstructionEraseFromParent(in);
         } else {
-          LLVMPositionBuilderBefore(c->b, LLVMGetBasicBlockTerminator(bb));
-          LLVMValueRef r = cg_asm(c, i64, code, "=l,r", &x, 1, false);
-          LLVMInstructionSetDebugLoc(r, LLVMInstructionGetDebugLoc(in));
-          split_leaving_addresses(c, dl, in, r);
+          split_leaving_addresses(c, dl, in, code);
         }
       }
     }
-    free(cycles.sorted);
+    free(cycles.slots);
+    free(cycles.cyclic);
   }
 }

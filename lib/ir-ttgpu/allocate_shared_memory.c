@@ -101,10 +101,7 @@ static const ir_op *outermost_loop_without(const ir_op *op, const ir_op *def) {
     p = p->parent->parent->parent;
     if (!p) break;
     if (p->kind != IR_OP_SCF_FOR && p->kind != IR_OP_SCF_WHILE) continue;
-    bool contains = false;
-    for (const ir_op *q = def; q && q->parent && q->parent->parent; q = q->parent->parent->parent)
-      if (q == p) contains = true;
-    if (!contains) best = p;
+    if (def != p && !ir_op_is_inside(def, p)) best = p;
   }
   return best;
 }

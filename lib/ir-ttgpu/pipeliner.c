@@ -116,15 +116,6 @@ static bool in_slice(const pl_loop *pl, const ir_op *op) {
   return false;
 }
 
-static bool nested_in(const ir_op *op, const ir_op *anc) {
-  while (op) {
-    const ir_block *b = ir_op_block(op);
-    op = b && b->parent ? b->parent->parent : NULL;
-    if (op == anc) return true;
-  }
-  return false;
-}
-
 /* An scf.if whose two single-block regions hold only pure region-free ops
  * and their yields: it may be recomputed like a pure op. */
 static bool is_pure_if(const ir_op *op) {
@@ -155,7 +146,7 @@ static void add_value(pl_loop *pl, const ir_value *v, int depth) {
   if (ir_op_block(d) != pl->body) {
     /* Defined outside the loop (it dominates the loop), or nested in a
      * body op (then not a pure address computation). */
-    if (nested_in(d, pl->loop)) pl->ok = false;
+    if (ir_op_is_inside(d, pl->loop)) pl->ok = false;
     return;
   }
   if (in_slice(pl, d)) return;
@@ -212,13 +203,6 @@ static bool has_nested_loop(ir_op *loop) {
   return found;
 }
 
-/* Whether op is `scope` or nested in one of its regions. */
-static bool op_within(const ir_op *op, const ir_op *scope) {
-  for (; op; op = op->parent && op->parent->parent ? op->parent->parent->parent : NULL)
-    if (op == scope) return true;
-  return false;
-}
-
 /* Whether v is a slot of one of this loop's rings (only cp.async writes
  * those). */
 static bool is_ring_slot(const pl_loop *pl, const ir_value *v) {
@@ -236,7 +220,7 @@ static bool written_once_before(const ir_value *v, const ir_op *loop) {
   while (d && (d->kind == IR_OP_TTG_MEMDESC_TRANS || d->kind == IR_OP_TTG_MEMDESC_INDEX))
     d = d->operands[0]->def;
   return d && d->kind == IR_OP_TTG_LOCAL_ALLOC && d->noperands == 1 &&
-         !d->results[0].type->is_mutable && !op_within(d, loop);
+         !d->results[0].type->is_mutable && d != loop && !ir_op_is_inside(d, loop);
 }
 
 /* Whether the values that depend on carried values (`tainted`, room for
