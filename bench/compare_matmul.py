@@ -9,8 +9,13 @@ product first; a time is the median of R rounds of launches that
 bench_timing.timed_pair interleaves side by side, each after an L2 flush
 (as triton.testing.do_bench); cuBLAS by do_bench.
 
-usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R]
-  (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16; 3)
+usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R] [--loads N]
+  (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16; 3; 1)
+  --loads N: each side's plain kernel loaded N times (each load a module of
+  its own, launched by that side's own launcher on the same buffers), its
+  samples taken in turn from the loads: the same code measured 1 to 1.5%
+  apart in two loads at 2048 (docs/results.md, seventh session), so one
+  load per side compares where the driver put each module as well
   --persistent: also the persistent kernel (matmul_kernel_persistent) with
   each configuration, on both sides with the same program count: one per
   multiprocessor (case .../persistent), and, where more fit, as many as the
@@ -32,7 +37,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, HERE)
 from compare_triton import TTC_I32, TTC_PTR, Ttc  # noqa: E402
-from triton_matmul import BEST_CANDIDATES, parse_config, runner  # noqa: E402
+from triton_matmul import BEST_CANDIDATES, parse_config, reloaded, runner  # noqa: E402
 from matmul import matmul_kernel_persistent  # noqa: E402
 from bench_timing import timed_pair  # noqa: E402
 
@@ -47,7 +52,7 @@ def num_sms():
     return torch.cuda.get_device_properties(0).multi_processor_count
 
 
-def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=None):
+def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=None, load=0):
     """ttc's launch of the plain kernel, or (persistent "sm") of the
     persistent one with one program per multiprocessor, or ("full") with as
     many as the GPU runs at once (ttc_module_programs_per_sm, which needs the
@@ -64,7 +69,7 @@ def ttc_runner(ttc, a, b, c, cfg, tnames, persistent=None):
         consts = [bm, bn, bk, gm] + ([programs] if persistent else [])
         sig = ",".join([f"*{t}:16" for t in tnames] + [hint(x) for x in ints] + [str(x) for x in consts])
         return ttc.module(KERNEL, "matmul_kernel_persistent" if persistent else "matmul_kernel", sig,
-                          warps, stages)
+                          warps, stages, load)
     if not persistent:
         return ttc.launcher(load(None), (tiles, 1, 1), vals), tiles
     programs = ttc.lib.ttc_device_num_sms(ttc.dev)
@@ -98,14 +103,23 @@ def triton_persistent(a, b, c, cfg, programs):
 
 
 def checked(run, c, ref, what):
-    """run after checking its result once against the fp32 product."""
-    c.fill_(float("nan"))
-    run()
-    torch.cuda.synchronize()
-    err = ((c.float() - ref).norm() / ref.norm()).item()
-    if not err <= 1e-2:
-        raise SystemExit(f"compare_matmul: {what}: relative error {err}")
+    """run (or each of a list of runs) after checking its result once
+    against the fp32 product."""
+    for r in run if isinstance(run, list) else [run]:
+        c.fill_(float("nan"))
+        r()
+        torch.cuda.synchronize()
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        if not err <= 1e-2:
+            raise SystemExit(f"compare_matmul: {what}: relative error {err}")
     return run
+
+
+def loads_of(opt, first, again):
+    """first, or with --loads N > 1 [first, again(1), ..., again(N-1)]: the
+    same compiled kernel loaded N times, each a module of its own, which
+    timed_pair's samples take in turn."""
+    return first if opt.loads == 1 else [first] + [again(i) for i in range(1, opt.loads)]
 
 
 def cfg_name(cfg):
@@ -119,6 +133,7 @@ def main():
     ap.add_argument("--dtype", default="f16", choices=("f16", "bf16", "fp8"))
     ap.add_argument("--persistent", action="store_true")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--loads", type=int, default=1)
     opt = ap.parse_args()
     # fp8: e4m3 A and B (B K-major, as Triton's tutorial passes it: b.T of a
     # row-major N x K tensor), f16 C
@@ -149,8 +164,14 @@ def main():
                 continue
             seen.add(cfg)
             runs = {}
-            for side, make in (("ttc", lambda: ttc_runner(ttc, a, b, c, cfg, tnames)[0]),
-                               ("triton", lambda: runner(a, b, c, cfg))):
+            def ttc_make():
+                return loads_of(opt, ttc_runner(ttc, a, b, c, cfg, tnames)[0],
+                                lambda i: ttc_runner(ttc, a, b, c, cfg, tnames, load=i)[0])
+
+            def triton_make():
+                run = runner(a, b, c, cfg)
+                return loads_of(opt, run, lambda i: reloaded(run, a, b, c, cfg))
+            for side, make in (("ttc", ttc_make), ("triton", triton_make)):
                 try:
                     runs[side] = checked(make(), c, ref, f"{side} {cfg_name(cfg)}")
                 except (RuntimeError, triton.runtime.errors.OutOfResources) as e:

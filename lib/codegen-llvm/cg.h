@@ -154,6 +154,9 @@ cg_part cg_input_part(cg *c, const ttg_ll *l, int in, LLVMValueRef x, int d);
 cg_part cg_thread_part(cg *c, const ttg_ll *l, int d);
 cg_part cg_part_xor(cg *c, cg_part a, cg_part b);
 LLVMValueRef cg_part_xor_const(cg *c, cg_part p, int32_t k);
+/* p ^ k split as (p ^ (k's bits p may have)) + *rest, *rest the other bits
+ * of k: for addresses whose constant goes into an immediate. */
+LLVMValueRef cg_part_xor_split(cg *c, cg_part p, int32_t k, int32_t *rest);
 /* Registers 0..n-1 holding consecutive elements along one dim (*dim), as
  * many as the layout's leading register bases give (1: none, *dim -1). */
 int cg_contig_regs(const ttg_ll *l, int *dim);

@@ -79,13 +79,25 @@ cg_part cg_part_xor(cg *c, cg_part a, cg_part b) {
   return r;
 }
 
+LLVMValueRef cg_part_xor_split(cg *c, cg_part p, int32_t k, int32_t *rest) {
+  if (!p.v) {
+    *rest = k;
+    return cg_i32(c, 0);
+  }
+  int32_t x = k & p.mask;
+  *rest = k & ~p.mask;
+  return x ? LLVMBuildXor(c->b, p.v, cg_i32(c, x), "") : p.v;
+}
+
 LLVMValueRef cg_part_xor_const(cg *c, cg_part p, int32_t k) {
   if (!p.v) return cg_i32(c, k);
-  if (!k) return p.v;
-  /* Disjoint bits add without carries: an add folds into addressing (and
-   * a constant offset into the other constants of an address). */
-  return (p.mask & k) ? LLVMBuildXor(c->b, p.v, cg_i32(c, k), "")
-                      : or_disjoint(c, p.v, cg_i32(c, k));
+  /* Only the bits p may have need the XOR; the others add without carries,
+   * as a disjoint or that LLVM folds into addressing (and into an address's
+   * other constants). So registers whose constants differ only above p's
+   * bits share one XOR (LLVM merges the equal ones) plus an immediate. */
+  int32_t rest;
+  LLVMValueRef v = cg_part_xor_split(c, p, k, &rest);
+  return rest ? or_disjoint(c, v, cg_i32(c, rest)) : v;
 }
 
 cg_part cg_thread_part(cg *c, const ttg_ll *l, int d) {

@@ -7,6 +7,8 @@
  * thread's registers to element offsets (a constant per register XOR a lane
  * and warp term); registers that land on consecutive, aligned offsets move
  * as one vector access. */
+#include <stdio.h>
+
 #include <llvm-c/Core.h>
 
 #include "codegen-llvm/cg.h"
@@ -195,6 +197,17 @@ static int64_t matrix_reg(int64_t g, int w, int k, bool trans, int le) {
   return trans ? g + ((int64_t)w << 1) + k : g + ((int64_t)w << le) + k;
 }
 
+/* The address operand of an ldmatrix or stmatrix: register `reg` plus the
+ * bytes of the offset that the thread's own bits leave alone, which ptxas
+ * folds into the instruction (one register serves every matrix group whose
+ * offsets differ only there). */
+static void matrix_address(char *buf, size_t size, const char *reg, int32_t imm) {
+  if (imm)
+    snprintf(buf, size, "[%s+%d]", reg, (int)imm);
+  else
+    snprintf(buf, size, "[%s]", reg);
+}
+
 bool cg_stmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, cg_vals v) {
   const ir_type *et = ir_type_scalar(t);
   int pick[5][2], e, le;
@@ -206,14 +219,16 @@ bool cg_stmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
   cg_part part = cg_thread_part(c, &amap, 0);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc), i32 = LLVMInt32TypeInContext(c->lc);
   LLVMTypeRef vty = LLVMVectorType(cg_type(c, et), 2);
-  const char *code = trans
-                         ? "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [$0], {$1, $2, $3, $4};"
-                         : "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};";
   for (int64_t g = 0; g < n; g += 8) {
-    int32_t co[1];
+    int32_t co[1], rest;
     ttg_ll_apply1(map, TTG_IN_REG, (uint32_t)g, co);
-    LLVMValueRef off = LLVMBuildMul(c->b, cg_part_xor_const(c, part, co[0]), cg_i32(c, 2), "");
+    LLVMValueRef off =
+        LLVMBuildMul(c->b, cg_part_xor_split(c, part, co[0], &rest), cg_i32(c, 2), "");
     LLVMValueRef args[5] = {LLVMBuildGEP2(c->b, i8, base, &off, 1, "")};
+    char code[96], at[16];
+    matrix_address(at, sizeof at, "$0", rest * 2);
+    snprintf(code, sizeof code, "stmatrix.sync.aligned.m8n8.x4%s.shared.b16 %s, {$1, $2, $3, $4};",
+             trans ? ".trans" : "", at);
     for (int w = 0; w < 4; w++) {
       LLVMValueRef x = LLVMGetUndef(vty);
       for (int k = 0; k < 2; k++)
@@ -239,17 +254,18 @@ bool cg_ldmatrix(cg *c, LLVMValueRef base, const ir_type *t, const ttg_ll *map, 
   LLVMTypeRef i32 = cg_type(c, i32t), mty = cg_type(c, et);
   LLVMTypeRef f4[4] = {i32, i32, i32, i32};
   LLVMTypeRef ret = LLVMStructTypeInContext(c->lc, f4, 4, 0);
-  const char *code = trans
-                         ? "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];"
-                         : "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];";
   *out = cg_vals_new(c, (int)n);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->lc);
   for (int64_t g = 0; g < n; g += group) {
-    int32_t co[1];
+    int32_t co[1], rest;
     ttg_ll_apply1(map, TTG_IN_REG, (uint32_t)g, co);
-    LLVMValueRef off = cg_part_xor_const(c, part, co[0]);
+    LLVMValueRef off = cg_part_xor_split(c, part, co[0], &rest);
     off = LLVMBuildMul(c->b, off, cg_i32(c, eb), "");
     LLVMValueRef p = LLVMBuildGEP2(c->b, i8, base, &off, 1, "");
+    char code[96], at[16];
+    matrix_address(at, sizeof at, "$4", rest * (int32_t)eb);
+    snprintf(code, sizeof code, "ldmatrix.sync.aligned.m8n8.x4%s.shared.b16 {$0, $1, $2, $3}, %s;",
+             trans ? ".trans" : "", at);
     LLVMValueRef res = cg_asm(c, ret, code, "=r,=r,=r,=r,r", &p, 1, true);
     for (int w = 0; w < 4; w++) {
       LLVMValueRef word = LLVMBuildExtractValue(c->b, res, (unsigned)w, "");

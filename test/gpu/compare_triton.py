@@ -299,8 +299,10 @@ class Ttc:
     def status(self, st):
         return self.lib.ttc_status_string(st).decode()
 
-    def module(self, path, kernel, sig, warps, stages=None):
-        key = (path, kernel, sig, warps, stages)
+    def module(self, path, kernel, sig, warps, stages=None, load=0):
+        """The kernel compiled and loaded (once per argument set; `load` > 0
+        asks for another load of the same kernel, a module of its own)."""
+        key = (path, kernel, sig, warps, stages, load)
         if key in self.modules:
             return self.modules[key]
         lib, opts = self.lib, TtcOptions()
