@@ -89,6 +89,12 @@ static bool reads_outer_buffer(const ir_op *scope, const ir_op *loop) {
 }
 
 uint64_t ttg_convert_pass_bytes(const ir_op *op) {
+  /* The bounds differ only for a tensor above the smaller one: smaller
+   * conversions (nearly all) skip the walk of the enclosing loops. */
+  const ir_type *t = op->noperands > 0 && op->operands[0] ? op->operands[0]->type : NULL;
+  if (!t || !ir_type_is_tensor(t) ||
+      (uint64_t)ir_type_numel(t) * elem_bytes(t) <= TTG_CVT_PASS_BYTES_RINGS)
+    return TTG_CVT_PASS_BYTES;
   for (const ir_op *p = ir_op_parent_of_kind(op, IR_OP_SCF_FOR); p;
        p = ir_op_parent_of_kind(p, IR_OP_SCF_FOR))
     if (reads_outer_buffer(p, p)) return TTG_CVT_PASS_BYTES_RINGS;
