@@ -401,10 +401,10 @@ bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nar
     while (*q && strchr("-+ 0#", *q) && nf < 7)
       flags[nf++] = *q++;
     flags[nf] = '\0';
-    for (; *q >= '0' && *q <= '9'; q++)
+    for (; *q >= '0' && *q <= '9' && width <= FORMAT_MAX; q++)
       width = (width < 0 ? 0 : width * 10) + (*q - '0');
     if (*q == '.')
-      for (prec = 0, q++; *q >= '0' && *q <= '9'; q++)
+      for (prec = 0, q++; *q >= '0' && *q <= '9' && prec <= FORMAT_MAX; q++)
         prec = prec * 10 + (*q - '0');
     if (width > FORMAT_MAX || prec > FORMAT_MAX) {
       fe_error(l, loc, "'%%' format: width and precision go up to %d", FORMAT_MAX);

@@ -673,9 +673,16 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
         if (next < a->n) v = &a->pos[next];
         next++;
       } else if (numbered) {
-        int idx = atoi(field);
+        /* digits only: an index or attribute after them ("{0[1]}", "{0.x}")
+         * is not supported, and an index past the arguments has none */
+        size_t nd = strspn(field, "0123456789");
+        if (field[nd]) {
+          ok = false;
+          fe_error(l, a->loc, "unsupported: the replacement field '{%s}' in str.format", field);
+          break;
+        }
         manual = true;
-        if (idx < a->n) v = &a->pos[idx];
+        if (nd <= 9 && atoi(field) < a->n) v = &a->pos[atoi(field)];
       } else {
         for (int k = 0; k < a->nkw && !v; k++)
           if (!strcmp(a->kwnames[k], field)) v = &a->kw[k];

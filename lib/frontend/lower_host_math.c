@@ -158,6 +158,16 @@ int fe_parse_py_int(const char *s, int base, int64_t *out) {
 }
 
 fe_val fe_math_fn(fe_lower *l, const char *fn, const fe_args *a) {
+  if (!strcmp(fn, "prod")) { /* of an iterable, not of numbers */
+    if (a->n < 1) return fe_error(l, a->loc, "math.prod needs an argument");
+    fe_val *items;
+    int n;
+    if (!fe_iterate(l, a->pos[0], a->pos_loc[0], &items, &n)) return fe_val_error();
+    fe_val acc = fe_val_int(1);
+    for (int i = 0; i < n; i++)
+      acc = fe_binary(l, FE_OP_MUL, acc, items[i], a->loc);
+    return acc;
+  }
   for (int i = 0; i < a->n; i++)
     if (!fe_is_const(&a->pos[i]))
       return fe_error(l, a->pos_loc[i], "math.%s needs compile-time numbers, found '%s'", fn,
@@ -238,15 +248,6 @@ fe_val fe_math_fn(fe_lower *l, const char *fn, const fe_args *a) {
                         "bits");
     }
     return fe_val_int((int64_t)r);
-  }
-  if (!strcmp(fn, "prod")) {
-    fe_val *items;
-    int n;
-    if (!fe_iterate(l, a->pos[0], a->pos_loc[0], &items, &n)) return fe_val_error();
-    fe_val acc = fe_val_int(1);
-    for (int i = 0; i < n; i++)
-      acc = fe_binary(l, FE_OP_MUL, acc, items[i], a->loc);
-    return acc;
   }
   if (!strcmp(fn, "isinf")) return fe_val_bool(isinf(x));
   if (!strcmp(fn, "isnan")) return fe_val_bool(isnan(x));

@@ -98,6 +98,7 @@ def bigstr(y_ptr):
 # NUM: static_print: 9007199254740993 1 2432902008176640000 12103014 0 12 6 -31 15 1000 12 () () ab
 # NUM: static_print: "a'b" 'a"b' 'a\nb\\c\t' 'both\'"' ('x', "y'z") '\x01\x7f' 6
 # NUM: static_print: False False False False True 2 2 -2 0 -9223372036854775683
+# NUM: static_print: 24 1 3.0 12
 @triton.jit
 def num(y_ptr):
     tl.static_print(1 // 0.1, 10 // 0.0025, float('inf') // 1, -1 // float('inf'), -4.0 % 1.0, 0.0 % -1.0,
@@ -112,6 +113,7 @@ def num(y_ptr):
                     repr('\x01\x7f'), len(repr("a\nb")))
     tl.static_print(1 == 2 < 'a', bool(''), bool(()), bool(None), bool((0,)), pow(3, 200, 7), pow(-3, 5, 7),
                     pow(3, 5, -7), pow(0, 0, 1), pow(5, 3, -2**62 - 2**62))
+    tl.static_print(math.prod((2, 3, 4)), math.prod(()), math.prod((1.5, 2)), '{12}'.format(*range(13)))
 
 
 # NUMERR: error: a negative number to a fractional power is complex
@@ -170,6 +172,9 @@ def fmt2(y_ptr):
 # FMTERR: error: cannot switch between automatic field numbering and manual field specification
 # FMTERR: error: not all arguments converted during string formatting
 # FMTERR: error: not enough arguments for format string
+# FMTERR: error: str.format: no argument for the field '{4294967295}'
+# FMTERR: error: unsupported: the replacement field '{0.x}' in str.format
+# FMTERR: error: '%' format: width and precision go up to
 @triton.jit
 def fmterr(y_ptr):
     tl.static_print(f'{5:s}')
@@ -180,3 +185,6 @@ def fmterr(y_ptr):
     tl.static_print('{}{0}'.format(1, 2))
     tl.static_print('Hello' % 3)
     tl.static_print('%d %d' % (1,))
+    tl.static_print('{4294967295}'.format(1))
+    tl.static_print('{0.x}'.format(1))
+    tl.static_print('%99999999999d' % 1)
