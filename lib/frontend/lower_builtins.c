@@ -464,7 +464,7 @@ static fe_val b_py_conv(fe_lower *l, const char *name, fe_val *a, ir_loc *locs,
   if (!fe_is_const(&a[0]))
     return fe_error(l, locs[0], "'%s' needs a constexpr argument, found '%s' (use .to())", name + 3,
                     fe_val_type_str(l, &a[0]));
-  double f = a[0].kind == FE_V_FLOAT ? a[0].fval : (double)a[0].ival;
+  double f = fe_num(&a[0]);
   if (strcmp(name, "py.int") == 0)
     return a[0].kind == FE_V_FLOAT ? fe_float_to_int(l, f, locs[0], "int") : fe_val_int(a[0].ival);
   if (strcmp(name, "py.float") == 0) return fe_val_float(f);

@@ -491,7 +491,6 @@ static fe_val lower_compare(fe_lower *l, const fe_expr *e) {
     if (e->cmpops[i] == FE_OP_IS || e->cmpops[i] == FE_OP_ISNOT)
       return fe_error(l, e->loc, "unsupported: operator '%s' in a chain", fe_op_str(e->cmpops[i]));
   fe_val prev = fe_lower_expr(l, e->items[0]);
-  fe_val result = fe_val_bool(true);
   for (int i = 0; i < e->n - 1; i++) {
     fe_val next = fe_lower_expr(l, e->items[i + 1]);
     if (prev.kind == FE_V_ERROR || next.kind == FE_V_ERROR) return fe_val_error();
@@ -503,7 +502,7 @@ static fe_val lower_compare(fe_lower *l, const fe_expr *e) {
     if (!fe_const_truth(&r)) return fe_val_bool(false); /* Python stops at the first false link */
     prev = next;
   }
-  return result;
+  return fe_val_bool(true);
 }
 
 /* and/or: constexprs short-circuit with Python semantics (the operand itself

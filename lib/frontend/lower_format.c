@@ -285,7 +285,7 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
   }
   if (num && (type == 'f' || type == 'e' || type == 'g' || type == '%' || type == 'F' ||
               type == 'E' || type == 'G' || (v->kind == FE_V_FLOAT && prec >= 0 && !type))) {
-    double x = v->kind == FE_V_FLOAT ? v->fval : (double)v->ival;
+    double x = fe_num(v);
     float_body = true;
     char t = type == '%' ? 'f' : type ? type : 'g';
     if (type == '%') x *= 100;
@@ -470,7 +470,7 @@ bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nar
     cf[n++] = c == 'i' || c == 'u' ? 'd' : c;
     cf[n] = '\0';
     long long iv = 0;
-    double fv = v->kind == FE_V_FLOAT ? v->fval : (double)v->ival;
+    double fv = fe_num(v);
     if (is_int) {
       fe_val t = v->kind == FE_V_FLOAT ? fe_float_to_int(l, v->fval, loc, "%d") : *v;
       if (t.kind == FE_V_ERROR) return false;

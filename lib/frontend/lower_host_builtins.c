@@ -32,8 +32,6 @@ static fe_val seq_result(fe_lower *l, int n, const fe_val *items) {
   return fe_in_host(l) ? fe_new_list(l, n, items) : tuple_of(l, n, items);
 }
 
-static double num(const fe_val *v) { return v->kind == FE_V_FLOAT ? v->fval : (double)v->ival; }
-
 static bool want_args(fe_lower *l, const fe_args *a, int lo, int hi, const char *name) {
   if (a->n >= lo && a->n <= hi) return true;
   fe_error(l, a->loc, "'%s' takes %d to %d arguments, found %d", name, lo, hi, a->n);
@@ -330,7 +328,7 @@ static fe_val py_builtin(fe_lower *l, const char *name, const fe_args *a, bool *
       return fe_val_float(r);
     }
     if (x->kind != FE_V_FLOAT) return fe_val_int(x->ival); /* exact, not through a double */
-    return fe_float_to_int(l, nearbyint(num(x)), a->loc, "round");
+    return fe_float_to_int(l, nearbyint(fe_num(x)), a->loc, "round");
   }
   if (!strcmp(name, "pow") && a->n == 2)
     return fe_binary(l, FE_OP_POW, a->pos[0], a->pos[1], a->loc);

@@ -12,8 +12,6 @@
 
 #include "frontend/lower_impl.h"
 
-static double num(const fe_val *v) { return v->kind == FE_V_FLOAT ? v->fval : (double)v->ival; }
-
 /* Python's float divmod (CPython's float_divmod): the quotient rounded
  * down and a remainder with the divisor's sign, zeros signed as Python
  * signs them; wx != 0. */
@@ -173,7 +171,7 @@ fe_val fe_math_fn(fe_lower *l, const char *fn, const fe_args *a) {
       return fe_error(l, a->pos_loc[i], "math.%s needs compile-time numbers, found '%s'", fn,
                       fe_val_type_str(l, &a->pos[i]));
   if (a->n < 1) return fe_error(l, a->loc, "math.%s needs an argument", fn);
-  double x = num(&a->pos[0]), y = a->n > 1 ? num(&a->pos[1]) : 0;
+  double x = fe_num(&a->pos[0]), y = a->n > 1 ? fe_num(&a->pos[1]) : 0;
   bool ints = true; /* every argument an int (or bool), as the integer functions need */
   for (int i = 0; i < a->n; i++)
     ints = ints && a->pos[i].kind != FE_V_FLOAT;

@@ -346,6 +346,10 @@ bool fe_check_tile(fe_lower *l, ir_loc loc, int rank, const int64_t *shape);
 /* Python's order of two numbers (bool, int, float), exact between ints and
  * floats: -1, 0, 1, or 2 when a NaN makes them unordered. */
 int fe_num_cmp(const fe_val *a, const fe_val *b);
+/* A constant number (bool, int or float) as a double. */
+static inline double fe_num(const fe_val *v) {
+  return v->kind == FE_V_FLOAT ? v->fval : (double)v->ival;
+}
 /* Makes two runtime values shape-compatible (splat, expand leading dims, broadcast). */
 bool fe_broadcast_pair(fe_lower *l, fe_val *a, fe_val *b, ir_loc loc);
 fe_val fe_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc);

@@ -138,8 +138,7 @@ static fe_dt const_dtype(fe_lower *l, const fe_val *c) {
 
 ir_value *fe_const_of(fe_lower *l, const ir_type *ty, const fe_val *c) {
   const ir_type *s = ir_type_scalar(ty);
-  if (s->kind == IR_TY_FLOAT)
-    return ir_build_const_float(&l->b, ty, c->kind == FE_V_FLOAT ? c->fval : (double)c->ival);
+  if (s->kind == IR_TY_FLOAT) return ir_build_const_float(&l->b, ty, fe_num(c));
   int64_t v = c->kind == FE_V_FLOAT ? (int64_t)c->fval : c->ival;
   if (s->width == 1) v = v != 0;
   return ir_build_const_int(&l->b, ty, v);
@@ -448,8 +447,8 @@ int fe_num_cmp(const fe_val *a, const fe_val *b) {
  * INT64_MIN // -1 traps). */
 static fe_val fold_binary(fe_lower *l, fe_op op, fe_val a, fe_val b, ir_loc loc) {
   bool is_float = a.kind == FE_V_FLOAT || b.kind == FE_V_FLOAT;
-  double x = a.kind == FE_V_FLOAT ? a.fval : (double)a.ival;
-  double y = b.kind == FE_V_FLOAT ? b.fval : (double)b.ival;
+  double x = fe_num(&a);
+  double y = fe_num(&b);
   int64_t i = a.ival, j = b.ival, r = 0;
   switch (op) {
   case FE_OP_ADD:
