@@ -230,6 +230,19 @@ static void group_body(char *body, size_t cap, char group, int every, bool is_fl
 
 /* A format spec applied to a number or string: [[fill]align][sign][0][width]
  * [,_][.precision][type], through printf; anything else is an error. */
+/* The first len bytes of s (NULL: none) padded with fill to width,
+ * aligned '<' (left), '^' (centred, the odd fill on the right) or '>'. */
+static void put_padded(ir_strbuf *sb, const char *s, size_t len, int64_t width, char fill,
+                       char align) {
+  int64_t pad = width > (int64_t)len ? width - (int64_t)len : 0;
+  int64_t before = align == '<' ? 0 : align == '^' ? pad / 2 : pad;
+  for (int64_t i = 0; i < before; i++)
+    ir_sb_putc(sb, fill);
+  ir_sb_append(sb, s ? s : "", len);
+  for (int64_t i = before; i < pad; i++)
+    ir_sb_putc(sb, fill);
+}
+
 static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbuf *sb, ir_loc loc) {
   char fill = ' ', align = 0, sign = 0, type = 0, group = 0;
   int width = 0, prec = -1;
@@ -351,14 +364,8 @@ static bool format_spec(fe_lower *l, const fe_val *v, const char *spec, ir_strbu
     /* any length (strings go up to FE_MAX_STR_BYTES): padded straight into sb */
     size_t len = t.data ? strlen(t.data) : 0;
     if (prec >= 0 && (size_t)prec < len) len = (size_t)prec;
-    int spad = width > (int64_t)len ? width - (int)len : 0;
-    char a = align && !zero_align ? align : '<'; /* '05' pads a str on the right */
-    int sl = a == '<' ? 0 : a == '^' ? spad / 2 : spad;
-    for (int i = 0; i < sl; i++)
-      ir_sb_putc(sb, fill);
-    ir_sb_append(sb, t.data ? t.data : "", len);
-    for (int i = 0; i < spad - sl; i++)
-      ir_sb_putc(sb, fill);
+    /* '05' pads a str on the right */
+    put_padded(sb, t.data, len, width, fill, align && !zero_align ? align : '<');
     ir_sb_free(&t);
     return true;
   } else {
@@ -444,12 +451,7 @@ bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nar
       }
       size_t len = t.data ? strlen(t.data) : 0;
       if (prec >= 0 && (size_t)prec < len && c != 'c') len = (size_t)prec;
-      int pad = width > (int)len ? width - (int)len : 0;
-      for (int i = 0; !left && i < pad; i++)
-        ir_sb_putc(sb, ' ');
-      ir_sb_append(sb, t.data ? t.data : "", len);
-      for (int i = 0; left && i < pad; i++)
-        ir_sb_putc(sb, ' ');
+      put_padded(sb, t.data, len, width, ' ', left ? '<' : '>');
       ir_sb_free(&t);
       p = q;
       continue;
@@ -464,8 +466,9 @@ bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nar
       fe_error(l, loc, "unsupported: '%%#o' at compile time");
       return false;
     }
-    snprintf(cf, sizeof cf, "%%%s%s%s%s", flags, width >= 0 ? "*" : "", prec >= 0 ? ".*" : "",
-             is_int ? "ll" : "");
+    /* a negative width (none given) pads to 1, which no number needs, and a
+     * negative precision counts as none (C11 7.21.6.1) */
+    snprintf(cf, sizeof cf, "%%%s*.*%s", flags, is_int ? "ll" : "");
     size_t n = strlen(cf);
     cf[n++] = c == 'i' || c == 'u' ? 'd' : c;
     cf[n] = '\0';
@@ -483,13 +486,8 @@ bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nar
        * magnitude, then the sign where C would put it */
       char mag[FORMAT_MAX + 80], cf2[48];
       bool zero = strchr(flags, '0') && !left && prec < 0;
-      snprintf(cf2, sizeof cf2, "%%%s%sll%c", strchr(flags, '#') ? "#" : "", prec >= 0 ? ".*" : "",
-               c);
-      unsigned long long um = 0ull - (unsigned long long)iv;
-      if (prec >= 0)
-        snprintf(mag, sizeof mag, cf2, prec, um);
-      else
-        snprintf(mag, sizeof mag, cf2, um);
+      snprintf(cf2, sizeof cf2, "%%%s.*ll%c", strchr(flags, '#') ? "#" : "", c);
+      snprintf(mag, sizeof mag, cf2, prec, 0ull - (unsigned long long)iv);
       int len = (int)strlen(mag) + 1, pad = width > len ? width - len : 0;
       size_t o = 0;
       for (int i = 0; !left && !zero && i < pad; i++)
@@ -510,17 +508,8 @@ bool fe_percent_format(fe_lower *l, const char *fmt, const fe_val *args, int nar
       p = q;
       continue;
     }
-    if (width >= 0 && prec >= 0)
-      is_int ? snprintf(text, sizeof text, cf, width, prec, iv)
-             : snprintf(text, sizeof text, cf, width, prec, fv);
-    else if (width >= 0)
-      is_int ? snprintf(text, sizeof text, cf, width, iv)
-             : snprintf(text, sizeof text, cf, width, fv);
-    else if (prec >= 0)
-      is_int ? snprintf(text, sizeof text, cf, prec, iv)
-             : snprintf(text, sizeof text, cf, prec, fv);
-    else
-      is_int ? snprintf(text, sizeof text, cf, iv) : snprintf(text, sizeof text, cf, fv);
+    is_int ? snprintf(text, sizeof text, cf, width, prec, iv)
+           : snprintf(text, sizeof text, cf, width, prec, fv);
     ir_sb_puts(sb, text);
     p = q;
   }
