@@ -572,6 +572,69 @@ static fe_val dict_method(fe_lower *l, const char *m, fe_val self, const fe_args
   return fe_val_error();
 }
 
+/* One replacement field of str.format, p at its '{': the argument it names
+ * (automatic numbering in *next, *manual once a field gives a number),
+ * formatted into sb. Returns the field's closing '}', or NULL after an
+ * error. */
+static const char *format_field(fe_lower *l, const fe_args *a, const char *p, int *next,
+                                bool *manual, ir_strbuf *sb) {
+  const char *q = strchr(p, '}');
+  if (!q) {
+    fe_error(l, a->loc, "Single '{' encountered in format string");
+    return NULL;
+  }
+  char field[256];
+  size_t flen = (size_t)(q - p - 1);
+  if (flen >= sizeof field || memchr(p + 1, '{', flen)) {
+    fe_error(l, a->loc, "unsupported: a nested or long replacement field in str.format");
+    return NULL;
+  }
+  memcpy(field, p + 1, flen);
+  field[flen] = '\0';
+  char *spec = strchr(field, ':'), *conv = strchr(field, '!');
+  if (spec) *spec++ = '\0';
+  if (conv && (!spec || conv < spec))
+    *conv++ = '\0';
+  else
+    conv = NULL;
+  const fe_val *v = NULL;
+  bool numbered = field[0] >= '0' && field[0] <= '9';
+  if ((!field[0] && *manual) || (numbered && *next)) {
+    fe_error(l, a->loc,
+             "cannot switch between automatic field numbering and manual field specification");
+    return NULL;
+  }
+  if (!field[0]) {
+    if (*next < a->n) v = &a->pos[*next];
+    (*next)++;
+  } else if (numbered) {
+    /* digits only: an index or attribute after them ("{0[1]}", "{0.x}")
+     * is not supported, and an index past the arguments has none */
+    size_t nd = strspn(field, "0123456789");
+    if (field[nd]) {
+      fe_error(l, a->loc, "unsupported: the replacement field '{%s}' in str.format", field);
+      return NULL;
+    }
+    *manual = true;
+    if (nd <= 9 && atoi(field) < a->n) v = &a->pos[atoi(field)];
+  } else {
+    for (int k = 0; k < a->nkw && !v; k++)
+      if (!strcmp(a->kwnames[k], field)) v = &a->kw[k];
+  }
+  if (!v) {
+    fe_error(l, a->loc, "str.format: no argument for the field '{%s}'", field);
+    return NULL;
+  }
+  if (conv && strcmp(conv, "s") && strcmp(conv, "r") && strcmp(conv, "a")) {
+    fe_error(l, a->loc, "Unknown conversion specifier %s", conv);
+    return NULL;
+  }
+  return fe_format_value(l, v, conv ? (conv[0] == 'a' ? 'r' : conv[0]) : 0, spec ? spec : "", sb,
+                         a->loc)
+             ? q
+             : NULL;
+}
+
 static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args *a, bool *handled) {
   *handled = true;
   const char *s = self.path;
@@ -623,7 +686,7 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
     ir_sb_init(&sb);
     int next = 0;
     bool ok = true, manual = false;
-    for (const char *p = s; *p && ok; p++) {
+    for (const char *p = s; *p; p++) {
       if (p[0] == '{' && p[1] == '{') {
         ir_sb_putc(&sb, '{');
         p++;
@@ -638,66 +701,12 @@ static fe_val str_method(fe_lower *l, const char *m, fe_val self, const fe_args 
         ir_sb_putc(&sb, *p);
         continue;
       }
-      const char *q = strchr(p, '}');
-      if (!q) {
+      const char *end = format_field(l, a, p, &next, &manual, &sb);
+      if (!end) {
         ok = false;
-        fe_error(l, a->loc, "Single '{' encountered in format string");
         break;
       }
-      char field[256];
-      size_t flen = (size_t)(q - p - 1);
-      if (flen >= sizeof field || memchr(p + 1, '{', flen)) {
-        ok = false;
-        fe_error(l, a->loc, "unsupported: a nested or long replacement field in str.format");
-        break;
-      }
-      memcpy(field, p + 1, flen);
-      field[flen] = '\0';
-      char *spec = strchr(field, ':'), *conv = strchr(field, '!');
-      if (spec) *spec++ = '\0';
-      if (conv && (!spec || conv < spec))
-        *conv++ = '\0';
-      else
-        conv = NULL;
-      const fe_val *v = NULL;
-      bool numbered = field[0] >= '0' && field[0] <= '9';
-      if ((!field[0] && manual) || (numbered && next)) {
-        ok = false;
-        fe_error(l, a->loc,
-                 "cannot switch between automatic field numbering and manual field specification");
-        break;
-      }
-      if (!field[0]) {
-        if (next < a->n) v = &a->pos[next];
-        next++;
-      } else if (numbered) {
-        /* digits only: an index or attribute after them ("{0[1]}", "{0.x}")
-         * is not supported, and an index past the arguments has none */
-        size_t nd = strspn(field, "0123456789");
-        if (field[nd]) {
-          ok = false;
-          fe_error(l, a->loc, "unsupported: the replacement field '{%s}' in str.format", field);
-          break;
-        }
-        manual = true;
-        if (nd <= 9 && atoi(field) < a->n) v = &a->pos[atoi(field)];
-      } else {
-        for (int k = 0; k < a->nkw && !v; k++)
-          if (!strcmp(a->kwnames[k], field)) v = &a->kw[k];
-      }
-      if (!v) {
-        ok = false;
-        fe_error(l, a->loc, "str.format: no argument for the field '{%s}'", field);
-        break;
-      }
-      if (conv && strcmp(conv, "s") && strcmp(conv, "r") && strcmp(conv, "a")) {
-        ok = false;
-        fe_error(l, a->loc, "Unknown conversion specifier %s", conv);
-        break;
-      }
-      ok = fe_format_value(l, v, conv ? (conv[0] == 'a' ? 'r' : conv[0]) : 0, spec ? spec : "", &sb,
-                           a->loc);
-      p = q;
+      p = end;
     }
     fe_val r = ok ? fe_val_str(l, sb.data ? sb.data : "") : fe_val_error();
     ir_sb_free(&sb);
