@@ -254,22 +254,22 @@ void ir_op_erase(ir_op *op) { ir_op_unlink(op); }
 
 ir_block *ir_op_block(const ir_op *op) { return op->parent; }
 
+/* The op whose region holds op's block, or NULL at the top. */
+static ir_op *parent_op(const ir_op *op) {
+  ir_block *b = op->parent;
+  return b && b->parent ? b->parent->parent : NULL;
+}
+
 ir_op *ir_op_parent_of_kind(const ir_op *op, ir_op_kind kind) {
-  for (;;) {
-    ir_block *b = op->parent;
-    if (!b || !b->parent || !b->parent->parent) return NULL;
-    op = b->parent->parent;
-    if (op->kind == kind) return (ir_op *)op;
-  }
+  for (ir_op *p = parent_op(op); p; p = parent_op(p))
+    if (p->kind == kind) return p;
+  return NULL;
 }
 
 bool ir_op_is_inside(const ir_op *op, const ir_op *ancestor) {
-  for (;;) {
-    ir_block *b = op->parent;
-    if (!b || !b->parent || !b->parent->parent) return false;
-    op = b->parent->parent;
-    if (op == ancestor) return true;
-  }
+  for (ir_op *p = parent_op(op); p; p = parent_op(p))
+    if (p == ancestor) return true;
+  return false;
 }
 
 const ir_op_info *ir_op_info_of(const ir_op *op) { return ir_op_kind_info(op->kind); }
