@@ -8,10 +8,11 @@ launch path. Each is checked against an fp32 product, then all are timed
 together by bench_timing.timed_pair (launches interleaved, L2 flushed
 before each, 3 rounds).
 
-usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,8192]
+usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,8192,MxNxK,...]
            [--dump DIR] [--ptxas PATH] [--settings exact,ttc,triton,triton-ex]
            [--assemble plain,lineinfo,own] [--copies N]
            [NAME=FILE.ptx ...]
+  --sizes: square sizes S (S x S times S x S), or shapes MxNxK
   --dump DIR: also write ttc.ptx and triton.ptx there (to edit into variants)
   --settings: load every PTX once per launch setting (bench/ptx_ab.py: the
     shared-memory opt-in and carveout of ttc's runtime, of Triton's launcher,
@@ -79,36 +80,38 @@ def main():
     print(f"# triton {triton.__version__}, {torch.cuda.get_device_name()}, config {opt.config}, "
           f"shared bytes {shared}, ptxas {opt.ptxas}")
     rows = []
-    for s in (int(x) for x in opt.sizes.split(",")):
-        a = torch.randn(s, s, device="cuda", dtype=torch.float16)
-        b = torch.randn(s, s, device="cuda", dtype=torch.float16)
+    for size in opt.sizes.split(","):
+        m, n, k = (int(x) for x in (size.split("x") if "x" in size else [size] * 3))
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
         ref = a.float() @ b.float()
         outs, runs = {}, {}
-        for name, m in mods:
-            outs[name] = torch.full_like(a, float("nan"))
+        for name, mod in mods:
+            outs[name] = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
             # M, N, K, stride_am, stride_bk, stride_cm (the unit strides are constants)
-            runs[name] = m.launcher((triton.cdiv(s, cfg[0]) * triton.cdiv(s, cfg[1]), 1, 1),
-                                    [a.data_ptr(), b.data_ptr(), outs[name].data_ptr()], [s] * 6)
+            runs[name] = mod.launcher((triton.cdiv(m, cfg[0]) * triton.cdiv(n, cfg[1]), 1, 1),
+                                      [a.data_ptr(), b.data_ptr(), outs[name].data_ptr()], [m, n, k, k, n, n])
             runs[name]()
         torch.cuda.synchronize()
         times = timed_pair(runs, 3)
         for name, _ in mods:
             err = ((outs[name].float() - ref).norm() / ref.norm()).item()
-            tf = 2.0 * s ** 3 / (times[name] * 1e-3) / 1e12
-            print(f"ptx_ab name={name} size={s} tflops={tf:.1f} err={err:.2e}", flush=True)
-            rows.append((name, s, tf, err))
+            tf = 2.0 * m * n * k / (times[name] * 1e-3) / 1e12
+            print(f"ptx_ab name={name} size={size} tflops={tf:.1f} us={times[name] * 1e3:.2f} err={err:.2e}",
+                  flush=True)
+            rows.append((name, size, tf, err))
     print(f"\n-- matmul {opt.config} through one launcher (TFLOP/s)")
-    print(f"{'name':16} | {'size':>6} | {'TFLOP/s':>8} | {'rel err':>9}")
+    print(f"{'name':16} | {'size':>14} | {'TFLOP/s':>8} | {'rel err':>9}")
     for name, s, tf, err in rows:
-        print(f"{name:16} | {s:6d} | {tf:8.1f} | {err:9.2e}")
+        print(f"{name:16} | {s:>14} | {tf:8.1f} | {err:9.2e}")
     if opt.copies > 1:
         print(f"\n-- the {opt.copies} copies of each (TFLOP/s)")
-        print(f"{'name':16} | {'size':>6} | {'mean':>8} | {'min':>8} | {'max':>8}")
+        print(f"{'name':16} | {'size':>14} | {'mean':>8} | {'min':>8} | {'max':>8}")
         groups = {}
         for name, s, tf, _ in rows:
             groups.setdefault((name.split("#")[0], s), []).append(tf)
         for (name, s), tfs in groups.items():
-            print(f"{name:16} | {s:6d} | {sum(tfs) / len(tfs):8.1f} | {min(tfs):8.1f} | {max(tfs):8.1f}")
+            print(f"{name:16} | {s:>14} | {sum(tfs) / len(tfs):8.1f} | {min(tfs):8.1f} | {max(tfs):8.1f}")
 
 
 if __name__ == "__main__":
