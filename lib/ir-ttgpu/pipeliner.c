@@ -546,8 +546,13 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     rts[a] = loop->results[a].type;
   }
   b.loc = loop->loc;
-  ops[3 + nargs] = ir_build_const_int(&b, i32, stages - 1); /* insert: the next slot to fill */
-  ops[4 + nargs] = ir_build_const_int(&b, i32, 0);          /* extract: the slot to read */
+  /* The ring indices are carried as the previous iteration's and advanced
+   * at the top of the body, where Triton advances them. With the update at
+   * the end of the body instead, ptxas scheduled attention (head dim 64,
+   * 128x64, 4 warps) into 208 registers against 197, and it ran 1 to 1.5%
+   * slower on an H200 (docs/results.md, thirteenth session). */
+  ops[3 + nargs] = ir_build_const_int(&b, i32, stages - 2); /* insert: the slot filled last */
+  ops[4 + nargs] = ir_build_const_int(&b, i32, -1);         /* extract: the slot read last */
   rts[nargs] = rts[nargs + 1] = i32;
   ir_op *nl = ir_op_create(m, IR_OP_SCF_FOR, loop->loc, nargs + 2, rts, nargs + 5, ops, 1);
   for (int i = 0; i < loop->nattrs; i++)
@@ -559,16 +564,18 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   r->first = r->last = body;
   body->parent = r;
   loop->regions[0].first = loop->regions[0].last = NULL;
-  ir_value *ins = ir_block_add_arg(m, body, i32), *ext = ir_block_add_arg(m, body, i32);
+  ir_value *ins_prev = ir_block_add_arg(m, body, i32), *ext_prev = ir_block_add_arg(m, body, i32);
   ir_op *scope = ir_op_parent_of_kind(nl, IR_OP_TT_FUNC);
   for (int a = 0; a < nargs; a++)
     ir_replace_all_uses(scope, &loop->results[a], &nl->results[a]);
   ir_op_erase(loop);
   pl->loop = nl;
 
-  /* Top of the body: wait for this iteration's group, read its slot. */
+  /* Top of the body: advance the ring indices, wait for this iteration's
+   * group, read its slot. */
   ir_builder_set_before(&b, body->first);
   b.loc = nl->loc;
+  ir_value *ins = ring_next(&b, ins_prev, stages), *ext = ring_next(&b, ext_prev, stages);
   const ir_type *tok = ir_type_token(ctx);
   ir_op *w = ir_build(&b, IR_OP_TTG_ASYNC_WAIT, 1, &tok, 0, NULL, 0);
   ir_op_set_attr(m, w, "num", ir_attr_int(ctx, i32, stages - 2));
@@ -664,8 +671,8 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   IR_ASSERT(ys);
   for (int a = 0; a < nargs; a++)
     ys[a] = pl->carried[a] ? ir_subst_get(mp, body->args[a + 1]) : y->operands[a];
-  ys[nargs] = ring_next(&b, ins, stages);
-  ys[nargs + 1] = ring_next(&b, ext, stages);
+  ys[nargs] = ins;
+  ys[nargs + 1] = ext;
   ir_op_set_operands(m, y, nargs + 2, ys);
   /* After the loop: nothing in flight. */
   ir_builder_set_before(&b, nl->next);
