@@ -9,8 +9,10 @@ product first; a time is the median of R rounds of launches that
 bench_timing.timed_pair interleaves side by side, each after an L2 flush
 (as triton.testing.do_bench); cuBLAS by do_bench.
 
-usage: python3 bench/compare_matmul.py [--sizes S,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R] [--loads N]
+usage: python3 bench/compare_matmul.py [--sizes S|MxNxK,...] [--configs C,...] [--dtype f16|bf16|fp8] [--persistent] [--rounds R] [--loads N]
   (defaults 2048,4096,8192; 128x128x64/w4/s3,128x256x64/w8/s3,128x256x64/w8/s4; f16; 3; 1)
+  --sizes: square sizes S, or shapes MxNxK (a small K shows the fixed cost of
+  a tile: address setup, the pipeline's fill, the epilogue)
   --loads N: each side's plain kernel loaded N times (each load a module of
   its own, launched by that side's own launcher on the same buffers), its
   samples taken in turn from the loads: the same code measured 1 to 1.5%
@@ -148,15 +150,16 @@ def main():
           f"ttc from {build}; {opt.dtype}, uniform(-1, 1) inputs")
     configs = [parse_config(x) for x in opt.configs.split(",")]
     rows, bests = [], []
-    for s in (int(x) for x in opt.sizes.split(",")):
+    for s in opt.sizes.split(","):
+        m, n, k = (int(x) for x in (s.split("x") if "x" in s else [s] * 3))
         gen = torch.Generator(device="cuda").manual_seed(0)
-        a = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
-        b = (torch.rand(s, s, device="cuda", generator=gen) * 2 - 1).to(dtype)
+        a = (torch.rand(m, k, device="cuda", generator=gen) * 2 - 1).to(dtype)
+        b = (torch.rand(k, n, device="cuda", generator=gen) * 2 - 1).to(dtype)
         if opt.dtype == "fp8":
             b = b.T.contiguous().T  # K contiguous
-        c = torch.empty(s, s, device="cuda", dtype=torch.float16 if opt.dtype == "fp8" else dtype)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16 if opt.dtype == "fp8" else dtype)
         ref = a.float() @ b.float()
-        tflops = lambda ms: 2.0 * s ** 3 / (ms * 1e-3) / 1e12  # noqa: E731
+        tflops = lambda ms: 2.0 * m * n * k / (ms * 1e-3) / 1e12  # noqa: E731
         best = {"ttc": (0.0, None), "triton": (0.0, None)}
         seen = set()
         for cfg in configs + [x for x in BEST_CANDIDATES if x not in configs]:
@@ -217,14 +220,16 @@ def main():
         del a, b, c, ref
         torch.cuda.empty_cache()
     print(f"\n-- matmul {opt.dtype} (TFLOP/s), same tiles and num_stages on both sides")
-    print(f"{'dtype/size/config':28} | {'ttc':>7} | {'triton':>7} | {'ttc/triton':>10}")
+    w = max([28] + [len(name) for name, _ in rows])
+    print(f"{'dtype/size/config':{w}} | {'ttc':>7} | {'triton':>7} | {'ttc/triton':>10}")
     for name, tf in rows:
-        print(f"{name:28} | {tf['ttc']:7.1f} | {tf['triton']:7.1f} | {tf['ttc'] / tf['triton']:10.3f}")
+        print(f"{name:{w}} | {tf['ttc']:7.1f} | {tf['triton']:7.1f} | {tf['ttc'] / tf['triton']:10.3f}")
     print(f"\n-- matmul {opt.dtype}, best configuration per size (TFLOP/s)")
-    print(f"{'dtype/size':12} | {'ttc':>7} | {'ttc config':18} | {'triton':>7} | {'triton config':18} | "
+    w = max([12] + [len(b[0]) for b in bests])
+    print(f"{'dtype/size':{w}} | {'ttc':>7} | {'ttc config':18} | {'triton':>7} | {'triton config':18} | "
           f"{'ttc/best':>8} | {'cublas':>7}")
     for name, bt, bc, rt, rc, cb in bests:
-        print(f"{name:12} | {bt:7.1f} | {bc:18} | {rt:7.1f} | {rc:18} | {bt / rt:8.3f} | {cb:7.1f}")
+        print(f"{name:{w}} | {bt:7.1f} | {bc:18} | {rt:7.1f} | {rc:18} | {bt / rt:8.3f} | {cb:7.1f}")
 
 
 if __name__ == "__main__":

@@ -547,10 +547,15 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   }
   b.loc = loop->loc;
   /* The ring indices are carried as the previous iteration's and advanced
-   * at the top of the body, where Triton advances them. With the update at
-   * the end of the body instead, ptxas scheduled attention (head dim 64,
-   * 128x64, 4 warps) into 208 registers against 197, and it ran 1 to 1.5%
-   * slower on an H200 (docs/results.md, thirteenth session). */
+   * at the top of the body (Triton advances the extract index there). The
+   * placement only changes how ptxas schedules the loop, and which is
+   * faster depends on the kernel. Measured on an H200 (docs/results.md,
+   * thirteenth session), against both at the end of the body: attention at
+   * head dim 64 with 128x64 tiles and 4 warps 1 to 2% faster (197 registers
+   * against 208), at head dim 128 with 128x128 and 8 warps 3 to 4.5%
+   * faster, but with 128x64 and 8 warps 6% slower; the matmul loops the
+   * same. Only with the indices at the top is ttc's best tiling at or above
+   * Triton's best at both head dims. */
   ops[3 + nargs] = ir_build_const_int(&b, i32, stages - 2); /* insert: the slot filled last */
   ops[4 + nargs] = ir_build_const_int(&b, i32, -1);         /* extract: the slot read last */
   rts[nargs] = rts[nargs + 1] = i32;
