@@ -259,7 +259,8 @@ static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_valu
 static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   ir_op *y = yield_of(pl->body);
   pl->why = "it carries too many values";
-  if (!y || pl->body->nargs - 1 > MAX_ARGS) return false;
+  /* the pipelined loop carries two ring indices more */
+  if (!y || pl->body->nargs - 1 > MAX_ARGS - 2) return false;
   for (ir_op *op = pl->body->first; op; op = op->next) {
     if (op->kind != IR_OP_TT_LOAD || !ir_type_is_tensor(op->results[0].type)) continue;
     ir_op *alloc = NULL;
@@ -552,7 +553,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
    * faster depends on the kernel. Measured on an H200 (docs/results.md,
    * thirteenth session), against both at the end of the body: attention at
    * head dim 64 with 128x64 tiles and 4 warps 1 to 2% faster (197 registers
-   * against 208), at head dim 128 with 128x128 and 8 warps 3 to 4.5%
+   * against 208), at head dim 128 with 128x128 and 8 warps 3.4 to 4.7%
    * faster, but with 128x64 and 8 warps 6% slower; the matmul loops the
    * same. Only with the indices at the top is ttc's best tiling at or above
    * Triton's best at both head dims. */
@@ -644,7 +645,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     /* In a flattened loop the tile's epilogue follows the dot: the next
      * copies go out before it, as Triton orders them, so that they fly
      * while it runs (the copies read only carried values). */
-    if (ir_op_get_attr(loop, "ttg.fused")) issue_at = wt->next;
+    if (ir_op_get_attr(nl, "ttg.fused")) issue_at = wt->next;
     ir_op_set_operand(y, acc_slot, &wt->results[0]);
     wait_in_regions(pl, wt, &dot->results[0]);
   } else if ((dot = deferred_dot(pl, &acc_slot)) != NULL) {
