@@ -39,7 +39,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 sys.path.insert(0, HERE)
 from compare_triton import TTC_I32, TTC_PTR, Ttc  # noqa: E402
-from triton_matmul import BEST_CANDIDATES, parse_config, reloaded, runner  # noqa: E402
+from triton_matmul import BEST_CANDIDATES, parse_config, parse_shape, reloaded, runner  # noqa: E402
 from matmul import matmul_kernel_persistent  # noqa: E402
 from bench_timing import timed_pair  # noqa: E402
 
@@ -151,7 +151,7 @@ def main():
     configs = [parse_config(x) for x in opt.configs.split(",")]
     rows, bests = [], []
     for s in opt.sizes.split(","):
-        m, n, k = (int(x) for x in (s.split("x") if "x" in s else [s] * 3))
+        m, n, k = parse_shape(s)
         gen = torch.Generator(device="cuda").manual_seed(0)
         a = (torch.rand(m, k, device="cuda", generator=gen) * 2 - 1).to(dtype)
         b = (torch.rand(k, n, device="cuda", generator=gen) * 2 - 1).to(dtype)

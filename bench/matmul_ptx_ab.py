@@ -12,7 +12,8 @@ usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,
            [--dump DIR] [--ptxas PATH] [--settings exact,ttc,triton,triton-ex]
            [--assemble plain,lineinfo,own] [--copies N]
            [NAME=FILE.ptx ...]
-  --sizes: square sizes S (S x S times S x S), or shapes MxNxK
+  --sizes: square sizes S (S x S times S x S), or shapes MxNxK; multiples of
+    16 (both PTXs are specialized for sizes and strides divisible by 16)
   --dump DIR: also write ttc.ptx and triton.ptx there (to edit into variants)
   --settings: load every PTX once per launch setting (bench/ptx_ab.py: the
     shared-memory opt-in and carveout of ttc's runtime, of Triton's launcher,
@@ -23,7 +24,7 @@ usage: python3 bench/matmul_ptx_ab.py [--config 128x128x64/w4/s3] [--sizes 4096,
     ptxas and flags), one load per choice, all timed together
   --copies N: each kernel loaded N times (each with its own output buffer),
     and a second table of each one's mean, min and max over its copies
-prints "ptx_ab name=N size=S tflops=T err=E" per PTX and size, and a table.
+prints "ptx_ab name=N size=S tflops=T us=U err=E" per PTX and size, and a table.
 The kernel's parameters are read from each PTX's .entry: the three pointers
 (A, B, C), then the 32-bit M, N, K and the non-unit strides, then any
 further pointers (Triton's scratch buffers) as null.
@@ -40,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "examples", "matmul"))
-from triton_matmul import parse_config  # noqa: E402
+from triton_matmul import parse_config, parse_shape  # noqa: E402
 from matmul import matmul_kernel  # noqa: E402
 from ptx_ab import add_arguments, load, ttc_ptx  # noqa: E402
 from bench_timing import timed_pair  # noqa: E402
@@ -81,7 +82,9 @@ def main():
           f"shared bytes {shared}, ptxas {opt.ptxas}")
     rows = []
     for size in opt.sizes.split(","):
-        m, n, k = (int(x) for x in (size.split("x") if "x" in size else [size] * 3))
+        m, n, k = parse_shape(size)
+        if m % 16 or n % 16 or k % 16:  # both PTXs take every size and stride as a multiple of 16
+            raise SystemExit(f"matmul_ptx_ab: size {size}: M, N and K must be multiples of 16")
         a = torch.randn(m, k, device="cuda", dtype=torch.float16)
         b = torch.randn(k, n, device="cuda", dtype=torch.float16)
         ref = a.float() @ b.float()

@@ -33,6 +33,18 @@ def parse_config(text):
     blocks, w, s = text.split("/")
     bm, bn, bk = (int(v) for v in blocks.split("x"))
     return (bm, bn, bk, 8, int(w[1:]), int(s[1:]))
+
+
+def parse_shape(text):
+    """(M, N, K) from a size S (S x S times S x S) or a shape MxNxK."""
+    parts = text.split("x")
+    if len(parts) == 1:
+        parts *= 3
+    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise SystemExit(f"size {text!r}: expected S or MxNxK (positive integers)")
+    return tuple(int(p) for p in parts)
+
+
 # From the tutorial's get_cuda_autotune_config() (fp16 part).
 BEST_CANDIDATES = [
     (128, 256, 64, 8, 8, 3),
