@@ -23,7 +23,9 @@
  * not pure address computations, need a non-zero `other`, or move fewer
  * than 4 contiguous bytes per thread).
  * On sm_90, a single ttng.warp_group_dot whose accumulator is only carried
- * from one iteration to the next becomes asynchronous: its wait
+ * from one iteration to the next, and whose shared operands are ring slots
+ * or buffers stored once before the loop (not stored again while it runs),
+ * becomes asynchronous: its wait
  * (ttng.warp_group_dot_wait {pendings = 1}) lets it run under the next
  * iteration's copies, and a wait {pendings = 0} follows the loop; failing
  * that, the body's last wgmma whose result is only carried (attention's
@@ -413,6 +415,25 @@ static int later_nested_uses(const ir_op *from, const ir_value *v) {
 /* The single warp_group_dot whose accumulator is only carried (result
  * yielded into the slot it reads, and read otherwise only inside later
  * region ops, where a wait goes), or NULL. *slot: that slot. */
+/* Whether every shared-memory operand of dot stays as it is while the dot
+ * runs on into the next iteration: a slot of one of the loop's rings (the
+ * next iteration refills it only after the wait), or a buffer stored once
+ * before the loop (attention's Q). A buffer stored in the body (a
+ * transposed tile that was not pipelined) is stored again by the next
+ * iteration while the dot may still read it, so that dot stays
+ * synchronous, as Triton's pipeliner keeps it. */
+static bool operands_stay(const pl_loop *pl, const ir_op *dot) {
+  for (int i = 0; i < 2; i++) {
+    const ir_value *v = dot->operands[i];
+    if (!ir_type_is_memdesc(v->type)) continue;
+    const ir_value *u = v;
+    while (u->def && u->def->kind == IR_OP_TTG_MEMDESC_TRANS)
+      u = u->def->operands[0];
+    if (!is_ring_slot(pl, u) && !written_once_before(v, pl->loop)) return false;
+  }
+  return true;
+}
+
 static ir_op *async_dot(pl_loop *pl, int *slot) {
   ir_op *dot = NULL;
   for (ir_op *op = pl->body->first; op; op = op->next) {
@@ -425,7 +446,7 @@ static ir_op *async_dot(pl_loop *pl, int *slot) {
         for (ir_op *o = blk->first; o; o = o->next)
           if (o->kind == IR_OP_TTNG_WARP_GROUP_DOT) return NULL;
   }
-  if (!dot || ir_op_get_int(dot, "isAsync", 0)) return NULL;
+  if (!dot || ir_op_get_int(dot, "isAsync", 0) || !operands_stay(pl, dot)) return NULL;
   ir_op *y = yield_of(pl->body);
   const ir_value *acc = dot->operands[2];
   if (acc->def || acc->owner != pl->body || acc->index == 0) return NULL;
@@ -446,7 +467,7 @@ static ir_op *deferred_dot(pl_loop *pl, int *slot) {
   ir_op *dot = NULL;
   for (ir_op *op = pl->body->first; op; op = op->next)
     if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT) dot = op;
-  if (!dot || ir_op_get_int(dot, "isAsync", 0)) return NULL;
+  if (!dot || ir_op_get_int(dot, "isAsync", 0) || !operands_stay(pl, dot)) return NULL;
   ir_op *y = yield_of(pl->body);
   if (ir_count_uses(pl->loop, &dot->results[0]) != 1) return NULL;
   for (int a = 0; a < y->noperands; a++)
