@@ -44,6 +44,12 @@ static void add_range(range *set, int *n, range r) {
   set[(*n)++] = r;
 }
 
+static bool overlaps(const range *set, int n, range r) {
+  for (int i = 0; i < n; i++)
+    if (set[i].lo < r.hi && r.lo < set[i].hi) return true;
+  return false;
+}
+
 /* Paths that committed different numbers of groups meet: counting from
  * the smaller number keeps every pending group pending at least as long. */
 static void merge(mb_state *into, const mb_state *from) {
@@ -61,8 +67,9 @@ static void merge(mb_state *into, const mb_state *from) {
  * same ring, which the ring's one range cannot tell apart. */
 static void retire(mb_state *st, bool all) {
   int n = 0;
-  for (int i = 0; i < st->nwrites && !all; i++)
-    if (st->writes[i].group >= 0) st->writes[n++] = st->writes[i];
+  if (!all)
+    for (int i = 0; i < st->nwrites; i++)
+      if (st->writes[i].group >= 0) st->writes[n++] = st->writes[i];
   st->nwrites = n;
   st->nreads = 0;
 }
@@ -100,12 +107,6 @@ static void barrier_before(mb_ctx *cx, ir_op *op, mb_state *st) {
   ir_op *b = ir_op_create(cx->m, IR_OP_GPU_BARRIER, op->loc, 0, NULL, 0, NULL, 0);
   ir_op_insert_before(op, b);
   retire(st, true);
-}
-
-static bool conflicts(const range *set, int n, range r) {
-  for (int i = 0; i < n; i++)
-    if (set[i].lo < r.hi && r.lo < set[i].hi) return true;
-  return false;
 }
 
 static void walk_block(mb_ctx *cx, ir_block *b, mb_state *st);
@@ -156,7 +157,7 @@ static void walk_op(mb_ctx *cx, ir_op *op, mb_state *st) {
   if (off && op->kind != IR_OP_TTG_LOCAL_ALLOC) {
     uint64_t lo = (uint64_t)off->i;
     range r = {lo, lo + ttg_scratch_bytes(op), -1};
-    if (conflicts(st->reads, st->nreads, r) || conflicts(st->writes, st->nwrites, r))
+    if (overlaps(st->reads, st->nreads, r) || overlaps(st->writes, st->nwrites, r))
       barrier_before(cx, op, st);
     retire(st, false); /* its own barrier ordered everything before but copies in flight */
     add_range(st->reads, &st->nreads, r);
@@ -181,10 +182,10 @@ static void walk_op(mb_ctx *cx, ir_op *op, mb_state *st) {
   }
   bool conflict = false;
   for (int i = 0; i < nrd; i++)
-    conflict = conflict || conflicts(st->writes, st->nwrites, rd[i]);
+    conflict = conflict || overlaps(st->writes, st->nwrites, rd[i]);
   for (int i = 0; i < nwr; i++)
-    conflict = conflict || conflicts(st->writes, st->nwrites, wr[i]) ||
-               conflicts(st->reads, st->nreads, wr[i]);
+    conflict = conflict || overlaps(st->writes, st->nwrites, wr[i]) ||
+               overlaps(st->reads, st->nreads, wr[i]);
   if (conflict) barrier_before(cx, op, st);
   for (int i = 0; i < nrd; i++)
     add_range(st->reads, &st->nreads, rd[i]);
