@@ -337,12 +337,20 @@ static ir_op *clone_op(pl_loop *pl, ir_builder *b, const ir_op *op, ir_subst *mp
   return n;
 }
 
+/* Marks a view of a ring as the iteration's read slot or its fill slot:
+ * within one iteration of the loop the two differ (fill = read + S-1 mod
+ * S), which tritongpu-membar uses to leave out the barrier between the
+ * reads of one and the copies into the other. */
+static void ring_slot_tag(pl_loop *pl, ir_op *view, int tag) {
+  ir_op_set_attr(pl->m, view, TTG_RING_SLOT_ATTR, ir_attr_int(pl->ctx, ir_type_i32(pl->ctx), tag));
+}
+
 /* Issues the loads of the iteration whose induction variable is `iv` (the
  * carried values already mapped in mp) into ring slot `slot`, guarded by
  * `pred` (i1): the slice, the copies, one commit group. Then maps every
  * carried value of the slice to its update. */
 static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_value *slot,
-                  ir_value *pred) {
+                  ir_value *pred, bool in_loop) {
   ir_context *ctx = pl->ctx;
   ir_subst_add(mp, pl->body->args[0], iv);
   for (int i = 0; i < pl->nslice; i++) {
@@ -371,6 +379,7 @@ static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_val
     ir_value *ix[2] = {l->ring, slot};
     ir_value *buf = ir_build1(b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     buf->name = l->alloc->results[0].name;
+    if (in_loop) ring_slot_tag(pl, buf->def, TTG_RING_FILL);
     ir_value *cp[3] = {ptr, buf, mask};
     tokens[i] = ir_build1(b, IR_OP_TTG_ASYNC_COPY, ir_type_token(ctx), 3, cp);
     tokens[i]->name = l->alloc->results[0].name;
@@ -555,7 +564,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
           &b, IR_OP_ARITH_ADDI, lb,
           ir_build_binary(&b, IR_OP_ARITH_MULI, step, ir_build_const_int(&b, ivt, s)));
     ir_value *pred = ir_build_cmpi(&b, IR_CMPI_SLT, iv, ub);
-    issue(pl, &b, mp, iv, ir_build_const_int(&b, i32, s), pred);
+    issue(pl, &b, mp, iv, ir_build_const_int(&b, i32, s), pred, false);
   }
   /* The new loop: the same body, two ring indices more. */
   ir_value **ops = ir_arena_alloc(&m->arena, sizeof(ir_value *) * (size_t)(nargs + 5));
@@ -612,6 +621,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     b.loc = l->alloc->loc;
     ir_value *view = ir_build1(&b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     view->name = l->alloc->results[0].name;
+    ring_slot_tag(pl, view->def, TTG_RING_READ);
     ir_replace_all_uses(nl, &l->alloc->results[0], view);
   }
   /* erased after all views exist: a load may be the insertion anchor */
@@ -679,6 +689,15 @@ static void pipeline_loop(pl_loop *pl, int stages) {
         uses = uses || op->operands[i] == arg;
       if (uses) first = op;
     }
+    /* With one warpgroup, the wait goes to the top of the body, before the
+     * barrier that makes the iteration's copies visible: that barrier then
+     * also orders every warp's reads of the last slot before the copies
+     * that refill it, and tritongpu-membar needs no second barrier (the
+     * iteration's copies go to its fill slot, its reads to its read slot).
+     * The same loop as hand-edited PTX ran attention at 4 warps 2 to 3%
+     * faster on an H200; with two warpgroups the earlier wait was as fast
+     * or slower (docs/results.md, thirteenth session). */
+    if (ir_op_get_int(m->op, "ttg.num-warps", 4) == 4) first = w;
     ir_op *wt = wait_on(pl, arg, 0, first);
     ir_replace_all_uses(nl, arg, &wt->results[0]);
     ir_op_set_operand(wt, 0, arg);
@@ -692,7 +711,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
       &b, IR_OP_ARITH_ADDI, body->args[0],
       ir_build_binary(&b, IR_OP_ARITH_MULI, step, ir_build_const_int(&b, ivt, stages - 1)));
   ir_value *pred = ir_build_cmpi(&b, IR_CMPI_SLT, ahead, ub);
-  issue(pl, &b, mp, ahead, ins, pred);
+  issue(pl, &b, mp, ahead, ins, pred, true);
   b.loc = nl->loc;
   ir_value **ys = ir_arena_alloc(&m->arena, sizeof(ir_value *) * (size_t)(nargs + 2));
   IR_ASSERT(ys);

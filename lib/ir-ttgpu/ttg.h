@@ -153,6 +153,16 @@ const ir_attr *ttg_nvmma_shared_for(ir_context *ctx, int rank, const int64_t *sh
 const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
                                             const unsigned *order, unsigned k_width);
 
+/* ---- pipeliner.c, membar.c: ring slots ----------------------------------------- */
+
+/* tritongpu-pipeline marks each view of a ring inside the pipelined loop
+ * with this i32 attribute: the slot the iteration reads, or the slot it
+ * fills with the copies of a later iteration. Within one iteration the two
+ * are different slots (fill = read + S-1 mod S); tritongpu-membar relies
+ * on that, and only within one iteration. */
+#define TTG_RING_SLOT_ATTR "ttg.ring_slot"
+enum { TTG_RING_READ = 0, TTG_RING_FILL = 1 };
+
 /* ---- scratch.c, allocate_shared_memory.c: shared memory ------------------------ */
 
 /* Whether converting src to dst (proj as in ttg_ll_reg_map) moves elements
