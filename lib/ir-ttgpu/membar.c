@@ -151,10 +151,14 @@ static void complete_copies(mb_state *st, int keep) {
  * pending, so a later access that conflicts with them gets its barrier
  * after the wait. (A conflict with a running wgmma is a race no barrier
  * mends; tritongpu-pipeline only makes a wgmma asynchronous when nothing
- * writes its operands while it runs.) */
+ * writes its operands while it runs.) A barrier already right before op
+ * (from the loop's first walk, which left such a conflict in place) is
+ * not doubled. */
 static void barrier_before(mb_ctx *cx, ir_op *op, mb_state *st) {
-  ir_op *b = ir_op_create(cx->m, IR_OP_GPU_BARRIER, op->loc, 0, NULL, 0, NULL, 0);
-  ir_op_insert_before(op, b);
+  if (!op->prev || op->prev->kind != IR_OP_GPU_BARRIER) {
+    ir_op *b = ir_op_create(cx->m, IR_OP_GPU_BARRIER, op->loc, 0, NULL, 0, NULL, 0);
+    ir_op_insert_before(op, b);
+  }
   retire(st, true);
 }
 

@@ -100,6 +100,7 @@ typedef struct pl_loop {
   int nslice, nnested;    /* slice ops, and the ops nested in its pure ifs */
   bool carried[MAX_ARGS]; /* iter arg i is read by the slice */
   bool ok;
+  bool tag_slots;  /* tag the ring views ttg.ring_slot (loops with a wgmma) */
   const char *why; /* why the loop is left alone (for the remark) */
   bool oom;        /* a renaming map ran out of memory */
 } pl_loop;
@@ -379,7 +380,7 @@ static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_val
     ir_value *ix[2] = {l->ring, slot};
     ir_value *buf = ir_build1(b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     buf->name = l->alloc->results[0].name;
-    if (in_loop) ring_slot_tag(pl, buf->def, TTG_RING_FILL);
+    if (in_loop && pl->tag_slots) ring_slot_tag(pl, buf->def, TTG_RING_FILL);
     ir_value *cp[3] = {ptr, buf, mask};
     tokens[i] = ir_build1(b, IR_OP_TTG_ASYNC_COPY, ir_type_token(ctx), 3, cp);
     tokens[i]->name = l->alloc->results[0].name;
@@ -526,11 +527,36 @@ static void wait_in_regions(pl_loop *pl, ir_op *wt, const ir_value *res) {
       }
 }
 
+/* The first ttng.warp_group_dot in b or nested in it. */
+static const ir_op *find_wgmma(const ir_block *b) {
+  for (const ir_op *op = b->first; op; op = op->next) {
+    if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT) return op;
+    for (int r = 0; r < op->nregions; r++)
+      for (const ir_block *blk = op->regions[r].first; blk; blk = blk->next) {
+        const ir_op *d = find_wgmma(blk);
+        if (d) return d;
+      }
+  }
+  return NULL;
+}
+
+/* The rows of a wgmma's result each warpgroup computes. */
+static int64_t wgmma_rows_per_group(const ir_module *m, const ir_op *dot) {
+  int64_t groups = ir_op_get_int(m->op, "ttg.num-warps", 4) / 4;
+  return dot->results[0].type->shape[0] / (groups > 0 ? groups : 1);
+}
+
 static void pipeline_loop(pl_loop *pl, int stages) {
   ir_module *m = pl->m;
   ir_context *ctx = pl->ctx;
   ir_op *loop = pl->loop;
   ir_block *body = pl->body;
+  /* Only with a wgmma are the ring views tagged as the iteration's read
+   * and fill slots, which lets tritongpu-membar leave out the barrier
+   * between them. In the sm_80 matmul (mma.sync) that barrier kept the
+   * loop 2% faster on an H200 (docs/results.md, fourteenth session). */
+  const ir_op *wgmma = find_wgmma(body);
+  pl->tag_slots = wgmma != NULL;
   int nargs = body->nargs - 1;
   ir_builder b;
   ir_builder_init(&b, m);
@@ -577,18 +603,20 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     rts[a] = loop->results[a].type;
   }
   b.loc = loop->loc;
-  /* The ring indices are carried as the previous iteration's and advanced
-   * at the top of the body (Triton advances the extract index there). The
-   * placement only changes how ptxas schedules the loop, and which is
-   * faster depends on the kernel. Measured on an H200 (docs/results.md,
-   * thirteenth session), against both at the end of the body: attention at
-   * head dim 64 with 128x64 tiles and 4 warps 1 to 2% faster (197 registers
-   * against 208), at head dim 128 with 128x128 and 8 warps 3.4 to 4.7%
-   * faster, but with 128x64 and 8 warps 6% slower; the matmul loops the
-   * same. Only with the indices at the top is ttc's best tiling at or above
-   * Triton's best at both head dims. */
-  ops[3 + nargs] = ir_build_const_int(&b, i32, stages - 2); /* insert: the slot filled last */
-  ops[4 + nargs] = ir_build_const_int(&b, i32, -1);         /* extract: the slot read last */
+  /* Where the two ring indices advance only changes how ptxas schedules
+   * the loop. With a wgmma of more than 64 rows per warpgroup (and on
+   * sm_80) they are carried as the previous iteration's and advanced at the
+   * top of the body, where Triton advances its extract index; with 64 rows
+   * per warpgroup, at the end of the body. On an H200 each was the faster
+   * one there: attention at head dim 64 with 128x64 tiles and 4 warps ran
+   * 7% faster at the top (197 registers against 208); with 64 rows per
+   * warpgroup (64x64 tiles and 4 warps causal, head dim 128 with 128x64 or
+   * 128x128 tiles and 8 warps) as fast or up to 10% faster at the end. The matmul
+   * loops come out the same either way (docs/results.md, fourteenth
+   * session). */
+  bool top = !wgmma || wgmma_rows_per_group(m, wgmma) > 64;
+  ops[3 + nargs] = ir_build_const_int(&b, i32, top ? stages - 2 : stages - 1); /* insert */
+  ops[4 + nargs] = ir_build_const_int(&b, i32, top ? -1 : 0);                  /* extract */
   rts[nargs] = rts[nargs + 1] = i32;
   ir_op *nl = ir_op_create(m, IR_OP_SCF_FOR, loop->loc, nargs + 2, rts, nargs + 5, ops, 1);
   for (int i = 0; i < loop->nattrs; i++)
@@ -600,18 +628,19 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   r->first = r->last = body;
   body->parent = r;
   loop->regions[0].first = loop->regions[0].last = NULL;
-  ir_value *ins_prev = ir_block_add_arg(m, body, i32), *ext_prev = ir_block_add_arg(m, body, i32);
+  ir_value *ins_arg = ir_block_add_arg(m, body, i32), *ext_arg = ir_block_add_arg(m, body, i32);
   ir_op *scope = ir_op_parent_of_kind(nl, IR_OP_TT_FUNC);
   for (int a = 0; a < nargs; a++)
     ir_replace_all_uses(scope, &loop->results[a], &nl->results[a]);
   ir_op_erase(loop);
   pl->loop = nl;
 
-  /* Top of the body: advance the ring indices, wait for this iteration's
-   * group, read its slot. */
+  /* Top of the body: advance the ring indices (when they advance here),
+   * wait for this iteration's group, read its slot. */
   ir_builder_set_before(&b, body->first);
   b.loc = nl->loc;
-  ir_value *ins = ring_next(&b, ins_prev, stages), *ext = ring_next(&b, ext_prev, stages);
+  ir_value *ins = top ? ring_next(&b, ins_arg, stages) : ins_arg;
+  ir_value *ext = top ? ring_next(&b, ext_arg, stages) : ext_arg;
   const ir_type *tok = ir_type_token(ctx);
   ir_op *w = ir_build(&b, IR_OP_TTG_ASYNC_WAIT, 1, &tok, 0, NULL, 0);
   ir_op_set_attr(m, w, "num", ir_attr_int(ctx, i32, stages - 2));
@@ -621,7 +650,7 @@ static void pipeline_loop(pl_loop *pl, int stages) {
     b.loc = l->alloc->loc;
     ir_value *view = ir_build1(&b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     view->name = l->alloc->results[0].name;
-    ring_slot_tag(pl, view->def, TTG_RING_READ);
+    if (pl->tag_slots) ring_slot_tag(pl, view->def, TTG_RING_READ);
     ir_replace_all_uses(nl, &l->alloc->results[0], view);
   }
   /* erased after all views exist: a load may be the insertion anchor */
@@ -717,8 +746,8 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   IR_ASSERT(ys);
   for (int a = 0; a < nargs; a++)
     ys[a] = pl->carried[a] ? ir_subst_get(mp, body->args[a + 1]) : y->operands[a];
-  ys[nargs] = ins;
-  ys[nargs + 1] = ext;
+  ys[nargs] = top ? ins : ring_next(&b, ins, stages);
+  ys[nargs + 1] = top ? ext : ring_next(&b, ext, stages);
   ir_op_set_operands(m, y, nargs + 2, ys);
   /* After the loop: nothing in flight. */
   ir_builder_set_before(&b, nl->next);
