@@ -29,8 +29,9 @@
  * (ttng.warp_group_dot_wait {pendings = 1}) lets it run under the next
  * iteration's copies, and a wait {pendings = 0} follows the loop; failing
  * that, the body's last wgmma whose result is only carried (attention's
- * P x V) runs on until the next iteration first reads it, where a wait
- * {pendings = 0} goes.
+ * P x V) runs on until a wait {pendings = 0} at the top of the next
+ * iteration (with one warpgroup) or where the next iteration first reads
+ * it (with more).
  * Depth: the loop's tt.num_stages (tl.range(..., num_stages=N)), else the
  * num-stages option; 1 or less leaves loops alone. Rings are sized down
  * (fewer stages) to fit the target's shared memory. With the remarks
@@ -471,8 +472,9 @@ static ir_op *async_dot(pl_loop *pl, int *slot) {
 
 /* Otherwise the body's last warp_group_dot, when its result is only carried
  * to the next iteration (attention's P x V, whose accumulator is rescaled
- * before the next dot): it runs on until the next iteration first reads
- * the carried value, where a wait {pendings = 0} goes. *slot: the slot. */
+ * before the next dot): it runs on until a wait {pendings = 0} at the top
+ * of the next iteration (one warpgroup) or where that iteration first
+ * reads the carried value (more). *slot: the slot. */
 static ir_op *deferred_dot(pl_loop *pl, int *slot) {
   ir_op *dot = NULL;
   for (ir_op *op = pl->body->first; op; op = op->next)
@@ -540,10 +542,13 @@ static const ir_op *find_wgmma(const ir_block *b) {
   return NULL;
 }
 
-/* The rows of a wgmma's result each warpgroup computes. */
-static int64_t wgmma_rows_per_group(const ir_module *m, const ir_op *dot) {
-  int64_t groups = ir_op_get_int(m->op, "ttg.num-warps", 4) / 4;
-  return dot->results[0].type->shape[0] / (groups > 0 ? groups : 1);
+/* The rows of a wgmma's result each warpgroup computes: its layout's warps
+ * along M, in groups of four. */
+static int64_t wgmma_rows_per_group(const ir_op *dot) {
+  const ir_type *t = dot->results[0].type;
+  const ir_attr *l = t->layout;
+  int64_t groups = l && l->kind == IR_ATTR_NVIDIA_MMA ? l->warps_per_cta[0] / 4 : 1;
+  return t->shape[0] / (groups > 0 ? groups : 1);
 }
 
 static void pipeline_loop(pl_loop *pl, int stages) {
@@ -604,17 +609,17 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   }
   b.loc = loop->loc;
   /* Where the two ring indices advance only changes how ptxas schedules
-   * the loop. With a wgmma of more than 64 rows per warpgroup (and on
-   * sm_80) they are carried as the previous iteration's and advanced at the
-   * top of the body, where Triton advances its extract index; with 64 rows
-   * per warpgroup, at the end of the body. On an H200 each was the faster
-   * one there: attention at head dim 64 with 128x64 tiles and 4 warps ran
-   * 7% faster at the top (197 registers against 208); with 64 rows per
-   * warpgroup (64x64 tiles and 4 warps causal, head dim 128 with 128x64 or
-   * 128x128 tiles and 8 warps) as fast or up to 10% faster at the end. The matmul
-   * loops come out the same either way (docs/results.md, fourteenth
-   * session). */
-  bool top = !wgmma || wgmma_rows_per_group(m, wgmma) > 64;
+   * the loop. With a wgmma of more than 64 rows per warpgroup (and in loops
+   * without a wgmma, as on sm_80) they are carried as the previous
+   * iteration's and advanced at the top of the body, where Triton advances
+   * its extract index; with 64 rows or fewer, at the end of the body. On an
+   * H200 each was the faster one there: attention at head dim 64 with
+   * 128x64 tiles and 4 warps ran 7% faster at the top (175 registers
+   * against 202); with 64 rows per warpgroup (64x64 tiles and 4 warps,
+   * causal; head dim 128 with 128x64 or 128x128 tiles and 8 warps) as fast
+   * or up to 10% faster at the end. The matmul loops come out the same
+   * either way (docs/results.md, fourteenth session). */
+  bool top = !wgmma || wgmma_rows_per_group(wgmma) > 64;
   ops[3 + nargs] = ir_build_const_int(&b, i32, top ? stages - 2 : stages - 1); /* insert */
   ops[4 + nargs] = ir_build_const_int(&b, i32, top ? -1 : 0);                  /* extract */
   rts[nargs] = rts[nargs + 1] = i32;

@@ -155,8 +155,8 @@ const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
 
 /* ---- pipeliner.c, membar.c: ring slots ----------------------------------------- */
 
-/* tritongpu-pipeline marks each view of a ring inside the pipelined loop
- * with this i32 attribute: the slot the iteration reads, or the slot it
+/* tritongpu-pipeline marks each view of a ring inside a pipelined loop
+ * with a wgmma with this i32 attribute: the slot the iteration reads, or the slot it
  * fills with the copies of a later iteration. Within one iteration the two
  * are different slots (fill = read + S-1 mod S); tritongpu-membar relies
  * on that, and only within one iteration. */
