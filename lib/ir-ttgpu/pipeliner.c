@@ -423,9 +423,6 @@ static int later_nested_uses(const ir_op *from, const ir_value *v) {
   return n;
 }
 
-/* The single warp_group_dot whose accumulator is only carried (result
- * yielded into the slot it reads, and read otherwise only inside later
- * region ops, where a wait goes), or NULL. *slot: that slot. */
 /* Whether every shared-memory operand of dot stays as it is while the dot
  * runs on into the next iteration: a slot of one of the loop's rings (the
  * next iteration refills it only after the wait), or a buffer stored once
@@ -445,6 +442,9 @@ static bool operands_stay(const pl_loop *pl, const ir_op *dot) {
   return true;
 }
 
+/* The single warp_group_dot whose accumulator is only carried (result
+ * yielded into the slot it reads, and read otherwise only inside later
+ * region ops, where a wait goes), or NULL. *slot: that slot. */
 static ir_op *async_dot(pl_loop *pl, int *slot) {
   ir_op *dot = NULL;
   for (ir_op *op = pl->body->first; op; op = op->next) {
@@ -529,17 +529,10 @@ static void wait_in_regions(pl_loop *pl, ir_op *wt, const ir_value *res) {
       }
 }
 
-/* The first ttng.warp_group_dot in b or nested in it. */
-static const ir_op *find_wgmma(const ir_block *b) {
-  for (const ir_op *op = b->first; op; op = op->next) {
-    if (op->kind == IR_OP_TTNG_WARP_GROUP_DOT) return op;
-    for (int r = 0; r < op->nregions; r++)
-      for (const ir_block *blk = op->regions[r].first; blk; blk = blk->next) {
-        const ir_op *d = find_wgmma(blk);
-        if (d) return d;
-      }
-  }
-  return NULL;
+/* ir_walk callback: the first ttng.warp_group_dot it visits, in *user. */
+static void first_wgmma(ir_op *op, void *user) {
+  const ir_op **first = user;
+  if (!*first && op->kind == IR_OP_TTNG_WARP_GROUP_DOT) *first = op;
 }
 
 /* The rows of a wgmma's result each warpgroup computes: its layout's warps
@@ -560,7 +553,8 @@ static void pipeline_loop(pl_loop *pl, int stages) {
    * and fill slots, which lets tritongpu-membar leave out the barrier
    * between them. In the sm_80 matmul (mma.sync) that barrier kept the
    * loop 2% faster on an H200 (docs/results.md, fourteenth session). */
-  const ir_op *wgmma = find_wgmma(body);
+  const ir_op *wgmma = NULL;
+  ir_walk(loop, first_wgmma, &wgmma);
   pl->tag_slots = wgmma != NULL;
   int nargs = body->nargs - 1;
   ir_builder b;
