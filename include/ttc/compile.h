@@ -199,8 +199,14 @@ TTC_API int ttc_kernel_num_params(const ttc_kernel *kernel);
  * type (pointee may be NULL). Returns TTC_TYPE_I32 for an out-of-range i. */
 TTC_API ttc_type ttc_kernel_param_type(const ttc_kernel *kernel, int i, ttc_type *pointee);
 /* What parameter i was specialized for: 16 for ':16' (a pointer's address,
- * an integer's value divisible by 16), else 1. Launches check it. */
+ * an integer's value divisible by 16); for the leading strides of a tensor
+ * descriptor (tensordesc<...>), the elements in 16 bytes (8 for fp16), as
+ * Triton's descriptors require; else 1. Launches check it. */
 TTC_API int ttc_kernel_param_divisibility(const ttc_kernel *kernel, int i);
+/* 1 when parameter i's argument must be 1: the last stride of a tensor
+ * descriptor, which the kernel takes as 1 (Triton's descriptors require a
+ * contiguous last dimension); else 0. Launches check it. */
+TTC_API int ttc_kernel_param_must_be_one(const ttc_kernel *kernel, int i);
 
 #ifdef __cplusplus
 }

@@ -255,7 +255,7 @@ static void put_args(const aot_gen *g, ir_strbuf *sb) {
     if (!s0->params[i].is_constexpr) ir_sb_printf(sb, ", %s", s0->params[i].name);
 }
 
-/* "x_ptr % 16 == 0 && n == 1", or "1". */
+/* "x_ptr % 16 == 0 && n == 1 && d_stride0 % 8 == 0 && d_stride1 == 1", or "1". */
 static void put_conditions(const aot_spec *s, ir_strbuf *sb) {
   int n = 0;
   for (int i = 0; i < s->nparams; i++) {
@@ -266,8 +266,10 @@ static void put_conditions(const aot_spec *s, ir_strbuf *sb) {
       ir_sb_printf(sb, "%s == %s", p->name,
                    p->const_kind == FE_CONST_BOOL ? (strcmp(p->value, "True") == 0 ? "1" : "0")
                                                   : p->value);
+    else if (p->divisibility == FE_DIV_ONE) /* a tensor descriptor's last stride */
+      ir_sb_printf(sb, "%s == 1", p->name);
     else
-      ir_sb_printf(sb, "%s %% 16 == 0", p->name);
+      ir_sb_printf(sb, "%s %% %d == 0", p->name, p->divisibility);
   }
   if (!n) ir_sb_puts(sb, "1");
 }

@@ -336,6 +336,7 @@ static char *kernel_facts(const ttc_kernel *k) {
       ir_sb_printf(&sb, "%s%s", i ? "," : "", ttc_type_name(t));
     int d = k->param_divisibility ? k->param_divisibility[i] : 1;
     if (d > 1) ir_sb_printf(&sb, ":%d", d);
+    if (d == TTC_PARAM_ONE) ir_sb_puts(&sb, ":=1");
   }
   ir_sb_putc(&sb, '\n');
   if (k->num_regs >= 0)
@@ -409,12 +410,12 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
   for (int i = 0; i < count; i++) {
     const char *comma = memchr(p, ',', (size_t)(end - p));
     const char *e = comma ? comma : end, *next = e + 1;
-    /* "*fp32:16": the specialization a launch checks */
+    /* "*fp32:16", "i64:=1": the specialization a launch checks */
     const char *colon = memchr(p, ':', (size_t)(e - p));
     k->param_divisibility[i] = 1;
     if (colon) {
-      int d = atoi(colon + 1);
-      if (d < 1 || d > 1024) return false;
+      int d = colon[1] == '=' && colon[2] == '1' ? TTC_PARAM_ONE : atoi(colon + 1);
+      if (d != TTC_PARAM_ONE && (d < 1 || d > 1024)) return false;
       k->param_divisibility[i] = d;
       e = colon;
     }

@@ -112,7 +112,8 @@ static bool record_params(ttc_kernel *k, const fe_kernel_info *info) {
     if (info->params[i].is_constexpr) continue;
     k->param_types[j] = info->params[i].type;
     k->param_pointees[j] = info->params[i].pointee;
-    k->param_divisibility[j] = info->params[i].divisibility > 1 ? info->params[i].divisibility : 1;
+    int d = info->params[i].divisibility;
+    k->param_divisibility[j] = d == FE_DIV_ONE ? TTC_PARAM_ONE : d > 1 ? d : 1;
     j++;
   }
   return true;
@@ -136,12 +137,12 @@ static char *build_metadata(const ttc_kernel *k, const fe_kernel_info *info, int
                                                                             : v};
       continue;
     }
+    char hint[16] = "";
+    if (p->divisibility > 1) snprintf(hint, sizeof hint, ":%d", p->divisibility);
     if (p->type == TTC_TYPE_PTR)
-      snprintf(types[np], sizeof types[np], "*%s%s", ttc_type_name(p->pointee),
-               p->divisibility ? ":16" : "");
+      snprintf(types[np], sizeof types[np], "*%s%s", ttc_type_name(p->pointee), hint);
     else
-      snprintf(types[np], sizeof types[np], "%s%s", ttc_type_name(p->type),
-               p->divisibility ? ":16" : "");
+      snprintf(types[np], sizeof types[np], "%s%s", ttc_type_name(p->type), hint);
     params[np] = (cg_param_info){p->name, types[np]};
     np++;
   }
@@ -691,6 +692,11 @@ int ttc_kernel_from_cache(const ttc_kernel *k) { return live(k) && k->from_cache
 int ttc_kernel_param_divisibility(const ttc_kernel *k, int i) {
   if (!live(k) || i < 0 || i >= k->nparams || !k->param_divisibility) return 1;
   return k->param_divisibility[i] > 1 ? k->param_divisibility[i] : 1;
+}
+
+int ttc_kernel_param_must_be_one(const ttc_kernel *k, int i) {
+  if (!live(k) || i < 0 || i >= k->nparams || !k->param_divisibility) return 0;
+  return k->param_divisibility[i] == TTC_PARAM_ONE;
 }
 
 ttc_status ttc_kernel_get_stats(const ttc_kernel *k, ttc_kernel_stats *stats) {

@@ -32,6 +32,10 @@ char *drv_read_file(const char *path, size_t max, const char *what, size_t *len,
 /* drv_read_file with DRV_MAX_SOURCE_BYTES, for kernel files and IR text. */
 char *drv_read_source(const char *path, size_t *len, char *why, size_t whylen);
 
+/* param_divisibility of a parameter whose argument must be 1 (a tensor
+ * descriptor's last stride); launches check it. */
+#define TTC_PARAM_ONE (-1)
+
 struct ttc_kernel {
   ttc_status status;
   char *diagnostics;         /* rendered, "" when none */
@@ -46,7 +50,9 @@ struct ttc_kernel {
   ttc_type *param_types;
   ttc_type *param_pointees;
   /* What each parameter was specialized for: 16 for ':16' (a pointer's
-   * address or an integer's value divisible by 16), else 1. Launches check it. */
+   * address or an integer's value divisible by 16), the elements in 16 bytes
+   * for a tensor descriptor's leading strides, TTC_PARAM_ONE for its last
+   * stride (the argument must be 1), else 1. Launches check it. */
   int *param_divisibility;
   /* What the kernel was compiled from (NULL when the source could not be
    * read): the AOT generator reads the declaration again from them. */

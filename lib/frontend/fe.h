@@ -448,13 +448,18 @@ typedef enum fe_const_kind {
   FE_CONST_DTYPE /* tl.float16 or fp16 (for a constexpr parameter) */
 } fe_const_kind;
 
+/* fe_param.divisibility of a tensor descriptor's last stride: the kernel
+ * takes it as 1, and launches check that the argument is 1. */
+#define FE_DIV_ONE (-1)
+
 typedef struct fe_param {
   const char *name; /* interned */
   bool is_constexpr;
   bool is_specialized;      /* a runtime parameter given a value in the signature */
   ttc_type type;            /* TTC_TYPE_* from include/ttc/base.h; PTR for pointers */
   ttc_type pointee;         /* element type for pointers */
-  int divisibility;         /* 16 for ':16', else 0 */
+  int divisibility;         /* 16 for ':16' (a descriptor's strides: 16 bytes in
+                               elements), FE_DIV_ONE for a value that must be 1, else 0 */
   char value_text[64];      /* constexpr value as written ("1024") */
   fe_const_kind const_kind; /* the parsed constexpr value (when is_constexpr) */
   int64_t ival;             /* INT, BOOL (0/1) */
@@ -491,9 +496,10 @@ typedef struct fe_sig_entry {
   fe_const_kind const_kind; /* values */
   int64_t ival;
   double fval;
-  const char *sval; /* STR */
-  ttc_type dtype;   /* DTYPE */
-  int desc_rank;    /* tensordesc<T[b0,b1]>: rank and block shape (type is PTR to T) */
+  const char *sval;   /* STR */
+  ttc_type dtype;     /* DTYPE */
+  int desc_rank;      /* tensordesc<T[b0,b1]>: rank and block shape (type is PTR to T) */
+  int desc_shape_div; /* tensordesc<...>:16: each shape value a multiple of 16, else 0 */
   int64_t desc_block[IR_MAX_RANK];
   char text[64]; /* as written, trimmed */
   ir_loc loc;    /* in the "<signature>" source */

@@ -565,15 +565,20 @@ static ir_op *build_kernel_func(fe_lower *l, const fe_func *fn, const fe_kernel_
     } else {
       ir_value *arg = entry->args[a++];
       arg->name = pa->name;
-      arg->divisibility = pa->divisibility;
+      arg->divisibility = pa->divisibility > 0 ? pa->divisibility : 0;
       ttc_type t = pa->type == TTC_TYPE_PTR ? pa->pointee : pa->type;
       bool uns = t == TTC_TYPE_U8 || t == TTC_TYPE_U16 || t == TTC_TYPE_U32 || t == TTC_TYPE_U64;
       v = fe_val_tensor(arg, uns);
       if (pa->desc_rank) { /* base, shape..., strides...: one tensor descriptor */
         fe_val dims[2 * IR_MAX_RANK];
         for (int k = 0; k < 2 * pa->desc_rank; k++) {
-          entry->args[a]->name = info->params[i + 1 + k].name;
-          dims[k] = fe_val_tensor(entry->args[a++], false);
+          const fe_param *part = &info->params[i + 1 + k];
+          ir_value *dim = entry->args[a++];
+          dim->name = part->name;
+          dim->divisibility = part->divisibility > 0 ? part->divisibility : 0;
+          /* the last stride is 1 (launches check it), so that the block's
+           * rows are contiguous to the analyses */
+          dims[k] = part->divisibility == FE_DIV_ONE ? fe_val_int(1) : fe_val_tensor(dim, false);
         }
         v = fe_tensor_desc(l, v, pa->desc_rank, dims, dims + pa->desc_rank, pa->desc_block);
       }

@@ -250,6 +250,27 @@ static fe_val b_make_tensor_descriptor(fe_lower *l, const char *name, fe_val *a,
       !seq_arg(l, a[1], locs[1], "shape", rank, &td.items[TD_SHAPE]) ||
       !seq_arg(l, a[2], locs[2], "strides", rank, &td.items[TD_STRIDES]))
     return fe_val_error();
+  /* Triton's rules for a descriptor (its semantic checks): a last stride of
+   * 1, known when the kernel is compiled, and 16 bytes or more of a row */
+  const fe_val *last = &td.items[TD_STRIDES].items[rank - 1];
+  if (last->kind != FE_V_INT || last->ival != 1) {
+    if (last->kind == FE_V_INT)
+      fe_error(l, locs[2], "Tensor descriptor last dim must be 1 but got %lld",
+               (long long)last->ival);
+    else
+      fe_error(l, locs[2], "Tensor descriptor last dim must be 1, a constant, but got a runtime %s",
+               fe_val_type_str(l, last));
+    return fe_val_error();
+  }
+  const ir_type *elem = ir_type_scalar(a[0].v->type)->elem;
+  int64_t row = shape[rank - 1] * (int64_t)ir_type_bytes(elem);
+  if (row < 16) {
+    fe_error(l, locs[3],
+             "Descriptor block shape must have at least 16 bytes in the last dimension, but got "
+             "%lld * %u = %lld bytes",
+             (long long)shape[rank - 1], ir_type_bytes(elem), (long long)row);
+    return fe_val_error();
+  }
   td.items[TD_PADDING] = a[4].kind == FE_V_NONE ? fe_val_str(l, "zero") : a[4];
   return td;
 }

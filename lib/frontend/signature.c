@@ -105,10 +105,17 @@ static bool sig_parse_string(ir_context *ctx, ir_loc loc, const char *b, const c
 }
 
 /* tensordesc<T[b0, b1, ...]>: a host-made tensor descriptor of T with that
- * block shape (Triton's spelling), passed as base, shape and strides. */
+ * block shape (Triton's spelling), passed as base, shape and strides.
+ * tensordesc<T[...]>:16 (ttc's hint) also says that every shape value is a
+ * multiple of 16, which lets the bounds checks along the contiguous
+ * dimension vectorize; launches check it. */
 static bool sig_parse_desc(ir_context *ctx, ir_loc loc, const char *b, const char *e,
                            fe_sig_entry *out) {
   const char *p = b + 11, *lb = memchr(p, '[', (size_t)(e - p));
+  if (e - b > 3 && memcmp(e - 3, ":16", 3) == 0) {
+    out->desc_shape_div = 16;
+    e -= 3;
+  }
   ttc_type t;
   if (!lb || e[-1] != '>' || !sig_lookup_type(p, (size_t)(lb - p), &t)) {
     ir_error(ctx, loc, "expected tensordesc<TYPE[BLOCK, ...]> in signature, found '%.*s'",
@@ -390,6 +397,15 @@ bool fe_apply_signature(ir_context *ctx, const fe_func *fn, const fe_sig_entry *
         part->name = ir_intern_cstr(ctx, nm);
         part->type = k < e->desc_rank ? TTC_TYPE_I32 : TTC_TYPE_I64;
         part->desc_part = true;
+        /* Triton's descriptors have 16-byte aligned strides and a last
+         * stride of 1 (its TensorDescriptor asserts both): the kernel
+         * takes them as such, and launches check them */
+        if (k < e->desc_rank)
+          part->divisibility = e->desc_shape_div;
+        else if (k < 2 * e->desc_rank - 1)
+          part->divisibility = 16 / (int)ir_type_bytes(fe_ttc_type_to_ir(ctx, e->pointee));
+        else
+          part->divisibility = FE_DIV_ONE;
         part->sig_loc = e->loc;
       }
     }

@@ -191,6 +191,16 @@ ttc_status rt_check_specialization(const rt_param_check *checks, int nchecks,
       return TTC_ERROR_ARGUMENT;
     }
     int64_t v = packed_int(t, &storage[i]);
+    if (checks[c].must_be_one) {
+      if (v == 1) continue;
+      describe_param(&checks[c], who, sizeof who);
+      if (err)
+        snprintf(err, errlen,
+                 "%s: the last stride of a tensor descriptor is %" PRId64 ", but it must be 1 "
+                 "(the last dimension contiguous, as Triton's TensorDescriptor requires)",
+                 who, v);
+      return TTC_ERROR_ARGUMENT;
+    }
     if (v % (int64_t)d == 0) continue;
     describe_param(&checks[c], who, sizeof who);
     if (err)

@@ -115,12 +115,14 @@ ttc_status ttc_module_load(ttc_device *dev, const ttc_kernel *kernel, ttc_module
   for (int i = 0; i < nparams; i++) {
     mod->param_types[i] = ttc_kernel_param_type(kernel, i, NULL);
     int d = ttc_kernel_param_divisibility(kernel, i);
+    bool one = ttc_kernel_param_must_be_one(kernel, i);
     ttc_type t = mod->param_types[i]; /* pointers and integers wider than i1 */
     bool checkable = t == TTC_TYPE_PTR || (t >= TTC_TYPE_I8 && t <= TTC_TYPE_U64);
-    if (d > 1 && checkable) {
+    if ((d > 1 || one) && checkable) {
       rt_param_check *c = &mod->checks[mod->nchecks++];
       c->param = i;
       c->divisor = (unsigned)d;
+      c->must_be_one = one;
       param_name(kernel, i, c->name, sizeof c->name);
     }
   }

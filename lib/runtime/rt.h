@@ -47,7 +47,8 @@ ttc_status rt_pack_args(const ttc_type *param_types, int nparams, const ttc_arg 
 typedef struct rt_param_check {
   int param;
   unsigned divisor;
-  char name[32]; /* the parameter's name in the kernel's ttir, "" if unknown */
+  bool must_be_one; /* a tensor descriptor's last stride */
+  char name[32];    /* the parameter's name in the kernel's ttir, "" if unknown */
 } rt_param_check;
 
 /* Checks packed arguments against the specialization, for the GPU and the

@@ -167,19 +167,22 @@ static void case_descriptor(lctx *c, const lparams *p) {
     lang_check(c);
 }
 
-/* The same through descriptors passed as arguments (base, shape, strides). */
+/* The same through descriptors passed as arguments (base, shape, strides):
+ * rows of N = 45 in a pitch of P = 48 (a descriptor's strides are 16-byte
+ * multiples); the output descriptor spans the whole pitch, so its last three
+ * columns read the input's zero padding. */
 static void case_descriptor_arg(lctx *c, const lparams *p) {
-  enum { M = 37, N = 45, B = 16 };
-  buf *x = lang_input(c, TTC_TYPE_F32, M * N, -1, 1);
-  buf *o = lang_output(c, TTC_TYPE_F32, M * N, 0);
-  for (int i = 0; i < M * N; i++)
-    ((float *)o->ref)[i] = ((float *)x->host)[i] + 1;
+  enum { M = 37, N = 45, P = 48, B = 16 };
+  buf *x = lang_input(c, TTC_TYPE_F32, M * P, -1, 1);
+  buf *o = lang_output(c, TTC_TYPE_F32, M * P, 0);
+  for (int i = 0; i < M * P; i++)
+    ((float *)o->ref)[i] = i % P < N ? ((float *)x->host)[i] + 1 : 1;
   if (!lang_upload(c)) return;
-  ttc_arg a[] = {lang_arg(x), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(N), ttc_arg_i64(1),
-                 lang_arg(o), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(N), ttc_arg_i64(1)};
+  ttc_arg a[] = {lang_arg(x), ttc_arg_i32(M), ttc_arg_i32(N), ttc_arg_i64(P), ttc_arg_i64(1),
+                 lang_arg(o), ttc_arg_i32(M), ttc_arg_i32(P), ttc_arg_i64(P), ttc_arg_i64(1)};
   if (lang_run(c, "language.py", "descriptor_arg_kernel",
                "tensordesc<fp32[16, 16]>,tensordesc<fp32[16,16]>,16,16", (M + B - 1) / B,
-               (N + B - 1) / B, 1, a, 10))
+               (P + B - 1) / B, 1, a, 10))
     lang_check(c);
 }
 

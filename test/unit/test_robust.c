@@ -461,6 +461,70 @@ static void test_files_refused(void **state) {
 
 /* ---- launches check the specialization ---------------------------------------- */
 
+/* A tensor descriptor argument assumes what Triton's TensorDescriptor
+ * asserts: 16-byte aligned leading strides and a last stride of 1; with
+ * ttc's ':16' hint, shapes divisible by 16. Launches refuse the rest, and a
+ * kernel read back from the disk cache keeps the checks. */
+static const char desc_src[] = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                               "def inc(d, B: tl.constexpr):\n"
+                               "    x = d.load([tl.program_id(0) * B, 0])\n"
+                               "    d.store([tl.program_id(0) * B, 0], x + 1)\n";
+
+static void test_launch_checks_descriptor(void **state) {
+  (void)state;
+  char dir[] = "/tmp/ttc_cache_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  ttc_compile_options o;
+  ttc_compile_options_init(&o);
+  o.stop_after = TTC_LEVEL_TTIR;
+  o.cache = 1;
+  o.cache_dir = dir;
+  char err[256];
+  ttc_device *dev = NULL;
+  assert_int_equal(ttc_device_open_interpreter(&dev, err, sizeof err), TTC_OK);
+  uint64_t buf = 0;
+  assert_int_equal(ttc_device_alloc(dev, 64 * 64 * 2, &buf), TTC_OK);
+  unsigned grid[3] = {4, 1, 1};
+  for (int i = 0; i < 2; i++) { /* compiled, then from the cache */
+    ttc_kernel *k = NULL;
+    assert_int_equal(ttc_compile(desc_src, strlen(desc_src), "inc.py", "inc",
+                                 "tensordesc<fp16[16,16]>:16,16", &o, &k),
+                     TTC_OK);
+    assert_int_equal(ttc_kernel_from_cache(k), i == 1);
+    assert_int_equal(ttc_kernel_param_divisibility(k, 0), 16); /* base */
+    assert_int_equal(ttc_kernel_param_divisibility(k, 1), 16); /* shapes (':16') */
+    assert_int_equal(ttc_kernel_param_divisibility(k, 3), 8);  /* stride 0: 16 bytes of fp16 */
+    assert_int_equal(ttc_kernel_param_must_be_one(k, 4), 1);   /* stride 1 */
+    assert_int_equal(ttc_kernel_param_must_be_one(k, 3), 0);
+    ttc_module *mod = NULL;
+    assert_int_equal(ttc_module_load(dev, k, &mod), TTC_OK);
+    ttc_arg ok[] = {ttc_arg_ptr(buf), ttc_arg_i32(64), ttc_arg_i32(16), ttc_arg_i64(64),
+                    ttc_arg_i64(1)};
+    assert_int_equal(ttc_module_launch(mod, grid, NULL, ok, 5), TTC_OK);
+    ttc_arg pitch[] = {ttc_arg_ptr(buf), ttc_arg_i32(64), ttc_arg_i32(16), ttc_arg_i64(60),
+                       ttc_arg_i64(1)};
+    assert_int_equal(ttc_module_launch(mod, grid, NULL, pitch, 5), TTC_ERROR_ARGUMENT);
+    assert_non_null(strstr(ttc_device_error(dev), "argument 3 ('d_stride0'): i64 value 60 is "
+                                                  "not divisible by 8"));
+    ttc_arg strided[] = {ttc_arg_ptr(buf), ttc_arg_i32(64), ttc_arg_i32(16), ttc_arg_i64(64),
+                         ttc_arg_i64(2)};
+    assert_int_equal(ttc_module_launch(mod, grid, NULL, strided, 5), TTC_ERROR_ARGUMENT);
+    assert_non_null(strstr(ttc_device_error(dev), "argument 4 ('d_stride1'): the last stride of "
+                                                  "a tensor descriptor is 2, but it must be 1"));
+    ttc_arg ragged[] = {ttc_arg_ptr(buf), ttc_arg_i32(60), ttc_arg_i32(16), ttc_arg_i64(64),
+                        ttc_arg_i64(1)};
+    assert_int_equal(ttc_module_launch(mod, grid, NULL, ragged, 5), TTC_ERROR_ARGUMENT);
+    assert_non_null(strstr(ttc_device_error(dev), "i32 value 60 is not divisible by 16"));
+    ttc_module_destroy(mod);
+    ttc_kernel_destroy(k);
+  }
+  ttc_device_free(dev, buf);
+  ttc_device_destroy(dev);
+  char cmd[64];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* A kernel compiled for '*fp32:16' and 'i32:16' refuses a misaligned pointer
  * and an n not divisible by 16 (on a GPU its vector stores would pass n),
  * naming the argument and the value; the same check runs for the GPU and
@@ -618,6 +682,7 @@ int main(void) {
       cmocka_unit_test(test_huge_lengths),
       cmocka_unit_test(test_files_refused),
       cmocka_unit_test(test_launch_checks_specialization),
+      cmocka_unit_test(test_launch_checks_descriptor),
       cmocka_unit_test(test_interp_provenance),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
