@@ -12,7 +12,13 @@ loads become the same cp.async ring as the pointer matmul's). Outputs are
 checked against an fp32 product first; times as bench/compare_matmul.py
 (bench_timing.timed_pair, L2 flushed before each launch).
 
-usage: python3 bench/descriptor_matmul.py [--sizes 4096,8192] [--configs 128x128x64/w4/s3,...] [--rounds R]
+usage: python3 bench/descriptor_matmul.py [--sizes 4096,8192,MxNxK] [--configs 128x128x64/w4/s3,...]
+           [--rounds R] [--check-only]
+  --sizes: square sizes S, or shapes MxNxK; a row whose length is not a
+    multiple of 8 gets a pitch that is (a descriptor's strides are 16-byte
+    multiples), so its tiles' last copies are partial
+  --check-only: check every kernel's output against an fp32 product, no timing
+    (test/gpu/run.sh's step descriptor_matmul)
 prints "descriptor_matmul case=S/CONFIG side=T ..." in TFLOP/s per case, and a table.
 Environment: TTC_BUILD (default <repo>/build).
 """
@@ -55,7 +61,7 @@ def main():
     sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
     sys.path.insert(0, HERE)
     from compare_triton import TTC_I32, TTC_I64, TTC_PTR, Ttc
-    from triton_matmul import parse_config, runner
+    from triton_matmul import parse_config, parse_shape, runner
     from bench_timing import timed_pair
     from triton.tools.tensor_descriptor import TensorDescriptor
 
@@ -63,31 +69,39 @@ def main():
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--configs", default="128x128x64/w4/s3,128x256x64/w8/s3")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--check-only", action="store_true")
     opt = ap.parse_args()
     ttc, build = Ttc.beside_torch(ROOT)
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}")
-    sides = ["ttc", "ttc:16", "triton", "triton-pointers"]
+    all_sides = ["ttc", "ttc:16", "triton", "triton-pointers"]
     rows = []
+    def padded(rows, cols):  # rows x cols with a pitch of a multiple of 8 elements
+        pitch = (cols + 7) // 8 * 8
+        return torch.randn(rows, pitch, device="cuda", dtype=torch.float16)[:, :cols]
+
     for size in opt.sizes.split(","):
-        m = n = k = int(size)
-        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
-        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+        m, n, k = parse_shape(size)
+        a, b = padded(m, k), padded(k, n)
         ref = a.float() @ b.float()
+        # ':16' needs every shape a multiple of 16 (launches check it)
+        sides = [x for x in all_sides if x != "ttc:16" or (m % 16, n % 16, k % 16) == (0, 0, 0)]
         for text in opt.configs.split(","):
             cfg = parse_config(text)
             bm, bn, bk, gm, w, st = cfg
             grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
-            outs = {s: torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16) for s in sides}
+            outs = {s: padded(m, n).fill_(float("nan")) for s in sides}
             runs = {}
             for side, hint in (("ttc", ""), ("ttc:16", ":16")):
+                if side not in sides:
+                    continue
                 sig = (f"tensordesc<fp16[{bm},{bk}]>{hint},tensordesc<fp16[{bk},{bn}]>{hint},"
                        f"tensordesc<fp16[{bm},{bn}]>{hint},i32:16,i32:16,i32:16,{bm},{bn},{bk},{gm}")
                 mod = ttc.module(os.path.abspath(__file__), "matmul_kernel_descriptor", sig, w, st)
                 args = []
-                for t, rows_, cols in ((a, m, k), (b, k, n), (outs[side], m, n)):
-                    args += [(TTC_PTR, t.data_ptr()), (TTC_I32, rows_), (TTC_I32, cols), (TTC_I64, cols),
-                             (TTC_I64, 1)]
+                for t in (a, b, outs[side]):
+                    args += [(TTC_PTR, t.data_ptr()), (TTC_I32, t.shape[0]), (TTC_I32, t.shape[1]),
+                             (TTC_I64, t.stride(0)), (TTC_I64, 1)]
                 runs[side] = ttc.launcher(mod, (grid[0], 1, 1), args + [(TTC_I32, m), (TTC_I32, n), (TTC_I32, k)])
             da = TensorDescriptor.from_tensor(a, [bm, bk])
             db = TensorDescriptor.from_tensor(b, [bk, bn])
@@ -103,19 +117,25 @@ def main():
             for s, e in errs.items():
                 if not e < 1e-2:
                     raise SystemExit(f"descriptor_matmul: {s} at {size} {text}: relative error {e}")
+            if opt.check_only:
+                print(f"descriptor_matmul check={size}/{text} " + " ".join(f"{s}={e:.1e}" for s, e in errs.items()),
+                      flush=True)
+                continue
             times = timed_pair(runs, opt.rounds)
             tf = {s: 2.0 * m * n * k / (times[s] * 1e-3) / 1e12 for s in sides}
             print(f"descriptor_matmul case={size}/{text} " + " ".join(f"{s}={tf[s]:.1f}" for s in sides),
                   flush=True)
             rows.append((size, text, tf))
+        if opt.check_only:
+            continue
         cublas = 2.0 * m * n * k / (triton.testing.do_bench(lambda: torch.matmul(a, b), return_mode="median")
                                     * 1e-3) / 1e12
         print(f"descriptor_matmul cublas={size} {cublas:.1f}", flush=True)
     print("\n-- matmul through host tensor descriptors (TFLOP/s); triton-pointers: examples/matmul/matmul.py")
-    print(f"{'size/config':24} | " + " | ".join(f"{s:>15}" for s in sides) + " | ttc:16/triton")
+    print(f"{'size/config':24} | " + " | ".join(f"{s:>15}" for s in all_sides) + " | ttc/triton")
     for size, text, tf in rows:
-        print(f"{size + '/' + text:24} | " + " | ".join(f"{tf[s]:15.1f}" for s in sides)
-              + f" | {tf['ttc:16'] / tf['triton']:13.3f}")
+        print(f"{size + '/' + text:24} | " + " | ".join(f"{tf.get(s, float('nan')):15.1f}" for s in all_sides)
+              + f" | {tf['ttc'] / tf['triton']:10.3f}")
 
 
 if __name__ == "__main__":

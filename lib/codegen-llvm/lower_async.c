@@ -4,7 +4,8 @@
  *   cp.async.cg.shared.global [dst], [src], 16, src_size;
  * (cp.async.ca for 4- and 8-byte pieces) per vector of consecutive
  * elements a thread holds, the destination taken from the buffer's shared
- * layout; a masked-off piece copies 0 bytes and zero-fills (src_size 0).
+ * layout; a masked-off piece copies 0 bytes and zero-fills (src_size 0),
+ * and a bounded copy (TTG_BOUNDED_ATTR) the elements left before its bound.
  * ttg.async_commit_group closes a group of copies (cp.async.commit_group)
  * and ttg.async_wait {num} waits until at most `num` groups are pending
  * (cp.async.wait_group): the copies are then complete for this thread, and
@@ -23,10 +24,16 @@ static void set_token(cg *c, ir_op *op) {
 }
 
 static bool lower_copy(cg *c, ir_op *op) {
-  cg_vals src, buf, mask = {0, NULL};
+  cg_vals src, buf, mask = {0, NULL}, left = {0, NULL};
   if (!cg_get(c, op, 0, &src) || !cg_get(c, op, 1, &buf)) return false;
   bool masked = op->noperands > 2;
   if (masked && !cg_get(c, op, 2, &mask)) return false;
+  bool bounded = op->noperands > 3 && ir_op_get_attr(op, TTG_BOUNDED_ATTR);
+  if (op->noperands > 3 && !bounded) {
+    ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' with 'other'", ir_op_name(op));
+    return false;
+  }
+  if (bounded && !cg_get(c, op, 3, &left)) return false;
   const ir_type *pt = op->operands[0]->type, *bt = op->operands[1]->type;
   const ir_type *elem = ir_type_scalar(pt)->elem;
   unsigned eb = ir_type_bytes(elem);
@@ -71,6 +78,14 @@ static bool lower_copy(cg *c, ir_op *op) {
     }
     LLVMValueRef args[3] = {LLVMBuildPtrToInt(c->b, dst, i32, ""),
                             LLVMBuildPtrToInt(c->b, src.v[j0], i64, ""), cg_i32(c, bytes)};
+    if (bounded) { /* clamp(left, 0, vec) elements of source, the rest zero-filled */
+      LLVMValueRef n = left.v[j0], zero = LLVMConstInt(LLVMTypeOf(n), 0, 0);
+      LLVMValueRef full = LLVMConstInt(LLVMTypeOf(n), (unsigned long long)vec, 0);
+      n = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, n, zero, ""), zero, n, "");
+      n = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, n, full, ""), full, n, "");
+      n = LLVMBuildIntCast2(c->b, n, i32, 0, "");
+      args[2] = LLVMBuildMul(c->b, n, cg_i32(c, eb), "");
+    }
     if (masked) args[2] = LLVMBuildSelect(c->b, mask.v[j0], args[2], cg_i32(c, 0), "");
     cg_asm(c, void_ty, code, "r,l,r", args, 3, true);
   }

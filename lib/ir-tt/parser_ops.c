@@ -202,14 +202,17 @@ static ir_op *index_op(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   return r ? make(p, kind, loc, 1, &r, f, 0) : NULL;
 }
 
-/* ttg.async_copy_global_to_local %ptrs, %buf [mask %m [other %o]]
- * [cacheModifier = ..] [evictionPolicy = ..] {attrs} : P -> <memdesc body> */
+/* ttg.async_copy_global_to_local %ptrs, %buf [mask %m [other %o | left %n]]
+ * [cacheModifier = ..] [evictionPolicy = ..] {attrs} : P -> <memdesc body>
+ * (`left`: a bounded copy's elements left, with {ttg.bounded = true}) */
 static ir_op *async_copy(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!one_operand(p, f) || !ir_ps_expect(p, ',', "between pointers and buffer") ||
       !one_operand(p, f))
     return NULL;
   if (ir_ps_accept_ident(p, "mask") && !one_operand(p, f)) return NULL;
-  if (f->n == 3 && ir_ps_accept_ident(p, "other") && !one_operand(p, f)) return NULL;
+  if (f->n == 3 && (ir_ps_accept_ident(p, "other") || ir_ps_accept_ident(p, "left")) &&
+      !one_operand(p, f))
+    return NULL;
   if (ir_ps_accept_ident(p, "cacheModifier") &&
       !(ir_ps_expect(p, '=', "after 'cacheModifier'") && enum_attr(p, f, kind, "cache")))
     return NULL;

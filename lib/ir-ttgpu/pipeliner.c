@@ -46,6 +46,15 @@
 
 const char *const ttg_pipeline_options[] = {"num-stages", "remarks", NULL};
 
+int ttg_async_copy_dim(const ir_type *ptr_ty) {
+  ttg_ll d;
+  if (!ir_type_is_tensor(ptr_ty) || !ttg_ll_of_type(ptr_ty, &d)) return -1;
+  int td = -1;
+  for (int k = 0; d.nbits[TTG_IN_REG] > 0 && k < d.nout; k++)
+    if (d.basis[TTG_IN_REG][0][k] == 1) td = k;
+  return td;
+}
+
 int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_axis_info *ptr,
                        const ir_axis_info *mask) {
   ttg_ll d, map;
@@ -79,12 +88,21 @@ int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_ax
 }
 
 enum { MAX_LOADS = 8, MAX_SLICE = 512, MAX_ARGS = 64, MAX_OPERANDS = 16, MAX_RESULTS = 4 };
+enum { MAX_TERMS = 8 };
 
 typedef struct pl_load {
   ir_op *load, *alloc;
   const ir_type *slice_ty; /* one ring buffer: the tile, mutable */
   ir_value *ring;
   int vec;
+  /* A bounded copy (the mask's `index < bound` along the vector dim, which
+   * alone would make the copies one element wide, taken out of the mask
+   * and given as the elements left, bound - index): the mask's other
+   * terms, each constant along a vector, and the compare's two sides. */
+  bool bounded;
+  int nterms;
+  ir_value *terms[MAX_TERMS];
+  ir_value *index, *bound;
 } pl_load;
 
 /* A loop being pipelined: its body, the candidate loads, the ops computing
@@ -260,6 +278,35 @@ static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_valu
 }
 
 /* The loads worth pipelining, and their slices; false to leave the loop. */
+/* Splits a load's mask m (an andi tree, through broadcasts) into terms
+ * that are constant along each vector of `vec` elements of dim td, and at
+ * most one `index < bound` (arith.cmpi slt) whose index runs contiguously
+ * along the vector and whose bound does not change along it: then element
+ * j of a vector is in bounds exactly when j < bound - index at the
+ * vector's first element, which a cp.async's source size expresses
+ * (Triton's TMA does the same in hardware). False when m is not of that
+ * form. */
+static bool split_mask(const ir_axis_analysis *ax, ir_value *m, int td, int vec, pl_load *l) {
+  ir_op *d = m->def;
+  if (ir_axis_get(ax, m).constancy[td] >= vec) {
+    if (l->nterms == MAX_TERMS) return false;
+    l->terms[l->nterms++] = m;
+    return true;
+  }
+  if (d && d->kind == IR_OP_ARITH_ANDI)
+    return split_mask(ax, d->operands[0], td, vec, l) && split_mask(ax, d->operands[1], td, vec, l);
+  if (d && d->kind == IR_OP_TT_BROADCAST) return split_mask(ax, d->operands[0], td, vec, l);
+  if (!d || d->kind != IR_OP_ARITH_CMPI || l->bounded ||
+      ir_op_get_int(d, "predicate", -1) != IR_CMPI_SLT)
+    return false;
+  ir_axis_info xi = ir_axis_get(ax, d->operands[0]), bi = ir_axis_get(ax, d->operands[1]);
+  if (xi.contiguity[td] < vec || bi.constancy[td] < vec) return false;
+  l->bounded = true;
+  l->index = d->operands[0];
+  l->bound = d->operands[1];
+  return true;
+}
+
 static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   ir_op *y = yield_of(pl->body);
   pl->why = "it carries too many values";
@@ -282,8 +329,16 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     ir_axis_info pi = ir_axis_get(ax, op->operands[0]), mi;
     if (op->noperands > 1) mi = ir_axis_get(ax, op->operands[1]);
     int vec = ttg_async_copy_vec(op->operands[0]->type, at, &pi, op->noperands > 1 ? &mi : NULL);
+    pl_load cand;
+    memset(&cand, 0, sizeof cand);
+    int wide = op->noperands > 1 ? ttg_async_copy_vec(op->operands[0]->type, at, &pi, NULL) : vec;
+    if (wide > vec) { /* the mask narrows the copies: a bound along the vector? */
+      int td = ttg_async_copy_dim(op->operands[0]->type);
+      if (td >= 0 && split_mask(ax, op->operands[1], td, wide, &cand) && cand.bounded) vec = wide;
+    }
     if ((unsigned)vec * ir_type_bytes(at->elem) < 4 || pl->nloads == MAX_LOADS) continue;
     pl_load *l = &pl->loads[pl->nloads++];
+    *l = vec == wide && cand.bounded ? cand : (pl_load){0};
     l->load = op;
     l->alloc = alloc;
     l->vec = vec;
@@ -293,9 +348,17 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
             "thread, or one has a non-zero 'other')";
   if (pl->nloads == 0) return false;
   pl->ok = true;
-  for (int i = 0; i < pl->nloads; i++)
-    for (int k = 0; k < 2 && k < pl->loads[i].load->noperands; k++)
-      add_value(pl, pl->loads[i].load->operands[k], 0);
+  for (int i = 0; i < pl->nloads; i++) {
+    const pl_load *l = &pl->loads[i];
+    for (int k = 0; k < (l->bounded ? 1 : 2) && k < l->load->noperands; k++)
+      add_value(pl, l->load->operands[k], 0);
+    for (int k = 0; l->bounded && k < l->nterms; k++)
+      add_value(pl, l->terms[k], 0);
+    if (l->bounded) {
+      add_value(pl, l->index, 0);
+      add_value(pl, l->bound, 0);
+    }
+  }
   /* The carried values read, and (transitively) their updates. */
   for (bool grew = true; grew && pl->ok;) {
     grew = false;
@@ -347,6 +410,12 @@ static void ring_slot_tag(pl_loop *pl, ir_op *view, int tag) {
   ir_op_set_attr(pl->m, view, TTG_RING_SLOT_ATTR, ir_attr_int(pl->ctx, ir_type_i32(pl->ctx), tag));
 }
 
+/* v broadcast to type t (v itself when it has t's shape). */
+static ir_value *broadcast_to(ir_builder *b, ir_value *v, const ir_type *t) {
+  if (v->type == t) return v;
+  return ir_build1(b, IR_OP_TT_BROADCAST, t, 1, &v);
+}
+
 /* Issues the loads of the iteration whose induction variable is `iv` (the
  * carried values already mapped in mp) into ring slot `slot`, guarded by
  * `pred` (i1): the slice, the copies, one commit group. Then maps every
@@ -376,14 +445,24 @@ static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_val
     ir_value *ptr = ir_subst_get(mp, l->load->operands[0]);
     const ir_type *mt = ir_type_with_elem(ctx, ptr->type, ir_type_i1(ctx));
     ir_value *mask = ir_build_splat(b, pred, mt);
-    if (l->load->noperands > 1)
+    if (l->load->noperands > 1 && !l->bounded)
       mask = ir_build_binary(b, IR_OP_ARITH_ANDI, mask, ir_subst_get(mp, l->load->operands[1]));
+    ir_value *left = NULL;
+    if (l->bounded) {
+      for (int k = 0; k < l->nterms; k++)
+        mask = ir_build_binary(b, IR_OP_ARITH_ANDI, mask,
+                               broadcast_to(b, ir_subst_get(mp, l->terms[k]), mt));
+      ir_value *index = ir_subst_get(mp, l->index);
+      left = ir_build_binary(b, IR_OP_ARITH_SUBI, ir_subst_get(mp, l->bound), index);
+      left = broadcast_to(b, left, ir_type_with_elem(ctx, ptr->type, ir_type_scalar(index->type)));
+    }
     ir_value *ix[2] = {l->ring, slot};
     ir_value *buf = ir_build1(b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
     buf->name = l->alloc->results[0].name;
     if (in_loop && pl->tag_slots) ring_slot_tag(pl, buf->def, TTG_RING_FILL);
-    ir_value *cp[3] = {ptr, buf, mask};
-    tokens[i] = ir_build1(b, IR_OP_TTG_ASYNC_COPY, ir_type_token(ctx), 3, cp);
+    ir_value *cp[4] = {ptr, buf, mask, left};
+    tokens[i] = ir_build1(b, IR_OP_TTG_ASYNC_COPY, ir_type_token(ctx), left ? 4 : 3, cp);
+    if (left) ir_op_set_attr(pl->m, tokens[i]->def, TTG_BOUNDED_ATTR, ir_attr_bool(ctx, true));
     tokens[i]->name = l->alloc->results[0].name;
     ir_op_set_attr(pl->m, tokens[i]->def, "contiguity", ir_attr_int(ctx, ir_type_i32(ctx), l->vec));
   }

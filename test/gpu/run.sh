@@ -21,6 +21,8 @@
 #      and test/gpu/compare_triton.py (ttc against Triton, same kernel files);
 #      test/gpu/flatten_diff.py (random flattened loop nests through
 #      tritongpu-fuse-nested-loops against the default pipeline, bit for bit),
+#      bench/descriptor_matmul.py --check-only (host tensor descriptors,
+#      against Triton's TMA kernel),
 #   5. test/gpu/jit.sh: kernel functions, the disk cache, autotuning and the
 #      AOT example, with Triton's warm-cache first call (its own table),
 #   6. kernelgen --gpu: random valid kernels (test/fuzz/kernelgen.c) as
@@ -127,6 +129,10 @@ step attention "$build/bin/attention" -b 8 -n 1024 -d 64 "$root/examples/attenti
 step attention_causal "$build/bin/attention" -b 4 -n 1024 -d 128 -c "$root/examples/attention/attention.py"
 step lang_compare "$build/bin/run_lang" --compare
 step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
+# host tensor descriptors against Triton's TMA kernel, at shapes whose rows
+# end inside a 16-byte copy (the pipeliner's bounded copies)
+step descriptor_matmul "$python" "$root/bench/descriptor_matmul.py" --check-only \
+  --sizes 1000x1000x1000,200x136x72,257x250x1001,256x256x256 --configs 128x128x64/w4/s3,64x64x32/w4/s4,128x256x64/w8/s3
 step flatten_diff "$python" "$root/test/gpu/flatten_diff.py" --seeds 1-120
 step bench env WORKLOADS="${WORKLOADS:-vector_add softmax}" "$root/bench/run.sh"
 step compare_softmax "$python" "$root/bench/compare_softmax.py"
