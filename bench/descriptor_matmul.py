@@ -95,8 +95,9 @@ def main():
             for side, hint in (("ttc", ""), ("ttc:16", ":16")):
                 if side not in sides:
                     continue
+                ints = ",".join("i32:16" if v % 16 == 0 else "i32" for v in (m, n, k))
                 sig = (f"tensordesc<fp16[{bm},{bk}]>{hint},tensordesc<fp16[{bk},{bn}]>{hint},"
-                       f"tensordesc<fp16[{bm},{bn}]>{hint},i32:16,i32:16,i32:16,{bm},{bn},{bk},{gm}")
+                       f"tensordesc<fp16[{bm},{bn}]>{hint},{ints},{bm},{bn},{bk},{gm}")
                 mod = ttc.module(os.path.abspath(__file__), "matmul_kernel_descriptor", sig, w, st)
                 args = []
                 for t in (a, b, outs[side]):
