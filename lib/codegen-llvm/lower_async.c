@@ -28,7 +28,7 @@ static bool lower_copy(cg *c, ir_op *op) {
   if (!cg_get(c, op, 0, &src) || !cg_get(c, op, 1, &buf)) return false;
   bool masked = op->noperands > 2;
   if (masked && !cg_get(c, op, 2, &mask)) return false;
-  bool bounded = op->noperands > 3 && ir_op_get_attr(op, TTG_BOUNDED_ATTR);
+  bool bounded = op->noperands > 3 && ir_op_get_int(op, TTG_BOUNDED_ATTR, 0);
   if (op->noperands > 3 && !bounded) {
     ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' with 'other'", ir_op_name(op));
     return false;

@@ -93,7 +93,9 @@ static bool read_spec(aot_gen *g, const ttc_kernel *k, int index, aot_spec *s) {
     a->pointee = p->pointee;
     a->divisibility = p->divisibility;
     a->const_kind = p->const_kind;
-    snprintf(a->value, sizeof a->value, "%s", p->value_text[0] ? p->value_text : entries[i].text);
+    /* value_text: the entry as written (a descriptor's shape and stride
+     * parts, which have no entry of their own, have none) */
+    snprintf(a->value, sizeof a->value, "%s", p->value_text);
     ok = a->name != NULL;
     if (!a->is_constexpr) s->nconds += a->is_value || a->divisibility;
   }

@@ -119,7 +119,8 @@ static char *ir_metadata(const ir_module *m, const char *arch, int cc, const cha
   int n = b->nargs < 64 ? b->nargs : 64;
   for (int i = 0; i < n; i++) {
     const ir_value *a = b->args[i];
-    const char *div = a->divisibility >= 16 ? ":16" : "";
+    char div[16] = "";
+    if (a->divisibility > 1) snprintf(div, sizeof div, ":%d", a->divisibility);
     if (a->type->kind == IR_TY_PTR)
       snprintf(types[i], sizeof types[i], "*%s%s", type_name(a->type->elem), div);
     else

@@ -210,7 +210,8 @@ static ir_op *async_copy(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
       !one_operand(p, f))
     return NULL;
   if (ir_ps_accept_ident(p, "mask") && !one_operand(p, f)) return NULL;
-  if (f->n == 3 && (ir_ps_accept_ident(p, "other") || ir_ps_accept_ident(p, "left")) &&
+  bool left = false;
+  if (f->n == 3 && (ir_ps_accept_ident(p, "other") || (left = ir_ps_accept_ident(p, "left"))) &&
       !one_operand(p, f))
     return NULL;
   if (ir_ps_accept_ident(p, "cacheModifier") &&
@@ -227,7 +228,12 @@ static ir_op *async_copy(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   const ir_type *mt = ir_ps_memdesc_body(p);
   if (!mt || !check(p, f, 1, mt)) return NULL;
   const ir_type *tok = ir_type_token(p->ctx);
-  return make(p, kind, loc, 1, &tok, f, 0);
+  ir_op *op = make(p, kind, loc, 1, &tok, f, 0);
+  if (op && left != (ir_op_get_int(op, "ttg.bounded", 0) != 0)) {
+    ir_ps_error(p, NULL, "'left' goes with {ttg.bounded = true}, 'other' without it");
+    return NULL;
+  }
+  return op;
 }
 
 /* ttg.async_commit_group tokens %a, %b {attrs} / ttg.async_wait %a {num = 0} */

@@ -635,10 +635,11 @@ static void check_rule(verifier *vf, const ir_op *op) {
     if (!ok) V_ERR(vf, op, "requires pointers to a mutable buffer's elements, in its shape");
     if (op->noperands > 2 && (!same_shape(o[2]->type, p) || !is_i1(o[2]->type)))
       V_ERR(vf, op, "mask must be i1 in the pointers' shape");
-    if (op->noperands > 3 && ir_op_get_attr(op, "ttg.bounded") &&
-        (!same_shape(o[3]->type, p) || !ir_type_is_int(ir_type_scalar(o[3]->type)) ||
-         is_i1(o[3]->type)))
-      V_ERR(vf, op, "a bounded copy's count must be integers in the pointers' shape");
+    if (ir_op_get_int(op, "ttg.bounded", 0) &&
+        (op->noperands < 4 || !ir_op_get_attr(op, "contiguity") || !same_shape(o[3]->type, p) ||
+         !ir_type_is_int(ir_type_scalar(o[3]->type)) || is_i1(o[3]->type)))
+      V_ERR(vf, op,
+            "a bounded copy needs a 'contiguity' and its count, integers in the pointers' shape");
     return;
   }
   case IR_RULE_TOKENS:

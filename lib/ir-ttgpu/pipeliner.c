@@ -350,7 +350,9 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   pl->ok = true;
   for (int i = 0; i < pl->nloads; i++) {
     const pl_load *l = &pl->loads[i];
-    for (int k = 0; k < (l->bounded ? 1 : 2) && k < l->load->noperands; k++)
+    /* a bounded load's whole mask too: its ops read the same carried
+     * values, and their copies go unused (dce) */
+    for (int k = 0; k < 2 && k < l->load->noperands; k++)
       add_value(pl, l->load->operands[k], 0);
     for (int k = 0; l->bounded && k < l->nterms; k++)
       add_value(pl, l->terms[k], 0);
@@ -452,9 +454,17 @@ static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_val
       for (int k = 0; k < l->nterms; k++)
         mask = ir_build_binary(b, IR_OP_ARITH_ANDI, mask,
                                broadcast_to(b, ir_subst_get(mp, l->terms[k]), mt));
-      ir_value *index = ir_subst_get(mp, l->index);
-      left = ir_build_binary(b, IR_OP_ARITH_SUBI, ir_subst_get(mp, l->bound), index);
-      left = broadcast_to(b, left, ir_type_with_elem(ctx, ptr->type, ir_type_scalar(index->type)));
+      /* bound - index in 64 bits: in 32 it could wrap */
+      ir_value *index = ir_subst_get(mp, l->index), *bound = ir_subst_get(mp, l->bound);
+      const ir_type *i64 = ir_type_i64(ctx);
+      if (ir_type_scalar(index->type) != i64) {
+        index =
+            ir_build1(b, IR_OP_ARITH_EXTSI, ir_type_with_elem(ctx, index->type, i64), 1, &index);
+        bound =
+            ir_build1(b, IR_OP_ARITH_EXTSI, ir_type_with_elem(ctx, bound->type, i64), 1, &bound);
+      }
+      left = ir_build_binary(b, IR_OP_ARITH_SUBI, bound, index);
+      left = broadcast_to(b, left, ir_type_with_elem(ctx, ptr->type, i64));
     }
     ir_value *ix[2] = {l->ring, slot};
     ir_value *buf = ir_build1(b, IR_OP_TTG_MEMDESC_INDEX, l->slice_ty, 2, ix);
