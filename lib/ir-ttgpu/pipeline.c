@@ -41,6 +41,7 @@ bool ttg_pipeline_text(const ttg_options *o, char *buf, size_t n) {
                    "tritongpu-remove-layout-conversions,"
                    "tritongpu-accelerate-matmul,"
                    "tritongpu-remove-layout-conversions,"
+                   "tritongpu-optimize-dot-operands,"
                    "tritongpu-reduce-data-duplication,"
                    "tritongpu-optimize-accumulator-init,"
                    "tritongpu-pipeline{num-stages=%d remarks=%d},"

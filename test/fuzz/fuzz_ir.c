@@ -24,11 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ttc_ir_result *r = NULL;
   ttc_ir_run(text, size, "fuzz.ttir", &o, &r);
   ttc_ir_result_destroy(r);
-  o.passes = "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},tritongpu-coalesce,"
-             "tritongpu-remove-layout-conversions,tritongpu-accelerate-matmul,"
-             "tritongpu-remove-layout-conversions,tritongpu-reduce-data-duplication,"
-             "tritongpu-fuse-nested-loops,tritongpu-optimize-accumulator-init,"
-             "tritongpu-pipeline{num-stages=3},cse,dce,allocate-shared-memory,tritongpu-membar";
+  o.passes =
+      "convert-triton-to-tritongpu{num-warps=4 target=cuda:90},tritongpu-coalesce,"
+      "tritongpu-remove-layout-conversions,tritongpu-accelerate-matmul,"
+      "tritongpu-remove-layout-conversions,tritongpu-optimize-dot-operands,"
+      "tritongpu-reduce-data-duplication,tritongpu-fuse-nested-loops,tritongpu-optimize-accumulator-init,"
+      "tritongpu-pipeline{num-stages=3},cse,dce,allocate-shared-memory,tritongpu-membar";
   o.verify_each = 1;
   r = NULL;
   ttc_ir_run(text, size, "fuzz.ttir", &o, &r);

@@ -21,8 +21,8 @@
 #      and test/gpu/compare_triton.py (ttc against Triton, same kernel files);
 #      test/gpu/flatten_diff.py (random flattened loop nests through
 #      tritongpu-fuse-nested-loops against the default pipeline, bit for bit),
-#      bench/descriptor_matmul.py --check-only (host tensor descriptors,
-#      against Triton's TMA kernel),
+#      bench/descriptor_matmul.py and descriptor_attention.py --check-only
+#      (host tensor descriptors, against Triton's TMA kernels),
 #   5. test/gpu/jit.sh: kernel functions, the disk cache, autotuning and the
 #      AOT example, with Triton's warm-cache first call (its own table),
 #   6. kernelgen --gpu: random valid kernels (test/fuzz/kernelgen.c) as
@@ -133,6 +133,8 @@ step compare_triton "$python" "$root/test/gpu/compare_triton.py" -j 8
 # end inside a 16-byte copy (the pipeliner's bounded copies)
 step descriptor_matmul "$python" "$root/bench/descriptor_matmul.py" --check-only \
   --sizes 1000x1000x1000,200x136x72,257x250x1001,256x256x256 --configs 128x128x64/w4/s3,64x64x32/w4/s4,128x256x64/w8/s3
+# attention through host descriptors (K loaded and transposed with .T)
+step descriptor_attention "$python" "$root/bench/descriptor_attention.py" --check-only --ctx 1024
 step flatten_diff "$python" "$root/test/gpu/flatten_diff.py" --seeds 1-120
 step bench env WORKLOADS="${WORKLOADS:-vector_add softmax}" "$root/bench/run.sh"
 step compare_softmax "$python" "$root/bench/compare_softmax.py"

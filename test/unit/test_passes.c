@@ -165,7 +165,7 @@ static void test_pass_registry(void **state) {
   assert_non_null(ir_pass_at(0)->summary);
   assert_ptr_equal(ir_pass_at(2)->run, ir_pass_dce);
   /* The one registry: ttir passes first, then ttgir ones, all by name. */
-  assert_int_equal(ttg_pass_count(), 3 + 10);
+  assert_int_equal(ttg_pass_count(), 3 + 11);
   assert_ptr_equal(ttg_pass_at(1), ir_pass_at(1));
   assert_string_equal(ttg_pass_at(3)->name, "convert-triton-to-tritongpu");
   assert_ptr_equal(ttg_pass_lookup("tritongpu-coalesce", 18), ttg_pass_at(4));
