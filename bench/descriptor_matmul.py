@@ -57,6 +57,30 @@ def matmul_kernel_descriptor(a_desc, b_desc, c_desc, M, N, K,
     c_desc.store([offs_am, offs_bn], accumulator.to(tl.float16))
 
 
+# The same tiles through block pointers (tl.make_block_ptr, tl.advance,
+# boundary_check), whose row ends are carried with the pointers.
+@triton.jit
+def matmul_kernel_block_ptr(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                            BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                            BLOCK_SIZE_K: tl.constexpr):
+    pid_m = tl.program_id(0) // tl.cdiv(N, BLOCK_SIZE_N)
+    pid_n = tl.program_id(0) % tl.cdiv(N, BLOCK_SIZE_N)
+    a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, 1), (pid_m * BLOCK_SIZE_M, 0),
+                             (BLOCK_SIZE_M, BLOCK_SIZE_K), (1, 0))
+    b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, 1), (0, pid_n * BLOCK_SIZE_N),
+                             (BLOCK_SIZE_K, BLOCK_SIZE_N), (1, 0))
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_bp, boundary_check=(0, 1))
+        b = tl.load(b_bp, boundary_check=(0, 1))
+        accumulator = tl.dot(a, b, accumulator)
+        a_bp = tl.advance(a_bp, (0, BLOCK_SIZE_K))
+        b_bp = tl.advance(b_bp, (BLOCK_SIZE_K, 0))
+    c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, 1), (pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N),
+                             (BLOCK_SIZE_M, BLOCK_SIZE_N), (1, 0))
+    tl.store(c_bp, accumulator.to(tl.float16), boundary_check=(0, 1))
+
+
 def main():
     sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
     sys.path.insert(0, HERE)
@@ -74,7 +98,7 @@ def main():
     ttc, build = Ttc.beside_torch(ROOT)
     print(f"# triton {triton.__version__}, torch {torch.__version__}, {torch.cuda.get_device_name()}; "
           f"ttc from {build}")
-    all_sides = ["ttc", "ttc:16", "triton", "triton-pointers"]
+    all_sides = ["ttc", "ttc:16", "triton", "triton-pointers", "ttc-block-ptr", "triton-block-ptr"]
     rows = []
     def padded(rows, cols):  # rows x cols with a pitch of a multiple of 8 elements
         pitch = (cols + 7) // 8 * 8
@@ -111,6 +135,18 @@ def main():
                 da, db, dc, m, n, k, BLOCK_SIZE_M=cfg[0], BLOCK_SIZE_N=cfg[1], BLOCK_SIZE_K=cfg[2],
                 GROUP_SIZE_M=cfg[3], num_warps=cfg[4], num_stages=cfg[5])
             runs["triton-pointers"] = runner(a, b, outs["triton-pointers"], cfg)
+            # block pointers: the row strides as the kernel's i32 arguments
+            bp_args = (m, n, k, a.stride(0), b.stride(0), outs["triton-block-ptr"].stride(0))
+            bp_sig = ",".join(["*fp16:16"] * 3 + ["i32:16" if v % 16 == 0 else "i32" for v in bp_args]
+                              + [str(bm), str(bn), str(bk)])
+            bp_mod = ttc.module(os.path.abspath(__file__), "matmul_kernel_block_ptr", bp_sig, w, st)
+            runs["ttc-block-ptr"] = ttc.launcher(
+                bp_mod, (grid[0], 1, 1),
+                [(TTC_PTR, t.data_ptr()) for t in (a, b, outs["ttc-block-ptr"])] +
+                [(TTC_I32, v) for v in bp_args])
+            runs["triton-block-ptr"] = lambda cfg=cfg, bp_args=bp_args: matmul_kernel_block_ptr[grid](
+                a, b, outs["triton-block-ptr"], *bp_args, BLOCK_SIZE_M=cfg[0], BLOCK_SIZE_N=cfg[1],
+                BLOCK_SIZE_K=cfg[2], num_warps=cfg[4], num_stages=cfg[5])
             for side in sides:
                 runs[side]()
             torch.cuda.synchronize()
