@@ -139,13 +139,29 @@ static fe_val block_pointers(fe_lower *l, fe_val base, const fe_val *shape, cons
     ar.pos = lim;
     ar.pos_loc = locs;
     ar.loc = loc;
-    fe_val idx = fe_call_builtin(l, "tl.arange", &ar);
+    fe_val range = fe_call_builtin(l, "tl.arange", &ar);
+    if (range.kind == FE_V_ERROR) return range;
+    range = to_i64(l, range, loc);
+    fe_val off = to_i64(l, offsets->items[d], loc);
+    fe_val idx = fe_binary(l, FE_OP_ADD, range, off, loc), term = idx;
+    const fe_val *stride = &strides->items[d];
+    if (stride->kind != FE_V_INT || stride->ival != 1) {
+      /* (off + range) * stride as off * stride + range * stride: a
+       * scalar product and a term that does not change when the block
+       * moves, so a loop adds to its addresses instead of multiplying
+       * each again (the 64-bit multiply does not strength-reduce through
+       * the sign extension of a 32-bit offset) */
+      fe_val st = to_i64(l, *stride, loc);
+      term = fe_binary(l, FE_OP_ADD, fe_binary(l, FE_OP_MUL, range, st, loc),
+                       fe_binary(l, FE_OP_MUL, off, st, loc), loc);
+    }
+    for (int k = 0; k < rank; k++) /* along axis d of the rank-r block */
+      if (k != d) {
+        idx = fe_expand_dims(l, idx, k, loc);
+        term = fe_expand_dims(l, term, k, loc);
+      }
     if (idx.kind == FE_V_ERROR) return idx;
-    idx = fe_binary(l, FE_OP_ADD, to_i64(l, idx, loc), to_i64(l, offsets->items[d], loc), loc);
-    for (int k = 0; k < rank; k++) /* idx along axis d of the rank-r block */
-      if (k != d) idx = fe_expand_dims(l, idx, k, loc);
-    if (idx.kind == FE_V_ERROR) return idx;
-    fe_val term = fe_binary(l, FE_OP_MUL, idx, to_i64(l, strides->items[d], loc), loc);
+    if (term.kind == FE_V_ERROR) return term;
     ptr = fe_binary(l, FE_OP_ADD, ptr, term, loc);
     if (ptr.kind == FE_V_ERROR) return ptr;
     if (!checked[d]) continue;

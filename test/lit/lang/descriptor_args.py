@@ -28,6 +28,11 @@ def mm(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.con
     c_desc.store([om, on], acc.to(tl.float16))
 
 # TTIR: tt.func public @mm(%a_desc: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %a_desc_shape0: i32, %a_desc_shape1: i32, %a_desc_stride0: i64 {tt.divisibility = 8 : i32}, %a_desc_stride1: i64,
+# A block's row addresses are offset * stride (one scalar product per block)
+# plus range * stride (the same for every block), so a loop adds to them.
+# TTIR: scf.for
+# TTIR: arith.muli %{{[^ ]+}}, %a_desc_stride0 : i64
+# TTIR: %[[R:[^ ]+]] = arith.muli %{{[^ ]+}}, %{{[^ ]+}} : tensor<128xi64>
 # TTIR-NOT: a_desc_stride1 :
 # TTIR-NOT: %a_desc_stride1
 # HINT: %a_desc_shape0: i32 {tt.divisibility = 16 : i32}, %a_desc_shape1: i32 {tt.divisibility = 16 : i32}, %a_desc_stride0: i64 {tt.divisibility = 8 : i32}, %a_desc_stride1: i64,
