@@ -791,7 +791,7 @@ const ir_pass *ir_pass_lookup(const char *name, size_t len);
 int ir_pass_count(void);
 const ir_pass *ir_pass_at(int i);
 /* The ttir pipeline the compiler runs after the frontend. */
-#define IR_TTIR_PIPELINE "canonicalize,cse,dce"
+#define IR_TTIR_PIPELINE "canonicalize,cse,dce,version-bounded-stores"
 
 /* ---- parser*.c: the textual IR (appended by the IR tool) ---------------- */
 

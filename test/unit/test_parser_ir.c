@@ -319,15 +319,16 @@ static void test_ir_run_passes_and_reproducer(void **state) {
   assert_int_equal(ttc_ir_run(text, strlen(text), "f.ttir", &o, &r), TTC_ERROR_ARGUMENT);
   assert_non_null(strstr(ttc_ir_result_diagnostics(r), "unknown pass 'nope'"));
   ttc_ir_result_destroy(r);
-  assert_int_equal(ttc_ir_pass_count(), 15);
-  assert_string_equal(ttc_ir_pass_name(4), "tritongpu-coalesce");
-  assert_string_equal(ttc_ir_pass_name(5), "tritongpu-remove-layout-conversions");
-  assert_string_equal(ttc_ir_pass_name(6), "tritongpu-accelerate-matmul");
-  assert_string_equal(ttc_ir_pass_name(7), "tritongpu-optimize-dot-operands");
-  assert_string_equal(ttc_ir_pass_name(9), "tritongpu-fuse-nested-loops");
-  assert_string_equal(ttc_ir_pass_name(11), "tritongpu-pipeline");
-  assert_string_equal(ttc_ir_pass_name(14), "test-break-verifier");
-  assert_null(ttc_ir_pass_name(15));
+  assert_int_equal(ttc_ir_pass_count(), 16);
+  assert_string_equal(ttc_ir_pass_name(3), "version-bounded-stores");
+  assert_string_equal(ttc_ir_pass_name(5), "tritongpu-coalesce");
+  assert_string_equal(ttc_ir_pass_name(6), "tritongpu-remove-layout-conversions");
+  assert_string_equal(ttc_ir_pass_name(7), "tritongpu-accelerate-matmul");
+  assert_string_equal(ttc_ir_pass_name(8), "tritongpu-optimize-dot-operands");
+  assert_string_equal(ttc_ir_pass_name(10), "tritongpu-fuse-nested-loops");
+  assert_string_equal(ttc_ir_pass_name(12), "tritongpu-pipeline");
+  assert_string_equal(ttc_ir_pass_name(15), "test-break-verifier");
+  assert_null(ttc_ir_pass_name(16));
 }
 
 static void test_split_keeps_line_numbers(void **state) {

@@ -154,21 +154,22 @@ static void test_verify_dominance_terminator_shape(void **state) {
 
 static void test_pass_registry(void **state) {
   (void)state;
-  assert_int_equal(ir_pass_count(), 3);
+  assert_int_equal(ir_pass_count(), 4);
   assert_string_equal(ir_pass_at(0)->name, "canonicalize");
   assert_string_equal(ir_pass_at(1)->name, "cse");
   assert_string_equal(ir_pass_at(2)->name, "dce");
-  assert_null(ir_pass_at(3));
+  assert_string_equal(ir_pass_at(3)->name, "version-bounded-stores");
+  assert_null(ir_pass_at(4));
   assert_ptr_equal(ir_pass_lookup("cse", 3), ir_pass_at(1));
   assert_null(ir_pass_lookup("nope", 4));
   assert_null(ir_pass_lookup("cs", 2)); /* a prefix is not a name */
   assert_non_null(ir_pass_at(0)->summary);
   assert_ptr_equal(ir_pass_at(2)->run, ir_pass_dce);
   /* The one registry: ttir passes first, then ttgir ones, all by name. */
-  assert_int_equal(ttg_pass_count(), 3 + 11);
+  assert_int_equal(ttg_pass_count(), 4 + 11);
   assert_ptr_equal(ttg_pass_at(1), ir_pass_at(1));
-  assert_string_equal(ttg_pass_at(3)->name, "convert-triton-to-tritongpu");
-  assert_ptr_equal(ttg_pass_lookup("tritongpu-coalesce", 18), ttg_pass_at(4));
+  assert_string_equal(ttg_pass_at(4)->name, "convert-triton-to-tritongpu");
+  assert_ptr_equal(ttg_pass_lookup("tritongpu-coalesce", 18), ttg_pass_at(5));
   assert_ptr_equal(ttg_pass_lookup("dce", 3), ir_pass_at(2));
   for (int i = 0; i < ttg_pass_count(); i++)
     assert_non_null(ttg_pass_at(i)->run);
