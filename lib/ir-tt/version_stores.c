@@ -12,10 +12,13 @@
  * it was, for the tiles at the edge. The condition is a scalar (the
  * index is splat(offset) + make_range(start, end), through extensions,
  * expand_dims and broadcasts, and the bound a splat), so a whole program
- * takes one branch. Only where the pointers allow a wider vector than the
- * mask does (their contiguity and alignment, at most 16 bytes).
+ * takes one branch (the narrow one when an i64 offset is so near its
+ * maximum that offset + end - 1 would wrap). Only where the pointers allow
+ * a wider vector than the mask does (their contiguity and alignment, at
+ * most 16 bytes).
  *
  * Needs: ttir (before convert-triton-to-tritongpu). */
+#include <stdint.h>
 #include <string.h>
 
 #include "ir-tt/ir.h"
@@ -115,9 +118,13 @@ static void version(ir_module *m, ir_op *store, const vs_split *s) {
   ir_builder_set_before(&b, store);
   b.loc = store->loc;
   const ir_type *i64 = ir_type_i64(m->ctx);
-  ir_value *last = ir_build_binary(&b, IR_OP_ARITH_ADDI, to_i64(&b, s->offset),
-                                   ir_build_const_int(&b, i64, s->last));
+  ir_value *off = to_i64(&b, s->offset);
+  ir_value *last = ir_build_binary(&b, IR_OP_ARITH_ADDI, off, ir_build_const_int(&b, i64, s->last));
   ir_value *inside = ir_build_cmpi(&b, IR_CMPI_SLT, last, to_i64(&b, s->bound));
+  /* offset + end - 1 must not wrap (an i64 offset near its maximum) */
+  ir_value *no_wrap =
+      ir_build_cmpi(&b, IR_CMPI_SLE, off, ir_build_const_int(&b, i64, INT64_MAX - s->last));
+  inside = ir_build_binary(&b, IR_OP_ARITH_ANDI, no_wrap, inside);
   ir_op *vif = ir_build(&b, IR_OP_SCF_IF, 0, NULL, 1, &inside, 2);
   ir_block *thenb = new_block(m, &vif->regions[0]), *elseb = new_block(m, &vif->regions[1]);
   ir_builder_set_end(&b, thenb);
