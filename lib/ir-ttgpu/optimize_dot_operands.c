@@ -76,11 +76,16 @@ static void rewrite(ir_module *m, ir_op *alloc) {
   ir_op *func = ir_op_parent_of_kind(alloc, IR_OP_TT_FUNC);
   const ir_type *at = alloc->results[0].type;
   const ir_attr *enc = at->layout;
-  if (!func || !enc || enc->kind != IR_ATTR_NVMMA_SHARED || at->rank != 2 || enc->elem_bits != 16 ||
-      !only_wgmma_reads(func, &alloc->results[0]))
+  if (!func || !enc || enc->kind != IR_ATTR_NVMMA_SHARED || at->rank != 2 || enc->elem_bits != 16)
     return;
+  /* the cheap test first: the walks over the function run only for an
+   * alloc of a transpose */
+  const ir_value *v = alloc->operands[0];
+  while (v->def && v->def->kind == IR_OP_TTG_CONVERT_LAYOUT)
+    v = v->def->operands[0];
+  if (!v->def || v->def->kind != IR_OP_TT_TRANS) return;
   ir_op *t = trans_under(func, alloc);
-  if (!t) return;
+  if (!t || !only_wgmma_reads(func, &alloc->results[0])) return;
   ir_value *x = t->operands[0];
   const ir_attr *xl = x->type->layout;
   unsigned order[2] = {1, 0};
