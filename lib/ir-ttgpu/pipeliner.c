@@ -7,7 +7,9 @@
  * of a wgmma, or of an mma.sync's ldmatrix after
  * tritongpu-reduce-data-duplication). With S stages each such load gets a
  * ring of S buffers (one ttg.local_alloc of Sx<tile>) filled by cp.async
- * (ttg.async_copy_global_to_local, masked-off elements zero-filled):
+ * (ttg.async_copy_global_to_local, masked-off elements zero-filled; a
+ * mask term `index < bound` along the copies' rows that alone would make
+ * them one element wide becomes a bounded copy, split_mask):
  *  - a prologue issues iterations 0..S-2, one commit group per iteration;
  *  - iteration i waits until its group has landed (ttg.async_wait
  *    {num = S-2}), reads buffer i % S (ttg.memdesc_index) where it read its
@@ -277,7 +279,6 @@ static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_valu
   return true;
 }
 
-/* The loads worth pipelining, and their slices; false to leave the loop. */
 /* Splits a load's mask m (an andi tree, through broadcasts) into terms
  * that are constant along each vector of `vec` elements of dim td, and at
  * most one `index < bound` (arith.cmpi slt) whose index runs contiguously
@@ -307,6 +308,7 @@ static bool split_mask(const ir_axis_analysis *ax, ir_value *m, int td, int vec,
   return true;
 }
 
+/* The loads worth pipelining, and their slices; false to leave the loop. */
 static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   ir_op *y = yield_of(pl->body);
   pl->why = "it carries too many values";

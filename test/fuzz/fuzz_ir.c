@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* fuzz_ir.c - libFuzzer target for .ttir / .ttgir text: parsed, verified,
- * run through canonicalize and cse, printed; then through the ttgir passes
+ * run through the ttir passes (canonicalize, cse, dce, version-bounded-stores),
+ * printed; then through the ttgir passes
  * as `ttc --emit ttgir` runs them on ttir, with tritongpu-fuse-nested-loops
  * (not in the default pipeline) before the pipeliner and shared-memory
  * allocation after it, verified after each; the same text is then made
@@ -20,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *text = (const char *)data;
   ttc_ir_options o;
   ttc_ir_options_init(&o);
-  o.passes = "canonicalize,cse";
+  o.passes = "canonicalize,cse,dce,version-bounded-stores";
   ttc_ir_result *r = NULL;
   ttc_ir_run(text, size, "fuzz.ttir", &o, &r);
   ttc_ir_result_destroy(r);
