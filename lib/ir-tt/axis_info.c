@@ -744,3 +744,21 @@ ir_axis_info ir_axis_get(const ir_axis_analysis *a, const ir_value *v) {
   if (f) return f->info;
   return fact_pessimistic(v->type).info;
 }
+
+bool ir_axis_split_mask(const ir_axis_analysis *a, ir_value *m, int d, int64_t vec,
+                        ir_value **terms, int max, int *nterms, ir_value **other) {
+  if (ir_axis_get(a, m).constancy[d] >= vec) {
+    if (*nterms == max) return false;
+    terms[(*nterms)++] = m;
+    return true;
+  }
+  const ir_op *op = m->def;
+  if (op && op->kind == IR_OP_ARITH_ANDI)
+    return ir_axis_split_mask(a, op->operands[0], d, vec, terms, max, nterms, other) &&
+           ir_axis_split_mask(a, op->operands[1], d, vec, terms, max, nterms, other);
+  if (op && op->kind == IR_OP_TT_BROADCAST)
+    return ir_axis_split_mask(a, op->operands[0], d, vec, terms, max, nterms, other);
+  if (*other) return false;
+  *other = m;
+  return true;
+}

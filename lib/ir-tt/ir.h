@@ -766,6 +766,12 @@ typedef struct ir_axis_analysis ir_axis_analysis;
 ir_axis_analysis *ir_axis_analyze(const ir_op *func, ir_arena *arena);
 /* Facts about v; a conservative default (1, 1, 1) for values not seen. */
 ir_axis_info ir_axis_get(const ir_axis_analysis *a, const ir_value *v);
+/* Splits a mask m (an arith.andi tree, through tt.broadcast) into terms
+ * constant along runs of `vec` elements of dim d (appended to terms, at
+ * most max) and at most one other term (*other, NULL when none). False
+ * when there are more: a second other term, or more than max. */
+bool ir_axis_split_mask(const ir_axis_analysis *a, ir_value *m, int d, int64_t vec,
+                        ir_value **terms, int max, int *nterms, ir_value **other);
 
 /* ---- additions (appended by ir-tt) ------------------------------------ */
 

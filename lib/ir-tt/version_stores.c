@@ -66,17 +66,11 @@ static bool range_index(ir_value *x, ir_value **offset, int64_t *last) {
 }
 
 static bool split_mask(const ir_axis_analysis *ax, ir_value *m, int d, int vec, vs_split *s) {
-  ir_op *op = m->def;
-  if (ir_axis_get(ax, m).constancy[d] >= vec) {
-    if (s->nterms == MAX_TERMS) return false;
-    s->terms[s->nterms++] = m;
-    return true;
-  }
-  if (op && op->kind == IR_OP_ARITH_ANDI)
-    return split_mask(ax, op->operands[0], d, vec, s) && split_mask(ax, op->operands[1], d, vec, s);
-  if (op && op->kind == IR_OP_TT_BROADCAST) return split_mask(ax, op->operands[0], d, vec, s);
-  if (!op || op->kind != IR_OP_ARITH_CMPI || s->bound ||
-      ir_op_get_int(op, "predicate", -1) != IR_CMPI_SLT)
+  ir_value *other = NULL;
+  if (!ir_axis_split_mask(ax, m, d, vec, s->terms, MAX_TERMS, &s->nterms, &other) || !other)
+    return false;
+  ir_op *op = other->def;
+  if (!op || op->kind != IR_OP_ARITH_CMPI || ir_op_get_int(op, "predicate", -1) != IR_CMPI_SLT)
     return false;
   ir_value *bound = splat_of(op->operands[1]);
   if (!bound || !range_index(op->operands[0], &s->offset, &s->last)) return false;
@@ -176,7 +170,7 @@ static void run_func(ir_module *m, ir_op *func, ir_arena *scratch) {
     if (vec < 2 || ir_axis_get(ax, store->operands[2]).constancy[d] >= vec) continue;
     vs_split s;
     memset(&s, 0, sizeof s);
-    if (split_mask(ax, store->operands[2], d, vec, &s) && s.bound) version(m, store, &s);
+    if (split_mask(ax, store->operands[2], d, vec, &s)) version(m, store, &s);
   }
 }
 

@@ -279,26 +279,19 @@ static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_valu
   return true;
 }
 
-/* Splits a load's mask m (an andi tree, through broadcasts) into terms
- * that are constant along each vector of `vec` elements of dim td, and at
- * most one `index < bound` (arith.cmpi slt) whose index runs contiguously
- * along the vector and whose bound does not change along it: then element
- * j of a vector is in bounds exactly when j < bound - index at the
- * vector's first element, which a cp.async's source size expresses
- * (Triton's TMA does the same in hardware). False when m is not of that
- * form. */
+/* Splits a load's mask into terms that are constant along each vector of
+ * `vec` elements of dim td and one `index < bound` (arith.cmpi slt) whose
+ * index runs contiguously along the vector and whose bound does not change
+ * along it: then element j of a vector is in bounds exactly when
+ * j < bound - index at the vector's first element, which a cp.async's
+ * source size expresses (Triton's TMA does the same in hardware). False
+ * when the mask is not of that form. */
 static bool split_mask(const ir_axis_analysis *ax, ir_value *m, int td, int vec, pl_load *l) {
-  ir_op *d = m->def;
-  if (ir_axis_get(ax, m).constancy[td] >= vec) {
-    if (l->nterms == MAX_TERMS) return false;
-    l->terms[l->nterms++] = m;
-    return true;
-  }
-  if (d && d->kind == IR_OP_ARITH_ANDI)
-    return split_mask(ax, d->operands[0], td, vec, l) && split_mask(ax, d->operands[1], td, vec, l);
-  if (d && d->kind == IR_OP_TT_BROADCAST) return split_mask(ax, d->operands[0], td, vec, l);
-  if (!d || d->kind != IR_OP_ARITH_CMPI || l->bounded ||
-      ir_op_get_int(d, "predicate", -1) != IR_CMPI_SLT)
+  ir_value *other = NULL;
+  if (!ir_axis_split_mask(ax, m, td, vec, l->terms, MAX_TERMS, &l->nterms, &other) || !other)
+    return false;
+  ir_op *d = other->def;
+  if (!d || d->kind != IR_OP_ARITH_CMPI || ir_op_get_int(d, "predicate", -1) != IR_CMPI_SLT)
     return false;
   ir_axis_info xi = ir_axis_get(ax, d->operands[0]), bi = ir_axis_get(ax, d->operands[1]);
   if (xi.contiguity[td] < vec || bi.constancy[td] < vec) return false;
@@ -336,7 +329,7 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     int wide = op->noperands > 1 ? ttg_async_copy_vec(op->operands[0]->type, at, &pi, NULL) : vec;
     if (wide > vec) { /* the mask narrows the copies: a bound along the vector? */
       int td = ttg_async_copy_dim(op->operands[0]->type);
-      if (td >= 0 && split_mask(ax, op->operands[1], td, wide, &cand) && cand.bounded) vec = wide;
+      if (td >= 0 && split_mask(ax, op->operands[1], td, wide, &cand)) vec = wide;
     }
     if ((unsigned)vec * ir_type_bytes(at->elem) < 4 || pl->nloads == MAX_LOADS) continue;
     pl_load *l = &pl->loads[pl->nloads++];
