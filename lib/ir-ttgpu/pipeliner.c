@@ -48,47 +48,6 @@
 
 const char *const ttg_pipeline_options[] = {"num-stages", "remarks", NULL};
 
-int ttg_async_copy_dim(const ir_type *ptr_ty) {
-  ttg_ll d;
-  if (!ir_type_is_tensor(ptr_ty) || !ttg_ll_of_type(ptr_ty, &d)) return -1;
-  int td = -1;
-  for (int k = 0; d.nbits[TTG_IN_REG] > 0 && k < d.nout; k++)
-    if (d.basis[TTG_IN_REG][0][k] == 1) td = k;
-  return td;
-}
-
-int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_axis_info *ptr,
-                       const ir_axis_info *mask) {
-  ttg_ll d, map;
-  if (!ir_type_is_tensor(ptr_ty) || !ir_type_is_memdesc(buf_ty) || !ttg_ll_of_type(ptr_ty, &d))
-    return 1;
-  unsigned eb = ir_type_bytes(ir_type_scalar(ptr_ty)->elem);
-  if (!ttg_shared_map_bits(ptr_ty, buf_ty->layout, buf_ty->shape, (int)eb * 8, &map)) return 1;
-  int64_t vec = ttg_ll_vector_regs(&map, eb);
-  /* The same registers must also be consecutive along one tensor dim. */
-  int td = -1;
-  for (int k = 0; d.nbits[TTG_IN_REG] > 0 && k < d.nout; k++)
-    if (d.basis[TTG_IN_REG][0][k] == 1) td = k;
-  if (td < 0) return 1;
-  int64_t run = 1;
-  for (int k = 0; k < d.nbits[TTG_IN_REG] && run < vec; k++) {
-    bool unit = true;
-    for (int o = 0; o < d.nout; o++)
-      unit = unit && d.basis[TTG_IN_REG][k][o] == (o == td ? 1 << k : 0);
-    if (!unit) break;
-    run *= 2;
-  }
-  if (run < vec) vec = run;
-  if (ptr->contiguity[td] < vec) vec = ptr->contiguity[td];
-  int64_t align = ptr->divisibility[td] / eb; /* divisibility is in bytes */
-  if (align < vec) vec = align < 1 ? 1 : align;
-  if (mask && mask->constancy[td] < vec) vec = mask->constancy[td];
-  int64_t p = 1;
-  while (p * 2 <= vec)
-    p *= 2;
-  return (int)p;
-}
-
 enum { MAX_LOADS = 8, MAX_SLICE = 512, MAX_ARGS = 64, MAX_OPERANDS = 16, MAX_RESULTS = 4 };
 enum { MAX_TERMS = 8 };
 
@@ -279,28 +238,6 @@ static bool carried_stay_inside(const pl_loop *pl, const ir_op *y, const ir_valu
   return true;
 }
 
-/* Splits a load's mask into terms that are constant along each vector of
- * `vec` elements of dim td and one `index < bound` (arith.cmpi slt) whose
- * index runs contiguously along the vector and whose bound does not change
- * along it: then element j of a vector is in bounds exactly when
- * j < bound - index at the vector's first element, which a cp.async's
- * source size expresses (Triton's TMA does the same in hardware). False
- * when the mask is not of that form. */
-static bool split_mask(const ir_axis_analysis *ax, ir_value *m, int td, int vec, pl_load *l) {
-  ir_value *other = NULL;
-  if (!ir_axis_split_mask(ax, m, td, vec, l->terms, MAX_TERMS, &l->nterms, &other) || !other)
-    return false;
-  ir_op *d = other->def;
-  if (!d || d->kind != IR_OP_ARITH_CMPI || ir_op_get_int(d, "predicate", -1) != IR_CMPI_SLT)
-    return false;
-  ir_axis_info xi = ir_axis_get(ax, d->operands[0]), bi = ir_axis_get(ax, d->operands[1]);
-  if (xi.contiguity[td] < vec || bi.constancy[td] < vec) return false;
-  l->bounded = true;
-  l->index = d->operands[0];
-  l->bound = d->operands[1];
-  return true;
-}
-
 /* The loads worth pipelining, and their slices; false to leave the loop. */
 static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
   ir_op *y = yield_of(pl->body);
@@ -329,7 +266,11 @@ static bool analyze(pl_loop *pl, const ir_axis_analysis *ax) {
     int wide = op->noperands > 1 ? ttg_async_copy_vec(op->operands[0]->type, at, &pi, NULL) : vec;
     if (wide > vec) { /* the mask narrows the copies: a bound along the vector? */
       int td = ttg_async_copy_dim(op->operands[0]->type);
-      if (td >= 0 && split_mask(ax, op->operands[1], td, wide, &cand)) vec = wide;
+      if (td >= 0 && ttg_copy_bounds(ax, op->operands[1], td, wide, cand.terms, MAX_TERMS,
+                                     &cand.nterms, &cand.index, &cand.bound)) {
+        cand.bounded = true;
+        vec = wide;
+      }
     }
     if ((unsigned)vec * ir_type_bytes(at->elem) < 4 || pl->nloads == MAX_LOADS) continue;
     pl_load *l = &pl->loads[pl->nloads++];
@@ -851,25 +792,6 @@ static void pipeline_loop(pl_loop *pl, int stages) {
   map_reset(pl, mp);
 }
 
-static uint64_t op_scratch(const ir_op *op) {
-  if (op->kind == IR_OP_TTG_LOCAL_ALLOC)
-    return (uint64_t)ir_type_numel(op->results[0].type) * ir_type_bytes(op->results[0].type->elem);
-  return ttg_scratch_bytes(op);
-}
-
-static void add_scratch(ir_op *op, void *user) { *(uint64_t *)user += op_scratch(op); }
-
-/* Bytes of shared memory the body's ops (nested ones too: the flattened
- * loop's epilogue) need besides the rings. */
-static uint64_t body_scratch(const ir_block *body) {
-  uint64_t most = 0;
-  for (ir_op *op = body->first; op; op = op->next) {
-    most += op_scratch(op);
-    if (op->nregions) ir_walk(op, add_scratch, &most);
-  }
-  return most;
-}
-
 typedef struct pl_state {
   ir_op *loops[256];
   int n;
@@ -911,7 +833,7 @@ static bool pipeline_one(ir_module *m, pl_loop *pl, ir_op *loop, int64_t dflt, i
   for (int k = 0; k < pl->nloads; k++)
     tile +=
         (uint64_t)ir_type_numel(pl->loads[k].slice_ty) * ir_type_bytes(pl->loads[k].slice_ty->elem);
-  uint64_t other = body_scratch(pl->body) - tile;
+  uint64_t other = ttg_shared_bytes_in(pl->body) - tile;
   int64_t asked = stages, limit = ttg_shared_limit(cc);
   while (stages > 1 && tile * (uint64_t)stages + other > (uint64_t)limit)
     stages--;

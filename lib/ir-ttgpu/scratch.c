@@ -6,7 +6,8 @@
  * FMA dots, and scalar atomics (whose result one thread broadcasts). The
  * sizes are the layouts codegen uses for those buffers; allocate-shared-
  * memory places them and codegen reads the offsets. One owner, so the two
- * never disagree. */
+ * never disagree. Also the total a block's ops need (buffers and scratch),
+ * which tritongpu-pipeline sizes its rings beside. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,4 +250,21 @@ uint64_t ttg_scratch_bytes(const ir_op *op) {
   if (k == IR_OP_TT_ATOMIC_RMW || k == IR_OP_TT_ATOMIC_CAS)
     return ir_type_is_tensor(op->operands[0]->type) ? 0 : 8;
   return 0;
+}
+
+static uint64_t op_shared(const ir_op *op) {
+  if (op->kind == IR_OP_TTG_LOCAL_ALLOC)
+    return (uint64_t)ir_type_numel(op->results[0].type) * ir_type_bytes(op->results[0].type->elem);
+  return ttg_scratch_bytes(op);
+}
+
+static void add_shared(ir_op *op, void *user) { *(uint64_t *)user += op_shared(op); }
+
+uint64_t ttg_shared_bytes_in(const ir_block *body) {
+  uint64_t most = 0;
+  for (ir_op *op = body->first; op; op = op->next) {
+    most += op_shared(op);
+    if (op->nregions) ir_walk(op, add_shared, &most);
+  }
+  return most;
 }

@@ -182,6 +182,10 @@ bool ttg_moves_between_threads(const ir_type *src, const ir_type *dst, const int
 uint64_t ttg_scratch_bytes(const ir_op *op);
 /* The most shared memory a block may have on a compute capability. */
 int ttg_shared_limit(int compute_capability);
+/* Bytes of shared memory the ops of a block need, nested ones too (a
+ * loop body's buffers and scratch: the pipeliner sizes its rings beside
+ * them). */
+uint64_t ttg_shared_bytes_in(const ir_block *body);
 
 /* A layout conversion through shared memory in passes, as Triton does it
  * for large tiles: each pass moves the elements whose coordinates have
@@ -244,7 +248,7 @@ void ttg_unfuse(ir_op *fused);
 /* Whether v is an arith.constant +0 (or a splat of it). */
 bool ttg_is_zero_const(const ir_value *v);
 
-/* ---- pipeliner.c ------------------------------------------------------------ */
+/* ---- async_copy.c ------------------------------------------------------------ */
 
 /* Elements per cp.async when a thread copies its part of pointer tensor
  * ptr_ty into a buffer of buf_ty (memdesc): consecutive in the buffer and
@@ -255,6 +259,15 @@ int ttg_async_copy_vec(const ir_type *ptr_ty, const ir_type *buf_ty, const ir_ax
 /* The tensor dim along which a thread's consecutive registers of ptr_ty
  * lie (the dim of a copy's vectors), or -1. */
 int ttg_async_copy_dim(const ir_type *ptr_ty);
+/* A bounded copy's mask: the terms constant along each vector of `vec`
+ * elements of dim td (into terms, at most max) and one `index < bound`
+ * (arith.cmpi slt) whose index runs contiguously along the vector and whose
+ * bound does not change along it. Element j of a vector is then in bounds
+ * exactly when j < bound - index at the vector's first element, which a
+ * cp.async's source size expresses (TMA's bounds do the same in hardware).
+ * False when the mask is not of that form. */
+bool ttg_copy_bounds(const ir_axis_analysis *ax, ir_value *mask, int td, int vec, ir_value **terms,
+                     int max, int *nterms, ir_value **index, ir_value **bound);
 
 /* ---- pipeline.c: the registry and the default pipeline --------------------- */
 
