@@ -5,7 +5,7 @@
  * (cp.async.ca for 4- and 8-byte pieces) per vector of consecutive
  * elements a thread holds, the destination taken from the buffer's shared
  * layout; a masked-off piece copies 0 bytes and zero-fills (src_size 0),
- * and a bounded copy (TTG_BOUNDED_ATTR) the elements left before its bound.
+ * and a bounded copy (IR_BOUNDED_ATTR) the elements left before its bound.
  * ttg.async_commit_group closes a group of copies (cp.async.commit_group)
  * and ttg.async_wait {num} waits until at most `num` groups are pending
  * (cp.async.wait_group): the copies are then complete for this thread, and
@@ -28,7 +28,7 @@ static bool lower_copy(cg *c, ir_op *op) {
   if (!cg_get(c, op, 0, &src) || !cg_get(c, op, 1, &buf)) return false;
   bool masked = op->noperands > 2;
   if (masked && !cg_get(c, op, 2, &mask)) return false;
-  bool bounded = op->noperands > 3 && ir_op_get_int(op, TTG_BOUNDED_ATTR, 0);
+  bool bounded = op->noperands > 3 && ir_op_get_int(op, IR_BOUNDED_ATTR, 0);
   if (op->noperands > 3 && !bounded) {
     ir_error(c->ictx, op->loc, "unsupported in codegen: '%s' with 'other'", ir_op_name(op));
     return false;

@@ -414,7 +414,8 @@ static bool kernel_from_facts(ttc_kernel *k, const drv_section *f) {
     const char *colon = memchr(p, ':', (size_t)(e - p));
     k->param_divisibility[i] = 1;
     if (colon) {
-      int d = colon[1] == '=' && colon[2] == '1' ? TTC_PARAM_ONE : atoi(colon + 1);
+      bool one = e - colon == 3 && colon[1] == '=' && colon[2] == '1';
+      int d = one ? TTC_PARAM_ONE : atoi(colon + 1);
       if (d != TTC_PARAM_ONE && (d < 1 || d > 1024)) return false;
       k->param_divisibility[i] = d;
       e = colon;

@@ -354,6 +354,15 @@ typedef enum ir_op_kind {
   IR_NUM_OPS
 } ir_op_kind;
 
+/* A bounded ttg.async_copy_global_to_local (ttc's, from tritongpu-pipeline):
+ * its fourth operand, an integer tensor in the pointers' shape, is the
+ * elements left before a bound, which falls by one along each vector of
+ * `contiguity` elements: element j of a vector is copied when the mask
+ * holds and j < that count at the vector's first element (one cp.async
+ * with that many bytes of source, the rest zero-filled). Without the
+ * attribute a fourth operand is Triton's `other`. */
+#define IR_BOUNDED_ATTR "ttg.bounded"
+
 enum { IR_T_ELEMENTWISE = 2, IR_T_TERMINATOR = 4, IR_T_COMMUTATIVE = 8 };
 
 /* The custom assembly forms (print_ops.c / parser_ops.c), one per shape of

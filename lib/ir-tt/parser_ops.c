@@ -229,7 +229,7 @@ static ir_op *async_copy(parser *p, form *f, ir_op_kind kind, ir_loc loc) {
   if (!mt || !check(p, f, 1, mt)) return NULL;
   const ir_type *tok = ir_type_token(p->ctx);
   ir_op *op = make(p, kind, loc, 1, &tok, f, 0);
-  if (op && left != (ir_op_get_int(op, "ttg.bounded", 0) != 0)) {
+  if (op && left != (ir_op_get_int(op, IR_BOUNDED_ATTR, 0) != 0)) {
     ir_ps_error(p, NULL, "'left' goes with {ttg.bounded = true}, 'other' without it");
     return NULL;
   }

@@ -259,7 +259,7 @@ static void ir_pr_async_copy(printer *p, const ir_op *op) {
     ir_pr_value(p, op->operands[2]);
   }
   if (op->noperands > 3) { /* a bounded copy's elements left, or Triton's `other` */
-    puts_(p, ir_op_get_int(op, "ttg.bounded", 0) ? " left " : " other ");
+    puts_(p, ir_op_get_int(op, IR_BOUNDED_ATTR, 0) ? " left " : " other ");
     ir_pr_value(p, op->operands[3]);
   }
   ir_pr_mem_oilist(p, op);

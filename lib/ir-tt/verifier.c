@@ -635,7 +635,7 @@ static void check_rule(verifier *vf, const ir_op *op) {
     if (!ok) V_ERR(vf, op, "requires pointers to a mutable buffer's elements, in its shape");
     if (op->noperands > 2 && (!same_shape(o[2]->type, p) || !is_i1(o[2]->type)))
       V_ERR(vf, op, "mask must be i1 in the pointers' shape");
-    if (ir_op_get_int(op, "ttg.bounded", 0) &&
+    if (ir_op_get_int(op, IR_BOUNDED_ATTR, 0) &&
         (op->noperands < 4 || !ir_op_get_attr(op, "contiguity") || !same_shape(o[3]->type, p) ||
          !ir_type_is_int(ir_type_scalar(o[3]->type)) || is_i1(o[3]->type)))
       V_ERR(vf, op,

@@ -408,7 +408,7 @@ static void issue(pl_loop *pl, ir_builder *b, ir_subst *mp, ir_value *iv, ir_val
     if (in_loop && pl->tag_slots) ring_slot_tag(pl, buf->def, TTG_RING_FILL);
     ir_value *cp[4] = {ptr, buf, mask, left};
     tokens[i] = ir_build1(b, IR_OP_TTG_ASYNC_COPY, ir_type_token(ctx), left ? 4 : 3, cp);
-    if (left) ir_op_set_attr(pl->m, tokens[i]->def, TTG_BOUNDED_ATTR, ir_attr_bool(ctx, true));
+    if (left) ir_op_set_attr(pl->m, tokens[i]->def, IR_BOUNDED_ATTR, ir_attr_bool(ctx, true));
     tokens[i]->name = l->alloc->results[0].name;
     ir_op_set_attr(pl->m, tokens[i]->def, "contiguity", ir_attr_int(ctx, ir_type_i32(ctx), l->vec));
   }

@@ -163,15 +163,6 @@ const ir_attr *ttg_swizzled_for_dot_operand(ir_context *ctx, const ir_type *t,
 #define TTG_RING_SLOT_ATTR "ttg.ring_slot"
 enum { TTG_RING_READ = 0, TTG_RING_FILL = 1 };
 
-/* A bounded ttg.async_copy_global_to_local (ttc's, from tritongpu-pipeline):
- * its fourth operand, an integer tensor in the pointers' shape, is the
- * elements left before a bound, which falls by one along each vector of
- * `contiguity` elements: element j of a vector is copied when the mask
- * holds and j < that count at the vector's first element (one cp.async
- * with that many bytes of source, the rest zero-filled). Without the
- * attribute a fourth operand is Triton's `other`. */
-#define TTG_BOUNDED_ATTR "ttg.bounded"
-
 /* ---- scratch.c, allocate_shared_memory.c: shared memory ------------------------ */
 
 /* Whether converting src to dst (proj as in ttg_ll_reg_map) moves elements
