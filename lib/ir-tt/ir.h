@@ -559,7 +559,8 @@ void ir_op_remove_attr(ir_op *op, const char *name);
 ir_block *ir_block_create(ir_module *m, int nargs, const ir_type *const *arg_types);
 ir_value *ir_block_add_arg(ir_module *m, ir_block *b, const ir_type *ty);
 void ir_region_append_block(ir_region *r, ir_block *b);
-ir_block *ir_region_entry(const ir_region *r); /* first block or NULL */
+ir_block *ir_region_new_block(ir_module *m, ir_region *r); /* empty, appended to r */
+ir_block *ir_region_entry(const ir_region *r);             /* first block or NULL */
 /* Linking ops into blocks. */
 void ir_block_append(ir_block *b, ir_op *op);
 void ir_op_insert_before(ir_op *anchor, ir_op *op);

@@ -46,7 +46,7 @@ ir_module *ir_module_create(ir_context *ctx, ir_loc loc) {
   ir_arena_init(&m->arena);
   ir_arena_init(&m->side);
   m->op = ir_op_create(m, IR_OP_MODULE, loc, 0, NULL, 0, NULL, 1);
-  ir_region_append_block(&m->op->regions[0], ir_block_create(m, 0, NULL));
+  ir_region_new_block(m, &m->op->regions[0]);
   return m;
 }
 
@@ -193,6 +193,12 @@ void ir_region_append_block(ir_region *r, ir_block *b) {
   else
     r->first = b;
   r->last = b;
+}
+
+ir_block *ir_region_new_block(ir_module *m, ir_region *r) {
+  ir_block *b = ir_block_create(m, 0, NULL);
+  ir_region_append_block(r, b);
+  return b;
 }
 
 ir_block *ir_region_entry(const ir_region *r) { return r->first; }

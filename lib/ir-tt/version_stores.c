@@ -100,12 +100,6 @@ static ir_value *to_i64(ir_builder *b, ir_value *v) {
   return v->type == i64 ? v : ir_build_unary(b, IR_OP_ARITH_EXTSI, i64, v);
 }
 
-static ir_block *new_block(ir_module *m, ir_region *r) {
-  ir_block *b = ir_block_create(m, 0, NULL);
-  ir_region_append_block(r, b);
-  return b;
-}
-
 static void version(ir_module *m, ir_op *store, const vs_split *s) {
   ir_builder b;
   ir_builder_init(&b, m);
@@ -120,7 +114,8 @@ static void version(ir_module *m, ir_op *store, const vs_split *s) {
       ir_build_cmpi(&b, IR_CMPI_SLE, off, ir_build_const_int(&b, i64, INT64_MAX - s->last));
   inside = ir_build_binary(&b, IR_OP_ARITH_ANDI, no_wrap, inside);
   ir_op *vif = ir_build(&b, IR_OP_SCF_IF, 0, NULL, 1, &inside, 2);
-  ir_block *thenb = new_block(m, &vif->regions[0]), *elseb = new_block(m, &vif->regions[1]);
+  ir_block *thenb = ir_region_new_block(m, &vif->regions[0]),
+           *elseb = ir_region_new_block(m, &vif->regions[1]);
   ir_builder_set_end(&b, thenb);
   const ir_type *mt = store->operands[2]->type;
   ir_value *mask = NULL;

@@ -170,12 +170,6 @@ static ir_value *trip_count(ir_builder *b, ir_value *lb, ir_value *ub, int64_t s
   return ir_build_binary(b, IR_OP_ARITH_MAXSI, n, ir_build_const_int(b, i64, 0));
 }
 
-static ir_block *new_block(ir_module *m, ir_region *r) {
-  ir_block *b = ir_block_create(m, 0, NULL);
-  ir_region_append_block(r, b);
-  return b;
-}
-
 /* Values of P (the ops before the inner loop, after hoisting) that the
  * inner loop's body reads directly: the fused loop carries them. */
 typedef struct vset {
@@ -263,7 +257,8 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
   ir_op *vif = ir_build(&b, IR_OP_SCF_IF, no, rts, 1, &ok, 2);
   for (int a = 0; a < no; a++)
     vif->results[a].name = outer->results[a].name;
-  ir_block *thenb = new_block(m, &vif->regions[0]), *elseb = new_block(m, &vif->regions[1]);
+  ir_block *thenb = ir_region_new_block(m, &vif->regions[0]),
+           *elseb = ir_region_new_block(m, &vif->regions[1]);
   ir_op *scope = ir_op_parent_of_kind(vif, IR_OP_TT_FUNC);
   for (int a = 0; a < no; a++)
     ir_replace_all_uses(scope, &outer->results[a], &vif->results[a]);
@@ -379,7 +374,8 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
   ir_op *pif = NULL;
   if (np) {
     pif = ir_build(&b, IR_OP_SCF_IF, np, pts, 1, &first, 2);
-    ir_block *pt = new_block(m, &pif->regions[0]), *pe = new_block(m, &pif->regions[1]);
+    ir_block *pt = ir_region_new_block(m, &pif->regions[0]),
+             *pe = ir_region_new_block(m, &pif->regions[1]);
     clone_p(st, ob, inner, pt);
     for (int a = 0; a < ni + nv; a++)
       if (slot[a] >= 0)
@@ -427,7 +423,8 @@ static void fuse(fn_state *st, ir_op *outer, ir_op *inner) {
   ir_builder_set_end(&b, fb);
   b.loc = outer->loc;
   ir_op *eif = ir_build(&b, IR_OP_SCF_IF, no, rts, 1, &last, 2);
-  ir_block *et = new_block(m, &eif->regions[0]), *ee = new_block(m, &eif->regions[1]);
+  ir_block *et = ir_region_new_block(m, &eif->regions[0]),
+           *ee = ir_region_new_block(m, &eif->regions[1]);
   ir_op *oy = yield_of(ob);
   ir_subst_add(&st->map, ob->args[0], ive);
   clone_p(st, ob, inner, et);
